@@ -1,0 +1,131 @@
+"""The full-width CFR family on a compiled public tree.
+
+Every member is the same loop — regret matching, a top-down reach pass, a bottom-up regret
+update — and differs only in how it weighs the past.  A `Schedule` says how:
+
+* vanilla CFR (Zinkevich et al. 2007): simultaneous updates, plain sums;
+* CFR+ (Tammelin 2014): regrets floored at zero, average weighted by t, alternating updates;
+* Linear CFR (Brown & Sandholm 2019): regrets and average both weighted by t;
+* Discounted CFR (Brown & Sandholm 2019), alpha = 1.5, beta = 0, gamma = 2: positive regrets
+  scaled by t^a / (t^a + 1), negative ones by t^b / (t^b + 1), the average by (t / (t + 1))^g;
+* predictive CFR+ (Farina, Kroer & Sandholm 2021): CFR+ that matches on regret plus the last
+  instantaneous regret (an optimistic guess of the next one), average weighted by t^2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver import kernels
+from solver.public_tree import PublicTree, compile_game
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    """How one CFR variant weighs iteration `t` (1-based)."""
+
+    name: str
+    title: str
+    alternating: bool
+    floor: bool = False
+    predictive: bool = False
+    linear: bool = False  # Linear CFR
+    alpha: float | None = None  # Discounted CFR's exponents
+    beta: float = 0.0
+    gamma: float = 2.0
+    average_power: float = 0.0  # average weight t**average_power (CFR+ 1, predictive CFR+ 2)
+
+    def discounts(self, t: int) -> tuple[float, float, float, float]:
+        """(positive regret discount, negative regret discount, average discount, weight),
+        applied to what was accumulated before iteration `t` and to iteration `t`'s terms."""
+        if self.linear and t > 1:
+            keep = (t - 1) / t
+            return keep, keep, keep, 1.0
+        if self.alpha is not None and t > 1:
+            pos = (t - 1) ** self.alpha / ((t - 1) ** self.alpha + 1)
+            neg = (t - 1) ** self.beta / ((t - 1) ** self.beta + 1)
+            return pos, neg, ((t - 1) / t) ** self.gamma, 1.0
+        return 1.0, 1.0, 1.0, float(t) ** self.average_power
+
+
+SCHEDULES = {
+    s.name: s
+    for s in (
+        Schedule("cfr", "vanilla CFR", alternating=False),
+        Schedule("cfr+", "CFR+", alternating=True, floor=True, average_power=1.0),
+        Schedule("lcfr", "Linear CFR", alternating=True, linear=True),
+        Schedule("dcfr", "Discounted CFR (1.5, 0, 2)", alternating=True, alpha=1.5),
+        Schedule("pcfr+", "predictive CFR+", alternating=True, floor=True, predictive=True,
+                 average_power=2.0),
+    )
+}
+
+
+def normalize(tree: PublicTree, weights: np.ndarray) -> np.ndarray:
+    """Behaviour strategy from per-(infoset, action) weights; uniform where all are zero."""
+    offsets = tree.infoset_regret_offset
+    sizes = np.diff(offsets)
+    totals = np.add.reduceat(weights, offsets[:-1]) if len(weights) else weights
+    totals_per_action = np.repeat(totals, sizes)
+    uniform = np.repeat(1.0 / sizes, sizes)
+    safe = np.where(totals_per_action > 0, totals_per_action, 1.0)
+    return np.where(totals_per_action > 0, weights / safe, uniform)
+
+
+class CFRSolver:
+    """Runs one schedule of the CFR family on a game's public tree."""
+
+    def __init__(self, game: PublicTree | str, algorithm: str = "dcfr") -> None:
+        if algorithm not in SCHEDULES:
+            raise ValueError(f"unknown algorithm {algorithm!r}; known: {', '.join(SCHEDULES)}")
+        self.tree = game if isinstance(game, PublicTree) else compile_game(game)
+        self.schedule = SCHEDULES[algorithm]
+        self.iterations = 0
+        size = self.tree.num_regrets
+        self.regrets = np.zeros(size)
+        self.average = np.zeros(size)
+        self.strategy = np.zeros(size)
+        self.last_regrets = np.zeros(size) if self.schedule.predictive else kernels.empty()
+        self._action_values = np.zeros(size)
+        kernels.regret_matching(self.tree.regret_offset, self.tree.num_actions, self.tree.kind,
+                                self.tree.actor, self.tree.slot_count, self.regrets,
+                                self.last_regrets, self.strategy)
+        slots = self.tree.slot_count.sum(axis=1)
+        self._reach = (np.zeros(slots[0]), np.zeros(slots[1]))
+        self._values = (np.zeros(slots[0]), np.zeros(slots[1]))
+
+    def iterate(self, iterations: int = 1, callback: Callable[[int], None] | None = None) -> None:
+        """Run `iterations` more iterations; `callback(i)` after each."""
+        for i in range(iterations):
+            self.iterations += 1
+            if self.schedule.alternating:
+                self._half_iteration((0,))
+                self._half_iteration((1,))
+            else:
+                self._half_iteration((0, 1))
+            if callback is not None:
+                callback(i)
+
+    def _half_iteration(self, players: tuple[int, ...]) -> None:
+        t = self.tree
+        kernels.reach_probabilities(t.parent, t.slot_offset, t.slot_count, t.slot_parent[0],
+                                    t.slot_edge[0], t.slot_parent[1], t.slot_edge[1],
+                                    self.strategy, self._reach[0], self._reach[1])
+        pos, neg, avg_discount, weight = self.schedule.discounts(self.iterations)
+        for p in players:
+            kernels.counterfactual_update(
+                p, t.kind, t.actor, t.parent, t.slot_offset, t.slot_count, t.slot_parent[p],
+                t.slot_edge[p], t.num_actions, t.regret_offset, t.payoff_offset, t.payoffs,
+                self.strategy, self._reach[p], self._reach[1 - p], self._values[p],
+                self._action_values, self.regrets, self.average, pos, neg, self.schedule.floor,
+                avg_discount, weight, self.last_regrets, kernels.UPDATE)
+
+    def average_strategy(self) -> np.ndarray:
+        """The average strategy as a flat (infoset, action) array."""
+        return normalize(self.tree, self.average)
+
+    def current_strategy(self) -> np.ndarray:
+        return normalize(self.tree, self.strategy)
