@@ -1,0 +1,121 @@
+"""Kuhn poker: three cards, one betting round, ante 1 and bet 1.
+
+The deal is two chance nodes (player 0's card, then player 1's from the two left), exactly as
+OpenSpiel's ``kuhn_poker``, so histories, chance outcome ids and action ids line up one to one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.games.base import CHANCE, TERMINAL
+
+CARDS = "JQK"
+"""Card id -> letter; a higher id is a higher card."""
+PASS, BET = 0, 1
+_CHARS = "pb"
+_ENDS = frozenset({"pp", "bp", "bb", "pbp", "pbb"})
+"""Betting sequences that end the hand."""
+
+
+def _illegal(state: KuhnState, action: int) -> ValueError:
+    legal = ", ".join(f"{a} ({state.action_label(a)})" for a in state.legal_actions()) or "none"
+    return ValueError(f"illegal action {action} at history {state.history}; legal actions: {legal}")
+
+
+@dataclass(frozen=True, slots=True)
+class KuhnState:
+    """Cards dealt so far and the betting as ``p``/``b`` characters."""
+
+    history: tuple[int, ...] = ()
+    cards: tuple[int, ...] = ()
+    bets: str = ""
+
+    def current_player(self) -> int:
+        if len(self.cards) < 2:
+            return CHANCE
+        if self.bets in _ENDS:
+            return TERMINAL
+        return len(self.bets) % 2
+
+    def is_terminal(self) -> bool:
+        return self.bets in _ENDS
+
+    def is_chance(self) -> bool:
+        return len(self.cards) < 2
+
+    def legal_actions(self) -> tuple[int, ...]:
+        if len(self.cards) < 2:
+            return tuple(c for c in range(3) if c not in self.cards)
+        return () if self.bets in _ENDS else (PASS, BET)
+
+    def action_label(self, action: int) -> str:
+        if len(self.cards) < 2:
+            if not 0 <= action < 3:
+                raise ValueError(f"no card {action} in Kuhn poker (0=J, 1=Q, 2=K)")
+            return CARDS[action]
+        if action not in (PASS, BET):
+            raise ValueError(f"no action {action} in Kuhn poker (0 pass, 1 bet)")
+        facing_bet = "b" in self.bets
+        if action == PASS:
+            return "fold" if facing_bet else "check"
+        return "call" if facing_bet else "bet"
+
+    def chance_outcomes(self) -> tuple[tuple[int, float], ...]:
+        if len(self.cards) >= 2:
+            return ()
+        left = self.legal_actions()
+        return tuple((c, 1.0 / len(left)) for c in left)
+
+    def apply_action(self, action: int) -> KuhnState:
+        if action not in self.legal_actions():
+            raise _illegal(self, action)
+        history = self.history + (action,)
+        if len(self.cards) < 2:
+            return KuhnState(history, self.cards + (action,), "")
+        return KuhnState(history, self.cards, self.bets + _CHARS[action])
+
+    def returns(self) -> tuple[float, float]:
+        if self.bets not in _ENDS:
+            return (0.0, 0.0)
+        if self.bets == "bp":
+            return (1.0, -1.0)
+        if self.bets == "pbp":
+            return (-1.0, 1.0)
+        stake = 2.0 if self.bets.endswith("b") else 1.0
+        u = stake if self.cards[0] > self.cards[1] else -stake
+        return (u, -u)
+
+    def information_state_key(self, player: int | None = None) -> str:
+        """``"Q|pb"``: own card, then the betting so far."""
+        p = self.current_player() if player is None else player
+        if p not in (0, 1):
+            raise ValueError("information_state_key needs a player at chance or terminal states")
+        return f"{self.private_key(p)}|{self.bets}"
+
+    def public_key(self) -> str:
+        return self.bets
+
+    def private_key(self, player: int) -> str:
+        return CARDS[self.cards[player]] if player < len(self.cards) else ""
+
+    def private_view(self, player: int) -> str:
+        return self.private_key(player)
+
+
+class KuhnGame:
+    """Kuhn poker; a plain class because the `Game` protocol declares settable fields."""
+
+    name: str = "kuhn"
+    title: str = "Kuhn poker"
+    rules: str = (
+        "Three cards J < Q < K, one each, ante 1. Check or bet 1; facing a bet, call or fold.\n"
+        "If nobody folds, the higher card wins the pot."
+    )
+    reference_value: float | None = -1.0 / 18.0
+
+    def initial_state(self) -> KuhnState:
+        return KuhnState()
+
+    def num_distinct_actions(self) -> int:
+        return 2

@@ -1,0 +1,101 @@
+"""Rock-Paper-Scissors as a two-move game of imperfect information.
+
+Player 0 moves first and player 1 answers without seeing that move, which turns the simultaneous
+game into a tree the sequential solvers handle; the smallest sanity check for every algorithm.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.games.base import TERMINAL
+
+MOVES: tuple[str, ...] = ("rock", "paper", "scissors")
+"""Action ids 0, 1, 2; each move beats the one before it (cyclically)."""
+_ALL = (0, 1, 2)
+
+
+def _illegal(state: RPSState, action: int) -> ValueError:
+    legal = ", ".join(f"{a} ({state.action_label(a)})" for a in state.legal_actions()) or "none"
+    return ValueError(f"illegal action {action} at history {state.history}; legal actions: {legal}")
+
+
+@dataclass(frozen=True, slots=True)
+class RPSState:
+    """The moves made so far (at most two); everything else is derived on demand."""
+
+    history: tuple[int, ...] = ()
+
+    def current_player(self) -> int:
+        n = len(self.history)
+        return n if n < 2 else TERMINAL
+
+    def is_terminal(self) -> bool:
+        return len(self.history) == 2
+
+    def is_chance(self) -> bool:
+        return False
+
+    def legal_actions(self) -> tuple[int, ...]:
+        return () if len(self.history) == 2 else _ALL
+
+    def action_label(self, action: int) -> str:
+        if not 0 <= action < 3:
+            raise ValueError(f"no action {action} in rock-paper-scissors (0, 1, 2)")
+        return MOVES[action]
+
+    def chance_outcomes(self) -> tuple[tuple[int, float], ...]:
+        return ()
+
+    def apply_action(self, action: int) -> RPSState:
+        if len(self.history) == 2 or action not in _ALL:
+            raise _illegal(self, action)
+        return RPSState(self.history + (action,))
+
+    def returns(self) -> tuple[float, float]:
+        if len(self.history) < 2:
+            return (0.0, 0.0)
+        a, b = self.history
+        # (a - b) % 3 is 1 when a beats b, 2 when b beats a, 0 on a tie.
+        u = (0.0, 1.0, -1.0)[(a - b) % 3]
+        return (u, -u)
+
+    def information_state_key(self, player: int | None = None) -> str:
+        """``"P1"`` / ``"P2"`` for the player to move; other positions spell out what is known."""
+        p = self.current_player() if player is None else player
+        if p not in (0, 1):
+            raise ValueError("information_state_key needs a player at a terminal state")
+        if p == len(self.history):
+            return f"P{p + 1}"
+        parts = [f"P{p + 1}"]
+        if p < len(self.history):
+            parts.append(MOVES[self.history[p]])
+        parts.append("end" if self.is_terminal() else "waits")
+        return " ".join(parts)
+
+    def public_key(self) -> str:
+        return ("", "P1 moved", "end")[len(self.history)]
+
+    def private_key(self, player: int) -> str:
+        return MOVES[self.history[player]] if player < len(self.history) else ""
+
+    def private_view(self, player: int) -> str:
+        return self.private_key(player)
+
+
+class RPSGame:
+    """Rock-Paper-Scissors; a plain class because the `Game` protocol declares settable fields."""
+
+    name: str = "rps"
+    title: str = "Rock-Paper-Scissors"
+    rules: str = (
+        "Pick rock, paper or scissors; your opponent picks without seeing yours.\n"
+        "Rock beats scissors, scissors beat paper, paper beats rock: +1 a win, -1 a loss."
+    )
+    reference_value: float | None = 0.0
+
+    def initial_state(self) -> RPSState:
+        return RPSState()
+
+    def num_distinct_actions(self) -> int:
+        return 3

@@ -1,0 +1,126 @@
+from __future__ import annotations
+
+import pytest
+
+from solver.games import get_game, legal_labels, play
+from solver.games.dudo import BID_LABELS, CALZO, DUDO
+
+
+def bid(label: str) -> int:
+    return BID_LABELS.index(label)
+
+
+def roll(face: int) -> int:
+    return face - 1
+
+
+def returns(game: str, dice: tuple[int, int], *moves: str) -> tuple[float, float]:
+    ids = [DUDO if m == "dudo" else CALZO if m == "calzo" else bid(m) for m in moves]
+    state = play(get_game(game), [roll(dice[0]), roll(dice[1]), *ids])
+    assert state.is_terminal()
+    return state.returns()
+
+
+def test_bid_order_and_labels() -> None:
+    assert BID_LABELS == (
+        "1x2", "1x3", "1x4", "1x5", "1x6", "1x1", "2x2", "2x3", "2x4", "2x5", "2x6", "2x1",
+    )  # fmt: skip
+    state = play(get_game("dudo"), [0, 0])
+    assert legal_labels(state) == list(BID_LABELS)  # player 0 must open with a bid
+    assert legal_labels(state.apply_action(bid("2x6"))) == ["2x1", "dudo"]
+
+
+def test_dudo_counts_wild_ones() -> None:
+    assert returns("dudo", (3, 1), "2x3", "dudo") == (1, -1)  # 3 + wild 1: the bid stands
+    assert returns("dudo", (3, 1), "2x4", "dudo") == (-1, 1)  # only the wild 1 counts
+    assert returns("dudo", (3, 3), "1x2", "2x3", "dudo") == (-1, 1)  # player 1's bid stands
+    assert returns("dudo", (3, 4), "1x2", "2x3", "dudo") == (1, -1)  # player 0's dudo is right
+    assert returns("dudo", (5, 6), "1x4", "dudo") == (-1, 1)
+
+
+def test_bids_on_ones_count_only_ones() -> None:
+    assert returns("dudo", (1, 3), "1x1", "dudo") == (1, -1)
+    assert returns("dudo", (1, 3), "2x1", "dudo") == (-1, 1)
+    assert returns("dudo", (3, 3), "1x1", "dudo") == (-1, 1)  # 3s are not 1s
+    assert returns("dudo", (1, 1), "1x2", "2x1", "dudo") == (-1, 1)
+
+
+def test_calzo_needs_the_exact_count() -> None:
+    assert returns("dudo-calzo", (3, 1), "2x3", "calzo") == (-1, 1)  # exactly two: caller wins
+    assert returns("dudo-calzo", (3, 1), "1x3", "calzo") == (1, -1)  # two, not one
+    assert returns("dudo-calzo", (3, 4), "2x3", "calzo") == (1, -1)  # one, not two
+    assert returns("dudo-calzo", (2, 5), "1x4", "1x5", "calzo") == (1, -1)  # player 0 calls
+    assert returns("dudo-calzo", (3, 1), "2x3", "dudo") == (1, -1)  # dudo still works
+
+
+def test_calzo_only_after_a_bid_and_only_in_the_variant() -> None:
+    opening = play(get_game("dudo-calzo"), [2, 0])
+    assert CALZO not in opening.legal_actions() and DUDO not in opening.legal_actions()
+    with pytest.raises(ValueError, match=r"legal actions: 0 \(1x2\), 1 \(1x3\)"):
+        opening.apply_action(CALZO)
+    assert opening.apply_action(bid("1x2")).action_label(CALZO) == "calzo"
+    plain = play(get_game("dudo"), [2, 0, bid("1x2")])
+    with pytest.raises(ValueError, match="illegal action 13"):
+        plain.apply_action(CALZO)
+
+
+def test_after_the_strongest_bid_only_calls_remain() -> None:
+    top = bid("2x1")
+    assert play(get_game("dudo"), [0, 0, top]).legal_actions() == (DUDO,)
+    assert play(get_game("dudo-calzo"), [0, 0, top]).legal_actions() == (DUDO, CALZO)
+
+
+def test_bids_must_strictly_increase() -> None:
+    state = play(get_game("dudo"), [0, 0, bid("1x5")])
+    with pytest.raises(ValueError, match=r"legal actions: 4 \(1x6\), 5 \(1x1\)"):
+        state.apply_action(bid("1x5"))
+    with pytest.raises(ValueError, match=r"illegal action 12 .*11 \(2x1\)$"):
+        play(get_game("dudo"), [0, 0]).apply_action(DUDO)  # no dudo before a bid
+
+
+def test_keys() -> None:
+    game = get_game("dudo")
+    root = game.initial_state()
+    assert root.chance_outcomes() == tuple((o, 1 / 6) for o in range(6))
+    assert root.public_key() == "" and root.private_key(0) == ""
+    state = play(game, [roll(3), roll(6)])
+    assert state.information_state_key() == "3|"
+    assert state.private_key(1) == "6" and state.private_view(0) == "die 3"
+    state = play(game, [roll(3), roll(6), bid("1x2"), bid("2x5")])
+    assert state.information_state_key() == "3|1x2,2x5"
+    assert state.information_state_key(1) == "6|1x2,2x5"
+    assert state.public_key() == "1x2,2x5"
+    assert state.apply_action(DUDO).public_key() == "1x2,2x5,dudo"
+
+
+def count_tree(name: str) -> tuple[int, int]:
+    histories, infosets = 0, set()
+    stack = [get_game(name).initial_state()]
+    while stack:
+        state = stack.pop()
+        histories += 1
+        if state.current_player() in (0, 1):
+            infosets.add(state.information_state_key())
+        stack.extend(state.apply_action(a) for a in state.legal_actions())
+    return histories, len(infosets)
+
+
+def test_counts() -> None:
+    assert count_tree("dudo") == (294_883, 24_576)
+    # Per roll: 4,096 bid sequences, 4,095 of them end in a bid and take dudo or calzo.
+    assert count_tree("dudo-calzo") == (7 + 36 * (4_096 + 2 * 4_095), 24_576)
+
+
+def test_game_metadata() -> None:
+    plain, calzo = get_game("dudo"), get_game("dudo-calzo")
+    assert (plain.name, plain.title) == ("dudo", "Dudo")
+    assert (calzo.name, calzo.title) == ("dudo-calzo", "Dudo with calzo")
+    assert plain.reference_value == pytest.approx(-7 / 258) and calzo.reference_value is None
+    assert (plain.num_distinct_actions(), calzo.num_distinct_actions()) == (13, 14)
+    assert all(len(g.rules.splitlines()) == 2 for g in (plain, calzo))
+
+
+def test_get_game_is_cached_and_lists_names_on_error() -> None:
+    assert get_game("dudo") is get_game("dudo")
+    with pytest.raises(KeyError, match="rps, kuhn, leduc, dudo, dudo-calzo"):
+        get_game("poker")
