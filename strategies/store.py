@@ -1,0 +1,563 @@
+"""The SQLite strategy store: written by the offline solver, read by the web app and the bots.
+
+Usage::
+
+    with StrategyStore.open(create=True) as store:          # the solver
+        info = store.save_solve("dudo", "cfr+", ...)
+
+    store = StrategyStore.open()                            # the web app / a bot
+    store.infoset("dudo", key)                              # -> InfosetStrategy | None
+
+The database runs in WAL mode with a busy timeout, so the web app can keep reading while the
+solver writes a new solve. ``infoset()`` is a single-row select on the (solve_id, key) unique
+index over a dedicated connection; the latest solve id per game is cached and revalidated on
+every call with ``PRAGMA data_version`` (microseconds), so a solve committed by any other
+connection or process is picked up by the next call. ``strategy()`` caches decoded solves.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+from sqlalchemy import (
+    Engine,
+    create_engine,
+    delete,
+    event,
+    insert,
+    inspect,
+    select,
+)
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import sessionmaker
+
+from strategies.models import (
+    SCHEMA_VERSION,
+    SCHEMA_VERSION_KEY,
+    Base,
+    InfosetRow,
+    MetaRow,
+    SolveRow,
+    TraceRow,
+)
+
+ENV_VAR = "STRATEGY_STORE"
+DEFAULT_FILENAME = "strategies.sqlite"
+BUILD_HINT = "run `python -m solver build`"
+
+# How many decoded solves strategy() keeps in memory (a Dudo solve is ~10 MB decoded).
+CACHE_SOLVES = 4
+
+
+def default_store_path() -> Path:
+    """``$STRATEGY_STORE`` if set (and non-empty), else ``strategies/strategies.sqlite``."""
+    override = os.environ.get(ENV_VAR, "").strip()
+    if override:
+        return Path(override).expanduser()
+    return Path(__file__).resolve().parent / DEFAULT_FILENAME
+
+
+# --------------------------------------------------------------------------------------------
+# Errors and value objects
+# --------------------------------------------------------------------------------------------
+
+
+class StoreError(Exception):
+    """Base class of the strategy store's errors."""
+
+
+class StoreMissingError(StoreError):
+    """The store file does not exist (and ``create`` was not requested)."""
+
+
+class StoreSchemaError(StoreError):
+    """The file is not a strategy store, or one with another schema version."""
+
+
+@dataclass(frozen=True, slots=True)
+class SolveInfo:
+    id: int
+    game: str
+    algorithm: str
+    iterations: int
+    seconds: float
+    exploitability: float
+    value: float
+    created: datetime  # UTC-aware
+    solver_version: str
+
+
+@dataclass(frozen=True, slots=True)
+class InfosetStrategy:
+    key: str
+    player: int
+    labels: tuple[str, ...]
+    probabilities: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TracePoint:
+    iteration: int
+    seconds: float
+    exploitability: float
+    value: float
+
+
+def _solve_info(row: SolveRow) -> SolveInfo:
+    return SolveInfo(
+        id=row.id,
+        game=row.game,
+        algorithm=row.algorithm,
+        iterations=row.iterations,
+        seconds=row.seconds,
+        exploitability=row.exploitability,
+        value=row.value,
+        created=row.created,
+        solver_version=row.solver_version,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# The store
+# --------------------------------------------------------------------------------------------
+
+_NEWEST_FIRST = (SolveRow.created.desc(), SolveRow.id.desc())
+
+# The bulk and hot paths bypass SQLAlchemy's per-row parameter/JSON processing (several times
+# faster on 24k rows); the text written is the same JSON the ORM's JSON columns read and write.
+# `created` holds SQLAlchemy's ISO text, whose string order is time order.
+_SELECT_LATEST = "SELECT id FROM solves WHERE game = ? ORDER BY created DESC, id DESC LIMIT 1"
+_SELECT_GAME = "SELECT game FROM solves WHERE id = ?"
+_SELECT_INFOSET = (
+    "SELECT player, labels, probabilities FROM infosets WHERE solve_id = ? AND key = ?"
+)
+_INSERT_INFOSETS = (
+    "INSERT INTO infosets (solve_id, key, player, labels, probabilities) VALUES (?, ?, ?, ?, ?)"
+)
+_SELECT_INFOSETS = (
+    "SELECT key, player, labels, probabilities FROM infosets WHERE solve_id = ? ORDER BY id"
+)
+
+
+def _encode_floats(values: Iterable[float]) -> str:
+    """A JSON list of floats; exact (repr round-trips). Rejects NaN and infinities."""
+    text = repr(list(map(float, values)))  # "[0.25, 0.75]": valid JSON for finite floats
+    if "n" in text:  # "nan", "inf": never part of a finite float's repr
+        raise ValueError(f"non-finite probability in {text}")
+    return text
+
+
+def _decode_floats(text: str) -> tuple[float, ...]:
+    inner = text.strip()[1:-1]
+    return tuple(map(float, inner.split(","))) if inner.strip() else ()
+
+
+class StrategyStore:
+    """Handle on one store file. Thread-safe; create it with :meth:`open`.
+
+    Reads of solves and traces, and all writes, go through the engine's pooled connections
+    (ORM sessions). The per-move hot path, :meth:`infoset`, uses one dedicated connection of
+    the same engine, serialised by a lock, so that a lookup is a handful of microseconds.
+    """
+
+    def __init__(self, path: Path, engine: Engine) -> None:
+        self.path = path
+        self._engine = engine
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+        # Guards everything below. Held for dictionary work and single-row queries on the
+        # lookup connection, never while decoding a whole solve.
+        self._lock = threading.Lock()
+        self._lookup_fairy = engine.raw_connection()  # discarded (not pooled) by close()
+        lookup = self._lookup_fairy.driver_connection
+        assert isinstance(lookup, sqlite3.Connection)
+        self._lookup = lookup
+        self._lookup.execute("PRAGMA query_only = ON")
+        # Every cache below is valid for one value of PRAGMA data_version on the lookup
+        # connection; it changes whenever any other connection (a pooled one of this process, or
+        # another process such as the solver rebuilding the store) commits.
+        self._data_version: int | None = None
+        # game -> latest solve id (None: no solve)
+        self._latest: dict[str, int | None] = {}
+        # solve id -> game
+        self._game_of: dict[int, str] = {}
+        # solve id -> decoded strategy, filled by strategy(); least recently used first.
+        self._cache: OrderedDict[int, dict[str, InfosetStrategy]] = OrderedDict()
+        # solve id -> the infosets infoset() has looked up so far (bots revisit the same ones)
+        self._seen: dict[int, dict[str, InfosetStrategy]] = {}
+        # JSON text of an action list -> decoded labels (few distinct lists per game)
+        self._labels: dict[str, tuple[str, ...]] = {}
+        self._closed = False
+
+    # ---- opening ---------------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        create: bool = False,
+        busy_timeout: float = 30.0,
+    ) -> StrategyStore:
+        """Open the store at ``path`` (default: :func:`default_store_path`).
+
+        With ``create=False`` a missing file raises :class:`StoreMissingError`; with
+        ``create=True`` the file (and its folder) is created with an empty schema. A file that is
+        not a strategy store of this ``SCHEMA_VERSION`` raises :class:`StoreSchemaError`; it is
+        never modified, even with ``create=True``. ``busy_timeout`` (seconds) is how long a
+        statement waits for a writer's lock before failing.
+        """
+        path = Path(path).expanduser() if path is not None else default_store_path()
+        if not path.exists():
+            if not create:
+                raise StoreMissingError(
+                    f"strategy store not found: {path}; {BUILD_HINT} to create it "
+                    f"(or point ${ENV_VAR} at an existing store)"
+                )
+            path.parent.mkdir(parents=True, exist_ok=True)
+        elif not path.is_file():
+            raise StoreSchemaError(
+                f"{path} is not a file, so not a strategy store; expected an SQLite file with "
+                f"schema_version {SCHEMA_VERSION}: {BUILD_HINT}"
+            )
+
+        engine = _make_engine(path, busy_timeout)
+        try:
+            _check_or_create_schema(engine, path, create)
+            return cls(path, engine)
+        except BaseException:
+            engine.dispose()
+            raise
+
+    def close(self) -> None:
+        """Release the database connections and the caches. Idempotent."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._invalidate()
+            self._lookup_fairy.invalidate()  # query_only: never hand it to a writer
+        self._engine.dispose()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"StrategyStore({str(self.path)!r})"
+
+    # ---- writing ---------------------------------------------------------------------------
+
+    def save_solve(
+        self,
+        game: str,
+        algorithm: str,
+        iterations: int,
+        seconds: float,
+        exploitability: float,
+        value: float,
+        strategy: Iterable[InfosetStrategy],
+        trace: Iterable[TracePoint],
+        solver_version: str,
+    ) -> SolveInfo:
+        """Store one solve with its strategy and convergence trace in a single transaction."""
+        with self._sessions.begin() as session:
+            solve = SolveRow(
+                game=game,
+                algorithm=algorithm,
+                iterations=int(iterations),
+                seconds=float(seconds),
+                exploitability=float(exploitability),
+                value=float(value),
+                created=datetime.now(UTC),
+                solver_version=solver_version,
+            )
+            session.add(solve)
+            session.flush()
+            sid = solve.id
+            label_json: dict[tuple[str, ...], str] = {}  # few distinct action lists per game
+            rows: list[tuple[int, str, int, str, str]] = []
+            for s in strategy:
+                labels = tuple(s.labels)
+                if len(labels) != len(s.probabilities):
+                    raise ValueError(
+                        f"infoset {s.key!r}: {len(labels)} labels "
+                        f"but {len(s.probabilities)} probabilities"
+                    )
+                encoded = label_json.get(labels)
+                if encoded is None:
+                    encoded = label_json[labels] = json.dumps([str(a) for a in labels])
+                rows.append(
+                    (sid, str(s.key), int(s.player), encoded, _encode_floats(s.probabilities))
+                )
+            if rows:
+                session.connection().exec_driver_sql(_INSERT_INFOSETS, rows)
+            points = [
+                {
+                    "solve_id": sid,
+                    "iteration": int(p.iteration),
+                    "seconds": float(p.seconds),
+                    "exploitability": float(p.exploitability),
+                    "value": float(p.value),
+                }
+                for p in trace
+            ]
+            if points:
+                session.execute(insert(TraceRow), points)
+            info = _solve_info(solve)
+        with self._lock:
+            self._invalidate()  # data_version would catch it too; be explicit
+        return info
+
+    def delete_solve(self, solve_id: int) -> None:
+        """Delete a solve with its strategy and trace. Raises ``KeyError`` if there is none."""
+        with self._sessions.begin() as session:
+            solve = session.get(SolveRow, solve_id)
+            if solve is None:
+                raise KeyError(f"no solve with id {solve_id}")
+            session.execute(delete(InfosetRow).where(InfosetRow.solve_id == solve_id))
+            session.execute(delete(TraceRow).where(TraceRow.solve_id == solve_id))
+            session.delete(solve)
+        with self._lock:
+            self._invalidate()
+
+    # ---- reading solves --------------------------------------------------------------------
+
+    def solves(self, game: str | None = None) -> list[SolveInfo]:
+        """All solves (of ``game`` if given), newest first."""
+        stmt = select(SolveRow).order_by(*_NEWEST_FIRST)
+        if game is not None:
+            stmt = stmt.where(SolveRow.game == game)
+        with self._sessions() as session:
+            return [_solve_info(row) for row in session.scalars(stmt)]
+
+    def latest_solve(self, game: str) -> SolveInfo | None:
+        """The newest solve of ``game``, or None if it was never solved."""
+        stmt = select(SolveRow).where(SolveRow.game == game).order_by(*_NEWEST_FIRST).limit(1)
+        with self._sessions() as session:
+            row = session.scalars(stmt).first()
+            return None if row is None else _solve_info(row)
+
+    def solve(self, solve_id: int) -> SolveInfo | None:
+        """The solve with this id, or None."""
+        with self._sessions() as session:
+            row = session.get(SolveRow, solve_id)
+            return None if row is None else _solve_info(row)
+
+    def games(self) -> list[str]:
+        """Games with at least one solve, sorted."""
+        stmt = select(SolveRow.game).distinct().order_by(SolveRow.game)
+        with self._sessions() as session:
+            return list(session.scalars(stmt))
+
+    def trace(self, solve_id: int) -> list[TracePoint]:
+        """The convergence trace of a solve, by iteration. ``KeyError`` for an unknown solve."""
+        stmt = (
+            select(TraceRow.iteration, TraceRow.seconds, TraceRow.exploitability, TraceRow.value)
+            .where(TraceRow.solve_id == solve_id)
+            .order_by(TraceRow.iteration, TraceRow.id)
+        )
+        with self._sessions() as session:
+            if session.get(SolveRow, solve_id) is None:
+                raise KeyError(f"no solve with id {solve_id}")
+            return [TracePoint(*row) for row in session.execute(stmt)]
+
+    # ---- reading strategies ----------------------------------------------------------------
+
+    def strategy(self, game: str, solve_id: int | None = None) -> dict[str, InfosetStrategy]:
+        """Infoset key -> strategy of a solve of ``game`` (default: the latest one), in the
+        order the solver saved them.
+
+        Empty if ``game`` has no solve; ``KeyError`` if ``solve_id`` is not a solve of ``game``.
+        The decoded solve is cached (a few solves, LRU), so repeated calls cost a dict copy.
+        """
+        with self._lock:
+            sid = self._solve_id_locked(game, solve_id)
+            if sid is None:
+                return {}
+            version = self._data_version
+            cached = self._cache.get(sid)
+            if cached is not None:
+                self._cache.move_to_end(sid)
+                return dict(cached)
+        # Decode outside the lock so that infoset() keeps being served meanwhile.
+        decoded = self._load(sid)
+        with self._lock:
+            if self._data_version == version:
+                self._cache[sid] = decoded
+                while len(self._cache) > CACHE_SOLVES:
+                    self._cache.popitem(last=False)
+        return dict(decoded)
+
+    def infoset(self, game: str, key: str, solve_id: int | None = None) -> InfosetStrategy | None:
+        """The strategy at one infoset of a solve of ``game`` (default: the latest one).
+
+        None if the game has no solve or the solve has no such infoset; ``KeyError`` if
+        ``solve_id`` is not a solve of ``game``. Cost: one ``PRAGMA data_version`` (to notice
+        solves committed elsewhere), then a dict lookup if this infoset was looked up before (or
+        :meth:`strategy` cached the solve), else one select on the (solve_id, key) unique index.
+        No warm-up.
+        """
+        with self._lock:
+            sid = self._solve_id_locked(game, solve_id)
+            if sid is None:
+                return None
+            cached = self._cache.get(sid)
+            if cached is not None:
+                return cached.get(key)
+            seen = self._seen.get(sid)
+            if seen is None:
+                seen = self._seen[sid] = {}
+            elif (hit := seen.get(key)) is not None:
+                return hit
+            row = self._lookup.execute(_SELECT_INFOSET, (sid, key)).fetchone()
+            if row is None:
+                return None
+            player, labels_text, probabilities_text = row
+            result = seen[key] = InfosetStrategy(
+                key, player, self._decode_labels(labels_text), _decode_floats(probabilities_text)
+            )
+            return result
+
+    def clear_cache(self) -> None:
+        """Drop everything held in memory (it is rebuilt on demand)."""
+        with self._lock:
+            self._invalidate()
+
+    # ---- internals -------------------------------------------------------------------------
+
+    def _invalidate(self) -> None:
+        """Drop the caches; call with the lock held."""
+        self._data_version = None
+        self._latest.clear()
+        self._game_of.clear()
+        self._cache.clear()
+        self._seen.clear()
+        if len(self._labels) > 10_000:
+            self._labels.clear()
+
+    def _solve_id_locked(self, game: str, solve_id: int | None) -> int | None:
+        """Revalidate the caches; then ``solve_id`` (checked to be a solve of ``game``) or, if
+        None, the latest solve of ``game``. Call with the lock held."""
+        if self._closed:
+            raise StoreError(f"{self!r} is closed")
+        version = self._lookup.execute("PRAGMA data_version").fetchone()[0]
+        if version != self._data_version:
+            self._invalidate()
+            self._data_version = version
+        if solve_id is None:
+            try:
+                return self._latest[game]
+            except KeyError:
+                row = self._lookup.execute(_SELECT_LATEST, (game,)).fetchone()
+                latest = self._latest[game] = None if row is None else row[0]
+                return latest
+        owner = self._game_of.get(solve_id)
+        if owner is None:
+            row = self._lookup.execute(_SELECT_GAME, (solve_id,)).fetchone()
+            if row is None:
+                raise KeyError(f"no solve with id {solve_id}")
+            owner = self._game_of[solve_id] = row[0]
+        if owner != game:
+            raise KeyError(f"solve {solve_id} is a solve of {owner!r}, not of {game!r}")
+        return solve_id
+
+    def _decode_labels(self, text: str) -> tuple[str, ...]:
+        """Decoded action list, shared between infosets; call with the lock held."""
+        labels = self._labels.get(text)
+        if labels is None:
+            labels = self._labels[text] = tuple(json.loads(text))
+        return labels
+
+    def _load(self, solve_id: int) -> dict[str, InfosetStrategy]:
+        """Decode a whole solve, through a pooled connection (without the lock)."""
+        with self._engine.connect() as conn:
+            rows = conn.exec_driver_sql(_SELECT_INFOSETS, (solve_id,)).fetchall()
+        labels_of: dict[str, tuple[str, ...]] = {}  # few distinct action lists per game
+        decoded: dict[str, InfosetStrategy] = {}
+        for key, player, labels_text, probabilities_text in rows:
+            labels = labels_of.get(labels_text)
+            if labels is None:
+                labels = labels_of[labels_text] = tuple(json.loads(labels_text))
+            decoded[key] = InfosetStrategy(key, player, labels, _decode_floats(probabilities_text))
+        return decoded
+
+
+def _make_engine(path: Path, busy_timeout: float) -> Engine:
+    engine = create_engine(
+        URL.create("sqlite", database=str(path)),
+        # The pool hands each connection to one thread at a time; sqlite3's own same-thread
+        # check would otherwise forbid returning it to the pool from another thread.
+        connect_args={"check_same_thread": False, "timeout": busy_timeout},
+    )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+            cursor.execute("PRAGMA foreign_keys = ON")
+            cursor.execute("PRAGMA synchronous = NORMAL")  # durable enough with WAL
+        finally:
+            cursor.close()
+
+    return engine
+
+
+def _check_or_create_schema(engine: Engine, path: Path, create: bool) -> None:
+    rebuild = f"delete it and {BUILD_HINT}, or point ${ENV_VAR} elsewhere"
+    try:
+        with engine.connect() as conn:
+            tables = set(inspect(conn).get_table_names())
+            if not tables and create:
+                conn.exec_driver_sql("PRAGMA journal_mode = WAL")
+                Base.metadata.create_all(conn)
+                conn.execute(
+                    insert(MetaRow), {"key": SCHEMA_VERSION_KEY, "value": str(SCHEMA_VERSION)}
+                )
+                conn.commit()
+                return
+            if MetaRow.__tablename__ not in tables:
+                found = ", ".join(sorted(tables)) or "none"
+                raise StoreSchemaError(
+                    f"{path} is an SQLite database but not a strategy store (no meta table; "
+                    f"tables found: {found}); expected schema_version {SCHEMA_VERSION}: {rebuild}"
+                )
+            raw = conn.execute(
+                select(MetaRow.value).where(MetaRow.key == SCHEMA_VERSION_KEY)
+            ).scalar()
+            try:
+                version: int | None = int(raw) if raw is not None else None
+            except ValueError:
+                version = None
+            if version != SCHEMA_VERSION:
+                raise StoreSchemaError(
+                    f"{path} has strategy store schema_version {raw if raw is not None else 'none'}"
+                    f", expected {SCHEMA_VERSION}: {rebuild}"
+                )
+            # Persistent in the file; a no-op if already set. Ignore read-only files.
+            with contextlib.suppress(DBAPIError):
+                conn.exec_driver_sql("PRAGMA journal_mode = WAL")
+    except (DBAPIError, sqlite3.DatabaseError) as exc:
+        raise StoreSchemaError(
+            f"{path} is not a readable SQLite database ({exc.args[0] if exc.args else exc}); "
+            f"expected a strategy store with schema_version {SCHEMA_VERSION}: {rebuild}"
+        ) from exc
