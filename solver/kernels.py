@@ -77,8 +77,9 @@ def counterfactual_update(player, kind, actor, parent, slot_offset, slot_count, 
     ``average = average * average_discount + average_weight * own reach * strategy``; the
     instantaneous regrets are also written to `last_regrets` when it is non-empty (predictive
     CFR+), and the traverser's `strategy` is replaced by regret matching on the new regrets
-    (plus the last instantaneous ones when predictive).  `mode` BEST_RESPONSE takes the max over actions instead, EVALUATE follows
-    `strategy`; both change nothing but `values` and `action_values`.
+    (plus the last instantaneous ones when predictive).  `mode` BEST_RESPONSE takes the max
+    over actions instead, EVALUATE follows `strategy`; both change only `values` and
+    `action_values`.
     Returns the traverser's expected payoff (sum of root counterfactual values).
     """
     opponent = 1 - player

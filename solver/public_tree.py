@@ -141,18 +141,18 @@ def _build(game: Game) -> PublicTree:
                 if kind == DECISION_NODE and player == node.actor:
                     node.slot_infoset_key.append(state.information_state_key())
             slots.append(slot)
+        cell = (slots[0], slots[1])
         if kind == TERMINAL_NODE:
-            cell = (slots[0], slots[1])
             node.payoffs[cell] = node.payoffs.get(cell, 0.0) + reach * state.returns()[0]
         elif kind == CHANCE_NODE:
             for outcome, p in reversed(state.chance_outcomes()):
-                stack.append((state.apply_action(outcome), reach * p, index, tuple(slots), -1))
+                stack.append((state.apply_action(outcome), reach * p, index, cell, -1))
         else:
             if state.legal_actions() != node.actions:
                 raise ValueError(f"{game.name}: legal actions differ inside public node {public!r}")
             for i in reversed(range(len(node.actions))):
                 child = state.apply_action(node.actions[i])
-                stack.append((child, reach, index, tuple(slots), i))
+                stack.append((child, reach, index, cell, i))
     return _freeze(game.name, nodes)
 
 
@@ -234,15 +234,17 @@ _ARRAY_FIELDS = ("kind", "actor", "parent", "slot_offset", "slot_count", "num_ac
                  "regret_offset", "payoff_offset", "payoffs", "infoset_player", "infoset_node")
 
 
-def _cache_path(name: str) -> Path:
-    """Compiled trees are cached per game and per version of the game's and this module's code."""
+def _cache_path(name: str, suffix: str = "") -> Path:
+    """Compiled trees are cached per game and per version of the game's and this module's code.
+
+    Other compiled forms of a game (the history tree) pass a `suffix` naming what they are."""
     import solver.games as games_package
 
     digest = hashlib.sha256()
     for source in (Path(__file__), *Path(games_package.__file__).parent.glob("*.py")):
         digest.update(source.read_bytes())
     root = Path(os.environ.get("SOLVER_CACHE", Path.home() / ".cache" / "solved-bots"))
-    return root / f"{name}-{digest.hexdigest()[:16]}.npz"
+    return root / f"{name}{suffix}-{digest.hexdigest()[:16]}.npz"
 
 
 def _save(tree: PublicTree, path: Path) -> None:

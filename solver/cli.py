@@ -1,0 +1,324 @@
+"""`python -m solver …`: solve games offline, fill the strategy store, inspect and export it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+import solver
+from solver.exploitability import evaluate_strategy
+from solver.games import GAME_NAMES, get_game
+from solver.public_tree import PublicTree, compile_game
+from solver.solve import (
+    ALGORITHMS,
+    DEFAULT_ALGORITHM,
+    DEFAULT_TARGET,
+    Checkpoint,
+    resolve_algorithm,
+    solve,
+)
+from strategies import InfosetStrategy, StoreError, StrategyStore, TracePoint, default_store_path
+
+EXPORT_FORMATS = ("json", "openspiel")
+
+
+class _Progress:
+    """A progress bar for a solve: by iterations, by seconds, or by log-distance to a target."""
+
+    def __init__(self, game: str, iterations: int | None, target: float | None,
+                 seconds: float | None, enabled: bool) -> None:
+        self.iterations, self.target, self.seconds = iterations, target, seconds
+        if iterations is not None:
+            total, unit = float(iterations), "it"
+        elif seconds is not None:
+            total, unit = float(seconds), "s"
+        else:
+            total, unit = 100.0, "%"
+        self.bar = tqdm(total=total, unit=unit, desc=f"solving {game}", disable=not enabled,
+                        file=sys.stderr, mininterval=0.5, bar_format="{l_bar}{bar}| {postfix}")
+        self.start: float | None = None
+
+    def __call__(self, point: Checkpoint) -> None:
+        if self.iterations is not None:
+            done = float(point.iteration)
+        elif self.seconds is not None:
+            done = min(point.seconds, self.seconds)
+        else:
+            target = self.target or DEFAULT_TARGET
+            self.start = self.start or max(point.exploitability, target * 10)
+            span = math.log(self.start / target)
+            done = 100.0 * min(1.0, max(0.0, math.log(self.start / max(point.exploitability,
+                                                                        1e-300)) / span))
+        self.bar.set_postfix_str(
+            f"it {point.iteration}, exploitability {point.exploitability:.2e}, "
+            f"value {point.value:+.6f}, {point.seconds:.2f}s", refresh=False)
+        self.bar.update(done - self.bar.n)
+
+    def close(self) -> None:
+        self.bar.refresh()
+        self.bar.close()
+
+
+def _open_store(path: str | None, create: bool = False) -> StrategyStore:
+    return StrategyStore.open(Path(path) if path else None, create=create)
+
+
+def _infoset_rows(tree: PublicTree, strategy: np.ndarray) -> list[InfosetStrategy]:
+    offsets = tree.infoset_regret_offset
+    return [
+        InfosetStrategy(key, int(tree.infoset_player[i]), tree.infoset_labels[i],
+                        tuple(float(x) for x in strategy[offsets[i]:offsets[i + 1]]))
+        for i, key in enumerate(tree.infoset_keys)
+    ]
+
+
+def solve_and_store(game: str, algorithm: str, *, iterations: int | None,
+                    target: float | None, seconds: float | None, store_path: str | None,
+                    progress: bool, seed: int = 0) -> dict[str, object]:
+    bar = _Progress(game, iterations, target, seconds, progress)
+    try:
+        result = solve(game, algorithm, iterations=iterations, target_exploitability=target,
+                       seconds=seconds, seed=seed, on_checkpoint=bar)
+    finally:
+        bar.close()
+    with _open_store(store_path, create=True) as store:
+        info = store.save_solve(
+            game=game,
+            algorithm=algorithm,
+            iterations=result.iterations,
+            seconds=result.seconds,
+            exploitability=result.exploitability,
+            value=result.value,
+            strategy=_infoset_rows(result.tree, result.strategy),
+            trace=[TracePoint(p.iteration, p.seconds, p.exploitability, p.value)
+                   for p in result.trace],
+            solver_version=solver.__version__,
+        )
+    return {"game": game, "solve_id": info.id, "algorithm": algorithm,
+            "iterations": result.iterations, "seconds": round(result.seconds, 4),
+            "exploitability": result.exploitability, "value": result.value,
+            "store": str(store.path)}
+
+
+def stored_strategy_array(store: StrategyStore, game: str) -> tuple[PublicTree, np.ndarray]:
+    """The latest stored strategy of `game`, flattened onto its compiled tree."""
+    rows = store.strategy(game)
+    if not rows:
+        raise StoreError(f"no solve of {game!r} in {store.path}; run `python -m solver solve "
+                         f"{game}` or `python -m solver build`")
+    tree = compile_game(game)
+    flat = np.zeros(tree.num_regrets)
+    offsets = tree.infoset_regret_offset
+    for i, key in enumerate(tree.infoset_keys):
+        row = rows.get(key)
+        if row is None or row.labels != tree.infoset_labels[i]:
+            raise StoreError(f"the stored {game} strategy does not match the game (information "
+                             f"set {key!r}); rebuild it with `python -m solver build`")
+        flat[offsets[i]:offsets[i + 1]] = row.probabilities
+    return tree, flat
+
+
+def _print(payload: object, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(payload, indent=2))
+        return
+    rows = payload if isinstance(payload, list) else [payload]
+    for row in rows:
+        assert isinstance(row, dict)
+        print("  ".join(f"{k}={v}" for k, v in row.items()))
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    summary = solve_and_store(args.game, resolve_algorithm(args.game, args.algorithm),
+                              iterations=args.iterations, target=args.target_exploitability,
+                              seconds=args.seconds, store_path=args.store,
+                              progress=not args.quiet, seed=args.seed)
+    _print(summary, args.json)
+    return 0
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    summaries = []
+    for game in args.games or GAME_NAMES:
+        summaries.append(solve_and_store(game, resolve_algorithm(game, args.algorithm),
+                                         iterations=None,
+                                         target=args.target_exploitability, seconds=None,
+                                         store_path=args.store, progress=not args.quiet))
+        if not args.json:
+            _print(summaries[-1], False)
+    if args.json:
+        _print(summaries, True)
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    with _open_store(args.store) as store:
+        solves = store.solves()
+    rows = [{"id": s.id, "game": s.game, "algorithm": s.algorithm, "iterations": s.iterations,
+             "seconds": round(s.seconds, 3), "exploitability": s.exploitability,
+             "value": s.value, "created": s.created.isoformat()} for s in solves]
+    if args.json:
+        _print(rows, True)
+    elif not rows:
+        print(f"the store {store.path} holds no solves; run `python -m solver build`")
+    else:
+        print(f"{'id':>4}  {'game':<11} {'algorithm':<9} {'iterations':>10} {'seconds':>8} "
+              f"{'exploitability':>14} {'value':>10}  created")
+        for r in rows:
+            print(f"{r['id']:>4}  {r['game']:<11} {r['algorithm']:<9} {r['iterations']:>10} "
+                  f"{r['seconds']:>8} {r['exploitability']:>14.3e} {r['value']:>+10.6f}  "
+                  f"{r['created']}")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    with _open_store(args.store) as store:
+        rows = store.strategy(args.game)
+    if not rows:
+        raise StoreError(f"no solve of {args.game!r} in the store; run `python -m solver build`")
+    shown = [r for r in rows.values() if r.key.startswith(args.prefix or "")]
+    if args.json:
+        _print({r.key: dict(zip(r.labels, r.probabilities, strict=True)) for r in shown}, True)
+        return 0
+    width = max((len(r.key) for r in shown), default=7)
+    print(f"{'infoset':<{width}}  player  probabilities")
+    for r in shown:
+        cells = "  ".join(f"{label} {p:.3f}" for label, p in zip(r.labels, r.probabilities,
+                                                                   strict=True))
+        print(f"{r.key:<{width}}  {r.player + 1:>6}  {cells}")
+    return 0
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    with _open_store(args.store) as store:
+        tree, flat = stored_strategy_array(store, args.game)
+        info = store.latest_solve(args.game)
+    evaluation = evaluate_strategy(tree, flat)
+    reference = get_game(args.game).reference_value
+    _print({"game": args.game, "solve_id": info.id if info else None,
+            "exploitability": evaluation.exploitability, "nash_conv": evaluation.nash_conv,
+            "value": evaluation.value, "reference_value": reference}, args.json)
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    with _open_store(args.store) as store:
+        tree, flat = stored_strategy_array(store, args.game)
+    offsets = tree.infoset_regret_offset
+    if args.format == "json":
+        payload: object = {
+            key: dict(zip(tree.infoset_labels[i], map(float, flat[offsets[i]:offsets[i + 1]]),
+                          strict=True))
+            for i, key in enumerate(tree.infoset_keys)
+        }
+    else:
+        from solver.openspiel_format import OPENSPIEL_NAMES, openspiel_policy
+
+        if args.game not in OPENSPIEL_NAMES:
+            raise ValueError(f"OpenSpiel export exists for {', '.join(OPENSPIEL_NAMES)}, "
+                             f"not {args.game!r}")
+        policy = {key: {a: float(flat[offsets[i] + k])
+                        for k, a in enumerate(tree.infoset_actions[i])}
+                  for i, key in enumerate(tree.infoset_keys)}
+        payload = openspiel_policy(get_game(args.game), policy)
+    json.dump(payload, sys.stdout, indent=1 if args.pretty else None)
+    sys.stdout.write("\n")
+    return 0
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m solver",
+        description="Solve imperfect-information games offline and manage the strategy store.")
+    parser.add_argument("--version", action="version", version=solver.__version__)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--store", metavar="PATH",
+                        help=f"strategy store (default: $STRATEGY_STORE or "
+                             f"{default_store_path()})")
+    common.add_argument("--json", action="store_true", help="print JSON")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("solve", parents=[common], help="solve one game and store the result",
+                       description="Solve GAME and store its average strategy and trace. "
+                                   f"Without a limit it stops at exploitability {DEFAULT_TARGET}.")
+    p.add_argument("game", choices=GAME_NAMES, metavar="GAME",
+                   help=f"one of {', '.join(GAME_NAMES)}")
+    p.add_argument("--algorithm", choices=("auto", *ALGORITHMS), default=DEFAULT_ALGORITHM,
+                   metavar="NAME", help=f"one of auto, {', '.join(ALGORITHMS)} (default auto: "
+                                        f"the fastest for the game)")
+    limit = p.add_mutually_exclusive_group()
+    limit.add_argument("--iterations", type=_positive_int, metavar="N")
+    limit.add_argument("--target-exploitability", type=_positive_float, metavar="E")
+    limit.add_argument("--seconds", type=_positive_float, metavar="S")
+    p.add_argument("--seed", type=int, default=0, help="seed of the sampling algorithms")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_solve)
+
+    p = sub.add_parser("build", parents=[common], help="solve every game and store it",
+                       description="Solve every game to the target exploitability and store it.")
+    p.add_argument("--games", nargs="+", choices=GAME_NAMES, metavar="GAME",
+                   help="only these games")
+    p.add_argument("--algorithm", choices=("auto", *ALGORITHMS), default=DEFAULT_ALGORITHM,
+                   metavar="NAME", help="default auto: the fastest for each game")
+    p.add_argument("--target-exploitability", type=_positive_float, default=DEFAULT_TARGET,
+                   metavar="E", help=f"default {DEFAULT_TARGET}")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("list", parents=[common], help="list the stored solves")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("show", parents=[common], help="print a stored strategy")
+    p.add_argument("game", choices=GAME_NAMES, metavar="GAME")
+    p.add_argument("--prefix", default="", help="only information sets whose key starts so")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("evaluate", parents=[common],
+                       help="exact exploitability and value of the stored strategy")
+    p.add_argument("game", choices=GAME_NAMES, metavar="GAME")
+    p.set_defaults(func=cmd_evaluate)
+
+    p = sub.add_parser("export", parents=[common], help="print a stored strategy as JSON",
+                       description="Print the stored strategy of GAME to stdout. 'json' maps "
+                                   "information sets to {label: probability}; 'openspiel' maps "
+                                   "OpenSpiel information_state_string to {action id: "
+                                   "probability} for kuhn, leduc and dudo.")
+    p.add_argument("game", choices=GAME_NAMES, metavar="GAME")
+    p.add_argument("--format", choices=EXPORT_FORMATS, default="json")
+    p.add_argument("--pretty", action="store_true", help="indent the JSON")
+    p.set_defaults(func=cmd_export)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (StoreError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted; nothing was stored", file=sys.stderr)
+        return 130

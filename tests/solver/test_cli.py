@@ -1,0 +1,114 @@
+"""`python -m solver`: every command works end to end against a temporary store."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from solver.cli import main
+from strategies import StrategyStore
+
+COMMANDS = ("solve", "build", "list", "show", "evaluate", "export")
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("store") / "strategies.sqlite"
+    for game in ("kuhn", "leduc", "dudo"):
+        assert main(["solve", game, "--target-exploitability", "5e-5", "--quiet",
+                     "--store", str(path)]) == 0
+    return path
+
+
+@pytest.mark.parametrize("command", ("", *COMMANDS))
+def test_help_everywhere(command: str) -> None:
+    args = [sys.executable, "-m", "solver", *([command] if command else []), "--help"]
+    result = subprocess.run(args, capture_output=True, text=True, check=False)
+    assert result.returncode == 0
+    assert "usage: python -m solver" in result.stdout
+
+
+def test_solve_stores_strategy_and_trace(store: Path) -> None:
+    with StrategyStore.open(store) as opened:
+        info = opened.latest_solve("leduc")
+        assert info is not None
+        assert info.exploitability <= 5e-5
+        assert info.value == pytest.approx(-0.085606424078, abs=1e-4)
+        assert len(opened.strategy("leduc")) == 936
+        trace = opened.trace(info.id)
+    assert trace[-1].iteration == info.iterations
+    assert trace[0].exploitability > trace[-1].exploitability
+
+
+def test_iterations_limit_is_exact(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "s.sqlite"
+    assert main(["solve", "kuhn", "--algorithm", "cfr+", "--iterations", "37", "--quiet",
+                 "--json", "--store", str(path)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["iterations"] == 37
+    assert summary["algorithm"] == "cfr+"
+
+
+def test_list_show_evaluate(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list", "--json", "--store", str(store)]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert {row["game"] for row in listed} == {"kuhn", "leduc", "dudo"}
+
+    assert main(["show", "kuhn", "--json", "--store", str(store)]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert len(shown) == 12
+    assert shown["K|b"]["call"] == pytest.approx(1.0, abs=1e-3)
+
+    assert main(["evaluate", "dudo", "--json", "--store", str(store)]) == 0
+    evaluated = json.loads(capsys.readouterr().out)
+    assert evaluated["exploitability"] <= 5e-5
+    assert evaluated["value"] == pytest.approx(-7 / 258, abs=1e-4)
+
+
+def test_export_json(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["export", "kuhn", "--format", "json", "--store", str(store)]) == 0
+    exported = json.loads(capsys.readouterr().out)
+    assert set(exported["Q|pb"]) == {"fold", "call"}
+
+
+@pytest.mark.parametrize("game,openspiel_name", [("kuhn", "kuhn_poker"),
+                                                  ("leduc", "leduc_poker"),
+                                                  ("dudo", "liars_dice")])
+def test_export_loads_into_openspiel(store: Path, capsys: pytest.CaptureFixture[str],
+                                     game: str, openspiel_name: str) -> None:
+    """OpenSpiel itself measures the exported strategy as at most 1e-4 exploitable."""
+    import pyspiel
+    from open_spiel.python import policy as openspiel_policy
+
+    assert main(["export", game, "--format", "openspiel", "--store", str(store)]) == 0
+    exported = json.loads(capsys.readouterr().out)
+    loaded = pyspiel.load_game(openspiel_name)
+    tabular = openspiel_policy.TabularPolicy(loaded)
+    assert set(exported) == set(tabular.state_lookup)
+    for key, probabilities in exported.items():
+        row = tabular.policy_for_key(key)
+        row[:] = 0.0
+        for action, probability in probabilities.items():
+            row[int(action)] = probability
+    # OpenSpiel's C++ exploitability of its own TabularPolicy, fed through its dict form.
+    assert pyspiel.exploitability(loaded, tabular.to_dict()) <= 1e-4
+
+
+def test_missing_store_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list", "--store", str(tmp_path / "nothing.sqlite")]) == 2
+    assert "python -m solver build" in capsys.readouterr().err
+
+
+def test_unsolved_game_is_a_clear_error(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["evaluate", "rps", "--store", str(store)]) == 2
+    assert "no solve of 'rps'" in capsys.readouterr().err
+
+
+def test_bad_limits_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["solve", "kuhn", "--iterations", "-3"])
+    assert "positive" in capsys.readouterr().err
