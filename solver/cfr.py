@@ -99,6 +99,7 @@ class CFRSolver:
         slots = self.tree.slot_count.sum(axis=1)
         self._reach = (np.zeros(slots[0]), np.zeros(slots[1]))
         self._values = (np.zeros(slots[0]), np.zeros(slots[1]))
+        self._update_reach(0)
 
     def iterate(self, iterations: int = 1, callback: Callable[[int], None] | None = None) -> None:
         """Run `iterations` more iterations; `callback(i)` after each."""
@@ -109,12 +110,19 @@ class CFRSolver:
             if callback is not None:
                 callback(i)
 
-    def _half_iteration(self, p: int) -> None:
-        """Update player `p` against the other's current strategy (alternating updates)."""
+    def _update_reach(self, p: int) -> None:
         t = self.tree
-        kernels.reach_probabilities(t.parent, t.slot_offset, t.slot_count, t.slot_parent[0],
-                                    t.slot_edge[0], t.slot_parent[1], t.slot_edge[1],
-                                    self.strategy, self._reach[0], self._reach[1])
+        kernels.reach_probabilities(p, t.parent, t.slot_offset, t.slot_count, t.slot_parent[p],
+                                    t.slot_edge[p], self.strategy, self._reach[p])
+
+    def _half_iteration(self, p: int) -> None:
+        """Update player `p` against the other's current strategy (alternating updates).
+
+        Only the opponent's reach needs recomputing: `p`'s own strategy has not changed since
+        the opponent's half-iteration computed `p`'s reach (or since the start).
+        """
+        t = self.tree
+        self._update_reach(1 - p)
         pos, neg, avg_discount, weight = self.schedule.discounts(self.iterations)
         kernels.counterfactual_update(
             p, t.kind, t.actor, t.parent, t.slot_offset, t.slot_count, t.slot_parent[p],

@@ -48,20 +48,15 @@ def regret_matching(regret_offset, num_actions, kind, actor, slot_count, regrets
 
 
 @njit(cache=True)
-def reach_probabilities(parent, slot_offset, slot_count, slot_parent0, slot_edge0, slot_parent1,
-                        slot_edge1, strategy, reach0, reach1):
-    """Each player's own reach at every one of its slots under `strategy` (top-down)."""
-    reach0[0 : slot_count[0, 0]] = 1.0
-    reach1[0 : slot_count[1, 0]] = 1.0
+def reach_probabilities(player, parent, slot_offset, slot_count, slot_parent, slot_edge,
+                        strategy, reach):
+    """`player`'s own reach at every one of its slots under `strategy` (top-down)."""
+    reach[0 : slot_count[player, 0]] = 1.0
     for n in range(1, parent.shape[0]):
-        first = slot_offset[0, n]
-        for s in range(first, first + slot_count[0, n]):
-            e = slot_edge0[s]
-            reach0[s] = reach0[slot_parent0[s]] * (strategy[e] if e >= 0 else 1.0)
-        first = slot_offset[1, n]
-        for s in range(first, first + slot_count[1, n]):
-            e = slot_edge1[s]
-            reach1[s] = reach1[slot_parent1[s]] * (strategy[e] if e >= 0 else 1.0)
+        first = slot_offset[player, n]
+        for s in range(first, first + slot_count[player, n]):
+            e = slot_edge[s]
+            reach[s] = reach[slot_parent[s]] * (strategy[e] if e >= 0 else 1.0)
 
 
 @njit(cache=True)

@@ -1,0 +1,35 @@
+# The app with its strategies solved at build time: `docker run -p 8000:8000 IMAGE`.
+
+# htmx comes from the npm registry, pinned by package-lock.json; only its dist files are kept.
+FROM python:3.11-slim AS assets
+RUN apt-get update -qq \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm >/dev/null \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /build
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund --loglevel=error
+
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    SOLVER_CACHE=/srv/cache \
+    NUMBA_CACHE_DIR=/srv/cache/numba \
+    HOST=0.0.0.0 \
+    PORT=8000
+WORKDIR /srv/app
+COPY pyproject.toml README.md ./
+COPY solver solver
+COPY strategies strategies
+COPY app app
+RUN pip install --no-cache-dir --disable-pip-version-check . \
+    && pip uninstall -y solved-bots >/dev/null
+COPY templates templates
+COPY static static
+COPY --from=assets /build/node_modules/htmx.org/dist node_modules/htmx.org/dist
+RUN python -m solver build --quiet \
+    && python -m solver list \
+    && useradd --system --home-dir /srv/app app \
+    && mkdir -p data && chown -R app /srv/app/data /srv/cache
+USER app
+EXPOSE 8000
+CMD ["python", "-m", "app"]
