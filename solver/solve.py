@@ -25,6 +25,8 @@ BEST_ALGORITHM = {"rps": "pdcfr+", "kuhn": "pdcfr+", "leduc": "dcfr", "dudo": "d
                   "dudo-calzo": "pdcfr+"}
 """What "auto" picks: the schedule that reached exploitability 1e-4 in the least time here."""
 DEFAULT_TARGET = 1e-4
+DEFAULT_SAMPLING_SECONDS = 30.0
+"""Sampling solvers stop after this long by default: they rarely reach `DEFAULT_TARGET`."""
 MAX_ITERATIONS = 10_000_000
 
 
@@ -93,9 +95,11 @@ def solve(
                         ("seconds", seconds)):
         if limit is not None and not (limit > 0 and math.isfinite(limit)):
             raise ValueError(f"{name} must be a positive number, got {limit}")
+    algorithm = resolve_algorithm(game, algorithm)
     if iterations is None and target_exploitability is None and seconds is None:
         target_exploitability = DEFAULT_TARGET
-    algorithm = resolve_algorithm(game, algorithm)
+        if algorithm in SAMPLING_ALGORITHMS:
+            seconds = DEFAULT_SAMPLING_SECONDS
     tree = compile_game(game)
     solver = make_solver(tree, algorithm, seed)
     cap = iterations if iterations is not None else MAX_ITERATIONS
