@@ -1,0 +1,49 @@
+"""The games, their solved strategies and convergence traces."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from app import services
+from app.api.errors import NOT_FOUND, UNAVAILABLE
+from app.deps import SourceDep
+from app.schemas import Convergence, GameDetail, GameSummary, StrategyPage
+
+router = APIRouter(prefix="/games", tags=["games"])
+
+
+@router.get("", response_model=list[GameSummary])
+def list_games(source: SourceDep) -> list[GameSummary]:
+    """Every game with its rules, value and solve (``available``: the bot can play it)."""
+    return services.list_games(source)
+
+
+@router.get("/{game}", response_model=GameDetail, responses=NOT_FOUND)
+def game_detail(game: str, source: SourceDep) -> GameDetail:
+    return services.game_detail(source, game)
+
+
+@router.get("/{game}/strategy", response_model=StrategyPage, responses=NOT_FOUND | UNAVAILABLE)
+def strategy(
+    game: str,
+    source: SourceDep,
+    infoset: Annotated[str | None, Query(description="One information set by key.")] = None,
+    prefix: Annotated[str | None, Query(description="Keys starting with this.")] = None,
+    contains: Annotated[str | None, Query(description="Keys containing this.")] = None,
+    offset: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int | None, Query(ge=1, le=100_000)] = None,
+) -> StrategyPage:
+    """The stored equilibrium strategy: all information sets, a filtered page, or one."""
+    return services.strategy(
+        source, game, infoset=infoset, prefix=prefix, contains=contains, offset=offset,
+        limit=limit,
+    )
+
+
+@router.get("/{game}/convergence", response_model=Convergence,
+            responses=NOT_FOUND | UNAVAILABLE)
+def convergence(game: str, source: SourceDep) -> Convergence:
+    """Exploitability and value by iteration of the stored solve."""
+    return services.convergence(source, game)

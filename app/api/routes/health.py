@@ -1,0 +1,32 @@
+"""``/healthz``: is the app up, and which games can the bot play."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from app.deps import SourceDep
+from app.schemas import Health
+
+router = APIRouter(tags=["health"])
+
+
+@router.get("/healthz", response_model=Health, responses={503: {"model": Health}})
+def healthz(source: SourceDep) -> JSONResponse:
+    """200 ``ok`` once the bot can play (``games``; ``unsolved`` lists the games it cannot),
+    503 ``unavailable`` while the strategy store is missing, unreadable or empty."""
+    status = source.status()
+    state: Literal["ok", "unavailable"] = "ok"
+    code = 200
+    if status.error is not None or not status.ready:
+        state, code = "unavailable", 503
+    health = Health(
+        status=state,
+        games=list(status.ready),
+        unsolved=list(status.unsolved),
+        store=str(status.path),
+        store_error=status.error,
+    )
+    return JSONResponse(health.model_dump(mode="json"), status_code=code)

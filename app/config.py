@@ -1,0 +1,95 @@
+"""All of the app's configuration, read from the environment in one place.
+
+=================  ==========================================================================
+``DATABASE_URL``   play database (any SQLAlchemy URL); default ``sqlite:///<repo>/data/app.sqlite``
+``STRATEGY_STORE`` strategy store written by ``python -m solver build``; default
+                   ``strategies/strategies.sqlite``
+``SECRET_KEY``     signs the session cookie; default: generated once and kept in
+                   ``data/secret_key`` (mode 0600) so that cookies survive restarts
+``APP_DATA_DIR``   where the defaults above live; default ``<repo>/data``
+``HOST``/``PORT``  where ``python -m app`` listens; default ``127.0.0.1:8000``
+=================  ==========================================================================
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from strategies import default_store_path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SECRET_KEY_FILE = "secret_key"
+
+
+class ConfigError(ValueError):
+    """A setting in the environment is unusable; the message names the variable."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    database_url: str
+    strategy_store: Path
+    secret_key: str
+    host: str = "127.0.0.1"
+    port: int = 8000
+    data_dir: Path = REPO_ROOT / "data"
+
+    @property
+    def url(self) -> str:
+        """Where ``python -m app`` serves the app."""
+        return f"http://{self.host}:{self.port}"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Settings from ``env`` (default ``os.environ``); creates the data folder if needed."""
+        env = os.environ if env is None else env
+
+        def get(name: str) -> str:
+            return env.get(name, "").strip()
+
+        data_dir = Path(get("APP_DATA_DIR") or REPO_ROOT / "data").expanduser()
+        database_url = get("DATABASE_URL")
+        if not database_url:
+            data_dir.mkdir(parents=True, exist_ok=True)
+            database_url = f"sqlite:///{data_dir / 'app.sqlite'}"
+        store = Path(get("STRATEGY_STORE")).expanduser() if get("STRATEGY_STORE") else None
+        secret_key = get("SECRET_KEY") or _persistent_secret(data_dir / SECRET_KEY_FILE)
+        port_text = get("PORT") or "8000"
+        try:
+            port = int(port_text)
+        except ValueError:
+            port = -1
+        if not 0 < port < 65536:
+            raise ConfigError(f"PORT must be an integer between 1 and 65535, got {port_text!r}")
+        return cls(
+            database_url=database_url,
+            strategy_store=store if store is not None else default_store_path(),
+            secret_key=secret_key,
+            host=get("HOST") or "127.0.0.1",
+            port=port,
+            data_dir=data_dir,
+        )
+
+
+def _persistent_secret(path: Path) -> str:
+    """The secret kept in `path`, created (readable by the owner only) on first use."""
+    try:
+        text = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        text = ""
+    if text:
+        return text
+    path.parent.mkdir(parents=True, exist_ok=True)
+    secret = secrets.token_urlsafe(48)
+    # O_EXCL: if another process created it meanwhile, use theirs.
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text(encoding="ascii").strip() or secret
+    with os.fdopen(fd, "w", encoding="ascii") as handle:
+        handle.write(secret + "\n")
+    return secret

@@ -1,0 +1,86 @@
+"""The FastAPI application: the REST API, the HTML pages and the static files.
+
+``create_app(settings)`` builds one; ``uvicorn app.main:app`` (or ``python -m app``) serves the
+one configured from the environment.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from starlette.middleware.sessions import SessionMiddleware
+
+from app.api import errors
+from app.api.main import api_router
+from app.api.routes import health
+from app.config import REPO_ROOT, Settings
+from app.db import create_tables, make_engine, make_sessionmaker
+from app.services import StrategySource
+from app.web import pages
+
+log = logging.getLogger("app")
+
+API_PREFIX = "/api/v1"
+SESSION_COOKIE = "solved_bots_session"
+STATIC_DIR = REPO_ROOT / "static"
+HTMX_DIR = REPO_ROOT / "node_modules" / "htmx.org" / "dist"
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """An app on `settings` (default: from the environment). Creates the play tables; a missing
+    or broken strategy store is logged and reported by ``/healthz``, not fatal."""
+    settings = settings if settings is not None else Settings.from_env()
+    engine = make_engine(settings.database_url)
+    create_tables(engine)
+    source = StrategySource(settings.strategy_store)
+    if (error := source.open()) is not None:
+        log.error("starting without strategies (games answer 503 until it is fixed): %s", error)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        source.close()
+        engine.dispose()
+
+    app = FastAPI(
+        title="Solved bots",
+        summary="Play imperfect-information games against bots that follow CFR equilibria.",
+        version="1.0.0",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.sessionmaker = make_sessionmaker(engine)
+    app.state.strategies = source
+
+    app.add_middleware(
+        SessionMiddleware,
+        secret_key=settings.secret_key,
+        session_cookie=SESSION_COOKIE,
+        same_site="lax",
+        https_only=False,
+    )
+    errors.install(app)
+    app.include_router(health.router)
+    app.include_router(api_router, prefix=API_PREFIX)
+    # Most specific mount first: /static/vendor/htmx must not be shadowed by /static.
+    if HTMX_DIR.is_dir():
+        app.mount("/static/vendor/htmx", StaticFiles(directory=HTMX_DIR), name="htmx")
+    app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
+    app.include_router(pages.router)
+    pages.install_error_pages(app)
+    return app
+
+
+def __getattr__(name: str) -> Any:
+    """``app.main.app``: the app configured from the environment, built on first access."""
+    if name == "app":
+        application = create_app()
+        globals()["app"] = application
+        return application
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

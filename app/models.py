@@ -1,0 +1,93 @@
+"""Tables of the play database: matches, their hands, and every action of every hand.
+
+Everything is committed as it happens, so a hand's state is always ``play(game, action ids)``
+of its actions in ``seq`` order: a restart mid-hand resumes it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+IN_PROGRESS = "in_progress"
+FINISHED = "finished"
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def new_public_id() -> str:
+    """An unguessable id for URLs (122 random bits)."""
+    return uuid.uuid4().hex
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Match(Base):
+    __tablename__ = "matches"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True, index=True,
+                                           default=new_public_id)
+    game: Mapped[str] = mapped_column(String(32))
+    owner: Mapped[str | None] = mapped_column(String(64), index=True, nullable=True)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    hands: Mapped[list[Hand]] = relationship(
+        back_populates="match", order_by="Hand.number", cascade="all, delete-orphan"
+    )
+
+
+class Hand(Base):
+    __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("match_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True, index=True,
+                                           default=new_public_id)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    human_seat: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), default=IN_PROGRESS)
+    human_payoff: Mapped[float | None] = mapped_column(Float, nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    match: Mapped[Match] = relationship(back_populates="hands")
+    actions: Mapped[list[Action]] = relationship(
+        back_populates="hand", order_by="Action.seq", cascade="all, delete-orphan"
+    )
+
+
+class Action(Base):
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("hand_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    actor: Mapped[int] = mapped_column(Integer)
+    """-1 chance, else the seat (0 or 1) that acted."""
+    action: Mapped[int] = mapped_column(Integer)
+    label: Mapped[str] = mapped_column(String(32))
+    probabilities: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The bot's strategy (label -> probability) when the bot acted; else null."""
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    hand: Mapped[Hand] = relationship(back_populates="actions")

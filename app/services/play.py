@@ -1,0 +1,558 @@
+"""Matches and hands against the bot: pure functions over a Session, the strategies and an rng.
+
+Every action (chance outcomes included) is committed as it happens, so the state of a hand is
+always ``play(game, its action ids)``: a restart mid-hand resumes where it stopped. The bot
+answers at once: after a hand starts and after each human action, chance nodes are sampled and
+the bot samples its move from the stored equilibrium strategy of its information set, until it
+is the human's turn or the hand is over.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import math
+import random
+import secrets
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Literal
+
+from sqlalchemy import insert, select
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session, joinedload
+
+from app.models import FINISHED, IN_PROGRESS, Action, Hand, Match, utcnow
+from app.schemas import (
+    ActionProbability,
+    BotDecision,
+    HandOutcome,
+    HandSummary,
+    HandView,
+    MatchCreated,
+    MatchResults,
+    MatchSummary,
+    SeriesPoint,
+)
+from app.services import results
+from app.services.catalog import game_or_404
+from app.services.errors import (
+    AuthenticationError,
+    ConflictError,
+    HandInProgressError,
+    IllegalActionError,
+    NotFoundError,
+    PermissionDeniedError,
+    StrategyUnavailableError,
+)
+from app.services.strategy_source import BUILD_HINT, StrategySource
+from app.services.views import event_for, public_state, replay_steps
+from solver.games import CHANCE, State, action_from_label, get_game, legal_labels, play
+
+log = logging.getLogger("app.play")
+
+_SYSTEM_RANDOM = secrets.SystemRandom()
+"""Dealing uses the OS's secure randomness unless a caller injects its own rng."""
+
+
+_HAND_LOCKS = tuple(threading.Lock() for _ in range(64))
+"""Moves in one hand are serialised within the process (striped by hand id), so that two
+requests at once are played one after the other; across processes the unique (hand, seq)
+index turns a lost race into a 409."""
+
+
+def _hand_lock(hand: Hand) -> threading.Lock:
+    return _HAND_LOCKS[hand.id % len(_HAND_LOCKS)]
+
+
+def system_rng() -> random.Random:
+    return _SYSTEM_RANDOM
+
+
+def human_seat_for(number: int) -> int:
+    """Seats alternate: hand 1 the human is seat 0 (first to act), hand 2 seat 1, ..."""
+    return (number - 1) % 2
+
+
+# ---- matches -------------------------------------------------------------------------------
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def create_match(
+    session: Session, source: StrategySource, game: str, owner: str | None = None
+) -> tuple[Match, str]:
+    """A new match of `game` (404 if unknown, 503 if unsolved) and its bearer token, which is
+    returned only here (the database keeps its SHA-256). `owner` ties it to a browser session."""
+    game_or_404(game)
+    source.solve(game)
+    token = secrets.token_urlsafe(32)
+    match = Match(game=game, owner=owner, token_hash=hash_token(token))
+    session.add(match)
+    session.commit()
+    return match, token
+
+
+def match_created(match: Match, token: str) -> MatchCreated:
+    return MatchCreated(match_id=match.public_id, game=match.game, token=token,
+                        created=match.created)
+
+
+def get_match(session: Session, match_id: str) -> Match:
+    match = session.scalars(select(Match).where(Match.public_id == match_id)).first()
+    if match is None:
+        raise NotFoundError(f"no match {match_id!r}")
+    return match
+
+
+def get_hand(session: Session, hand_id: str) -> Hand:
+    hand = session.scalars(
+        select(Hand).where(Hand.public_id == hand_id).options(joinedload(Hand.match))
+    ).first()
+    if hand is None:
+        raise NotFoundError(f"no hand {hand_id!r}")
+    return hand
+
+
+def check_token(match: Match, token: str | None) -> None:
+    """401 without a token, 403 with one that is not this match's."""
+    if not token:
+        raise AuthenticationError(
+            "this endpoint needs the match's token: send 'Authorization: Bearer <token>' "
+            "with the token returned by POST /api/v1/matches"
+        )
+    if not hmac.compare_digest(hash_token(token), match.token_hash):
+        raise PermissionDeniedError("the token does not open this match")
+
+
+def check_owner(match: Match, owner: str | None) -> None:
+    """403 unless the browser session `owner` created the match."""
+    if owner is None or match.owner is None or not hmac.compare_digest(owner, match.owner):
+        raise PermissionDeniedError("this match belongs to another player")
+
+
+def list_matches(session: Session, owner: str) -> list[MatchSummary]:
+    """The matches of a browser session, newest first."""
+    matches = session.scalars(
+        select(Match).where(Match.owner == owner).order_by(Match.created.desc(), Match.id.desc())
+    ).all()
+    out = []
+    for match in matches:
+        current = _current(match)
+        out.append(
+            MatchSummary(
+                match_id=match.public_id,
+                game=match.game,
+                created=match.created,
+                hands=len(match.hands),
+                current_hand_id=current.public_id if current is not None else None,
+            )
+        )
+    return out
+
+
+def _current(match: Match) -> Hand | None:
+    last = match.hands[-1] if match.hands else None
+    return last if last is not None and last.status == IN_PROGRESS else None
+
+
+def current_hand(session: Session, match: Match) -> Hand | None:
+    """The hand of `match` still being played, if any."""
+    session.refresh(match, ["hands"])
+    return _current(match)
+
+
+def match_results(session: Session, source: StrategySource, match: Match) -> MatchResults:
+    """Winnings so far, their spread and what equilibrium play would expect for these seats."""
+    session.refresh(match, ["hands"])
+    hands = list(match.hands)
+    finished = [h for h in hands if h.status == FINISHED and h.human_payoff is not None]
+    payoffs = [float(h.human_payoff or 0.0) for h in finished]
+    stats = results.summarize(payoffs)
+    value = _game_value(source, match.game)
+    cumulative = results.cumulative(payoffs)
+    expected = (
+        results.cumulative([results.seat_value(value, h.human_seat) for h in finished])
+        if value is not None
+        else None
+    )
+    current = _current(match)
+    return MatchResults(
+        match_id=match.public_id,
+        game=match.game,
+        created=match.created,
+        hands_played=stats.n,
+        total=stats.total,
+        mean=stats.mean,
+        std=stats.std,
+        ci95_low=stats.ci95_low,
+        ci95_high=stats.ci95_high,
+        game_value=value,
+        expected_total=(
+            results.expected_total([h.human_seat for h in finished], value)
+            if value is not None
+            else None
+        ),
+        series=[
+            SeriesPoint(
+                number=h.number,
+                payoff=payoffs[i],
+                cumulative=cumulative[i],
+                expected_cumulative=expected[i] if expected is not None else None,
+            )
+            for i, h in enumerate(finished)
+        ],
+        hands=[_hand_summary(h) for h in reversed(hands)],
+        current_hand_id=current.public_id if current is not None else None,
+    )
+
+
+def _game_value(source: StrategySource, game: str) -> float | None:
+    """Seat 0's value from the stored solve; the published value if the store is unavailable."""
+    try:
+        info = source.latest_solve(game)
+    except StrategyUnavailableError:
+        info = None
+    return info.value if info is not None else get_game(game).reference_value
+
+
+def _hand_summary(hand: Hand) -> HandSummary:
+    return HandSummary(
+        hand_id=hand.public_id,
+        number=hand.number,
+        human_seat=hand.human_seat,
+        status=hand.status,  # type: ignore[arg-type]
+        human_payoff=hand.human_payoff,
+        created=hand.created,
+        finished=hand.finished,
+    )
+
+
+# ---- hands ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """One action of a hand as stored (the ``actions`` table's row)."""
+
+    seq: int
+    actor: int
+    action: int
+    label: str
+    probabilities: dict[str, float] | None
+
+
+def _recorded(session: Session, hand: Hand) -> list[Recorded]:
+    """The hand's actions, read afresh (they are written with plain INSERTs)."""
+    rows = session.execute(
+        select(Action.seq, Action.actor, Action.action, Action.label, Action.probabilities)
+        .where(Action.hand_id == hand.id)
+        .order_by(Action.seq)
+    )
+    return [Recorded(*row) for row in rows]
+
+
+def start_hand(
+    session: Session,
+    source: StrategySource,
+    match: Match,
+    rng: random.Random | None = None,
+    hint: bool = False,
+) -> HandView:
+    """Deal the next hand of `match` and play until the human's turn (or the end).
+
+    409 if the previous hand is unfinished, 503 if the game has no solved strategy."""
+    source.solve(match.game)
+    number = 1
+    last = session.scalars(
+        select(Hand).where(Hand.match_id == match.id).order_by(Hand.number.desc()).limit(1)
+    ).first()
+    if last is not None:
+        if last.status == IN_PROGRESS:
+            raise HandInProgressError(
+                f"hand {last.public_id} (number {last.number}) of this match is still in "
+                "progress; finish it before starting a new one",
+                last.public_id,
+            )
+        number = last.number + 1
+    hand = Hand(match=match, number=number, human_seat=human_seat_for(number))
+    session.add(hand)
+    _commit(session, "another hand of this match was started at the same time")
+    actions: list[Recorded] = []
+    _advance(session, source, hand, actions, get_game(match.game).initial_state(), rng)
+    return _view(source, hand, actions, since=0, hint=hint)
+
+
+def act(
+    session: Session,
+    source: StrategySource,
+    hand: Hand,
+    label: str,
+    rng: random.Random | None = None,
+    hint: bool = False,
+) -> HandView:
+    """Play the human's action `label` and the bot's replies.
+
+    409 (`IllegalActionError`, carrying the legal labels) if the hand is over, it is not the
+    human's turn or the label is not legal here; 503 if the bot has no strategy."""
+    with _hand_lock(hand):
+        session.refresh(hand)  # another request may have finished it meanwhile
+        return _act_locked(session, source, hand, label, rng, hint)
+
+
+def _act_locked(
+    session: Session,
+    source: StrategySource,
+    hand: Hand,
+    label: str,
+    rng: random.Random | None,
+    hint: bool,
+) -> HandView:
+    actions = _recorded(session, hand)
+    state = _replay(hand, actions)
+    if hand.status == FINISHED or state.is_terminal():
+        if hand.status != FINISHED:
+            _advance(session, source, hand, actions, state, rng)  # record the end it missed
+        raise IllegalActionError(
+            f"hand {hand.public_id} is finished; start the next hand with "
+            f"POST /api/v1/matches/{hand.match.public_id}/hands",
+            [],
+        )
+    if state.current_player() != hand.human_seat:
+        # Only after an interruption (a restart, a failed store) between your move and the
+        # bot's: the bot moves now, and you see its move before acting.
+        state = _advance(session, source, hand, actions, state, rng)
+        legal = legal_labels(state) if state.current_player() == hand.human_seat else []
+        raise IllegalActionError(
+            "it was not your turn: the bot has just moved; look at the hand again and choose "
+            f"among the legal actions: {', '.join(legal) or 'none (the hand is over)'}",
+            legal,
+        )
+    try:
+        action = action_from_label(state, label)
+    except ValueError:
+        legal = legal_labels(state)
+        raise IllegalActionError(
+            f"illegal action {label!r}; legal actions: {', '.join(legal)}", legal
+        ) from None
+    since = len(actions)
+    state = _record(session, hand, actions, state, hand.human_seat, action, None)
+    _advance(session, source, hand, actions, state, rng)
+    return _view(source, hand, actions, since=since, hint=hint)
+
+
+def hand_view(
+    session: Session,
+    source: StrategySource,
+    hand: Hand,
+    hint: bool = False,
+    rng: random.Random | None = None,
+) -> HandView:
+    """The hand as the human sees it. If an interruption left the bot (or chance) to move,
+    it moves now, so that a hand always resumes."""
+    actions = _recorded(session, hand)
+    since = len(actions)
+    if hand.status == IN_PROGRESS:
+        state = _replay(hand, actions)
+        if state.is_terminal() or state.current_player() != hand.human_seat:
+            with _hand_lock(hand):
+                session.refresh(hand)
+                actions = _recorded(session, hand)
+                since = len(actions)
+                state = _replay(hand, actions)
+                if hand.status == IN_PROGRESS:
+                    _advance(session, source, hand, actions, state, rng)
+    return _view(source, hand, actions, since=since, hint=hint)
+
+
+def _replay(hand: Hand, actions: Sequence[Recorded]) -> State:
+    return play(get_game(hand.match.game), [a.action for a in actions])
+
+
+@contextmanager
+def _conflicts_as_409(session: Session, conflict: str) -> Iterator[None]:
+    """A write that lost a race with another request (a duplicate hand number or action seq,
+    or SQLite's writer lock) is rolled back and reported as a `ConflictError`."""
+    try:
+        yield
+    except (IntegrityError, OperationalError) as exc:
+        session.rollback()
+        if isinstance(exc, OperationalError) and "locked" not in str(exc):
+            raise
+        raise ConflictError(f"{conflict}; reload and try again") from None
+
+
+def _commit(session: Session, conflict: str) -> None:
+    with _conflicts_as_409(session, conflict):
+        session.commit()
+
+
+def _finish(hand: Hand, state: State) -> None:
+    hand.status = FINISHED
+    hand.human_payoff = float(state.returns()[hand.human_seat])
+    hand.finished = utcnow()
+
+
+def _record(
+    session: Session,
+    hand: Hand,
+    actions: list[Recorded],
+    state: State,
+    actor: int,
+    action: int,
+    probabilities: dict[str, float] | None,
+) -> State:
+    """Commit one action (and the end of the hand if it ends it); the state after it."""
+    row = Recorded(len(actions), actor, action, state.action_label(action), probabilities)
+    after = state.apply_action(action)
+    with _conflicts_as_409(session, "this hand was changed by another request at the same time"):
+        # A plain INSERT, not the ORM's unit of work: this is the per-move hot path.
+        session.execute(
+            insert(Action),
+            [{"hand_id": hand.id, "seq": row.seq, "actor": actor, "action": action,
+              "label": row.label, "probabilities": probabilities, "created": utcnow()}],
+        )
+        if after.is_terminal():
+            _finish(hand, after)  # in the same transaction as the last action
+        session.commit()
+    actions.append(row)
+    return after
+
+
+def _sample(rng: random.Random, weights: Sequence[float]) -> int:
+    total = math.fsum(weights)
+    if not total > 0 or any(w < 0 for w in weights):
+        raise ValueError(f"not a probability distribution: {list(weights)}")
+    r = rng.random() * total
+    acc = 0.0
+    for i, w in enumerate(weights):
+        acc += w
+        if r < acc:
+            return i
+    return max(i for i, w in enumerate(weights) if w > 0)  # r rounded up to the total
+
+
+def _advance(
+    session: Session,
+    source: StrategySource,
+    hand: Hand,
+    actions: list[Recorded],
+    state: State,
+    rng: random.Random | None,
+) -> State:
+    """Sample chance and the bot until the human's turn or the end; record the end."""
+    rng = rng if rng is not None else _SYSTEM_RANDOM
+    game = hand.match.game
+    while not state.is_terminal() and state.current_player() != hand.human_seat:
+        player = state.current_player()
+        if player == CHANCE:
+            outcomes = state.chance_outcomes()
+            action = outcomes[_sample(rng, [p for _, p in outcomes])][0]
+            state = _record(session, hand, actions, state, CHANCE, action, None)
+        else:
+            labels, probabilities = _bot_strategy(source, game, state)
+            index = _sample(rng, probabilities)
+            action = action_from_label(state, labels[index])
+            strategy = dict(zip(labels, probabilities, strict=True))
+            state = _record(session, hand, actions, state, player, action, strategy)
+    if state.is_terminal() and hand.status != FINISHED:
+        _finish(hand, state)  # only if an interruption kept it from being recorded
+        _commit(session, "this hand was finished by another request at the same time")
+    return state
+
+
+def _bot_strategy(
+    source: StrategySource, game: str, state: State
+) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    """The stored strategy at the bot's information set, checked against the legal actions.
+
+    The messages never name the information set: its key holds the bot's card."""
+    key = state.information_state_key()
+    row = source.infoset(game, key)
+    if row is None:
+        source.solve(game)  # 503 "no solved strategy" if that is the reason
+        log.error("the stored %s strategy has no information set %r", game, key)
+        raise StrategyUnavailableError(
+            f"the stored strategy for {game!r} in {source.path} does not cover this position; "
+            f"it does not match the game: {BUILD_HINT} again"
+        )
+    legal = legal_labels(state)
+    if sorted(row.labels) != sorted(legal) or not math.fsum(row.probabilities) > 0:
+        log.error("stored %s strategy at %r: %s %s, legal %s", game, key, row.labels,
+                  row.probabilities, legal)
+        raise StrategyUnavailableError(
+            f"the stored strategy for {game!r} in {source.path} does not match the game's "
+            f"actions: {BUILD_HINT} again"
+        )
+    return row.labels, row.probabilities
+
+
+def _view(
+    source: StrategySource, hand: Hand, actions: Sequence[Recorded], since: int, hint: bool
+) -> HandView:
+    game = get_game(hand.match.game)
+    human, bot = hand.human_seat, 1 - hand.human_seat
+    steps = replay_steps(game.initial_state(), [(a.seq, a.actor, a.action) for a in actions])
+    state = steps[-1].after if steps else game.initial_state()
+    finished = state.is_terminal()
+    events = [event_for(step, human, finished) for step in steps]
+    player = state.current_player()
+    to_act: Literal["you", "bot", "chance"] | None = (
+        None if finished else "chance" if player == CHANCE else "you" if player == human
+        else "bot"
+    )
+    hint_out = None
+    if hint and to_act == "you":
+        try:
+            row = source.infoset(game.name, state.information_state_key(human))
+        except StrategyUnavailableError:
+            row = None
+        if row is not None:
+            hint_out = [
+                ActionProbability(label=label, probability=p)
+                for label, p in zip(row.labels, row.probabilities, strict=True)
+            ]
+    outcome = None
+    if finished:
+        decisions = [
+            BotDecision(
+                seq=step.seq,
+                infoset=step.before.information_state_key(bot),
+                chosen=step.label,
+                probabilities=[
+                    ActionProbability(label=label, probability=float(p))
+                    for label, p in (a.probabilities or {}).items()
+                ],
+            )
+            for step, a in zip(steps, actions, strict=True)
+            if step.actor == bot
+        ]
+        outcome = HandOutcome(
+            human_payoff=float(state.returns()[human]),
+            human_private_view=state.private_view(human),
+            bot_private_view=state.private_view(bot),
+            bot_decisions=decisions,
+        )
+    return HandView(
+        hand_id=hand.public_id,
+        match_id=hand.match.public_id,
+        game=game.name,
+        number=hand.number,
+        human_seat=human,
+        bot_seat=bot,
+        status="finished" if finished else "in_progress",
+        to_act=to_act,
+        private_view=state.private_view(human),
+        public=public_state(state),
+        events=events,
+        new_events=events[since:],
+        legal_actions=legal_labels(state) if to_act == "you" else [],
+        hint=hint_out,
+        outcome=outcome,
+    )
+

@@ -1,0 +1,163 @@
+"""Access to the strategy store that never takes the app down.
+
+A missing or corrupt store is logged at start-up and reported by ``/healthz``; every request that
+needs a strategy then gets a :class:`StrategyUnavailableError` (HTTP 503) naming the problem and
+the fix. The store is opened again on demand, so building it while the app runs brings the games
+online without a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from app.services.errors import StrategyUnavailableError
+from solver.games import GAME_NAMES
+from strategies import InfosetStrategy, SolveInfo, StoreError, StrategyStore, TracePoint
+
+log = logging.getLogger("app.strategies")
+
+BUILD_HINT = "run `python -m solver build`"
+RETRY_SECONDS = 2.0
+"""How often a store that failed to open is tried again."""
+
+_STORE_FAILURES = (StoreError, sqlite3.Error, SQLAlchemyError, OSError)
+
+
+@dataclass(frozen=True, slots=True)
+class StoreStatus:
+    path: Path
+    error: str | None
+    ready: tuple[str, ...]
+    """Games with a stored solve."""
+    unsolved: tuple[str, ...]
+
+
+class StrategySource:
+    """The app's handle on the strategy store at `path`. Thread-safe."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        self._store: StrategyStore | None = None
+        self._error: str | None = None
+        self._tried = float("-inf")
+
+    @classmethod
+    def from_store(cls, store: StrategyStore) -> StrategySource:
+        """Wrap an already open store (scripts and tests)."""
+        source = cls(store.path)
+        source._store = store
+        return source
+
+    # ---- the store itself ----------------------------------------------------------------
+
+    def open(self) -> str | None:
+        """Try to open the store now; the error message if that fails (it is also logged)."""
+        with self._lock:
+            return self._open_locked(force=True)
+
+    def _open_locked(self, force: bool = False) -> str | None:
+        if self._store is not None:
+            return None
+        now = time.monotonic()
+        if not force and now - self._tried < RETRY_SECONDS:
+            return self._error
+        self._tried = now
+        try:
+            self._store = StrategyStore.open(self.path)
+        except _STORE_FAILURES as exc:
+            message = str(exc) or type(exc).__name__
+            if message != self._error:
+                log.error("strategy store unavailable: %s", message)
+            self._error = message
+            return message
+        if self._error is not None:
+            log.info("strategy store %s is available again", self.path)
+        self._error = None
+        return None
+
+    def store(self) -> StrategyStore:
+        """The open store; `StrategyUnavailableError` if it cannot be opened."""
+        with self._lock:
+            error = self._open_locked()
+            store = self._store
+        if store is None:
+            raise StrategyUnavailableError(
+                f"the strategy store is unavailable: {error or 'not opened'}"
+            )
+        return store
+
+    def close(self) -> None:
+        with self._lock:
+            store, self._store = self._store, None
+        if store is not None:
+            store.close()
+
+    def _failed(self, exc: BaseException) -> StrategyUnavailableError:
+        """A read failed mid-flight (file replaced, corrupted): drop the handle, reopen later."""
+        log.error("strategy store %s failed: %s", self.path, exc)
+        with self._lock:
+            store, self._store = self._store, None
+            self._error = str(exc)
+            self._tried = time.monotonic()
+        if store is not None:
+            store.close()
+        return StrategyUnavailableError(f"the strategy store {self.path} failed: {exc}")
+
+    # ---- reads -----------------------------------------------------------------------------
+
+    def latest_solve(self, game: str) -> SolveInfo | None:
+        store = self.store()
+        try:
+            return store.latest_solve(game)
+        except _STORE_FAILURES as exc:
+            raise self._failed(exc) from exc
+
+    def solve(self, game: str) -> SolveInfo:
+        """The latest solve of `game`; `StrategyUnavailableError` (503) if there is none."""
+        info = self.latest_solve(game)
+        if info is None:
+            raise StrategyUnavailableError(
+                f"no solved strategy for {game!r} in {self.path}; {BUILD_HINT}"
+            )
+        return info
+
+    def infoset(self, game: str, key: str) -> InfosetStrategy | None:
+        store = self.store()
+        try:
+            return store.infoset(game, key)
+        except _STORE_FAILURES as exc:
+            raise self._failed(exc) from exc
+
+    def strategy(self, game: str) -> dict[str, InfosetStrategy]:
+        store = self.store()
+        try:
+            return store.strategy(game)
+        except _STORE_FAILURES as exc:
+            raise self._failed(exc) from exc
+
+    def trace(self, solve_id: int) -> list[TracePoint]:
+        store = self.store()
+        try:
+            return store.trace(solve_id)
+        except _STORE_FAILURES as exc:
+            raise self._failed(exc) from exc
+
+    def status(self) -> StoreStatus:
+        """For ``/healthz`` and the logs at start-up."""
+        try:
+            store = self.store()
+            solved = set(store.games())
+        except StrategyUnavailableError as exc:
+            return StoreStatus(self.path, exc.message, (), GAME_NAMES)
+        except _STORE_FAILURES as exc:
+            return StoreStatus(self.path, self._failed(exc).message, (), GAME_NAMES)
+        ready = tuple(g for g in GAME_NAMES if g in solved)
+        return StoreStatus(self.path, None, ready, tuple(g for g in GAME_NAMES if g not in solved))

@@ -1,0 +1,1 @@
+"""HTML pages (server-rendered with Jinja2 and htmx)."""

@@ -1,0 +1,122 @@
+"""Fixtures of the app tests: one strategy store per session, fresh apps on temporary databases.
+
+The store is built once per session with ``python -m solver build --quiet`` (about 30 s) unless
+``TEST_STRATEGY_STORE`` points to an existing one.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from app.config import Settings
+from app.deps import get_rng
+from app.main import create_app
+from strategies import StrategyStore
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+GAMES = ("rps", "kuhn", "leduc", "dudo", "dudo-calzo")
+
+
+@pytest.fixture(scope="session")
+def store_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A complete strategy store (every game solved)."""
+    existing = os.environ.get("TEST_STRATEGY_STORE", "").strip()
+    if existing:
+        path = Path(existing).expanduser()
+        if not path.is_file():
+            pytest.fail(f"TEST_STRATEGY_STORE={existing} does not exist")
+        return path
+    path = tmp_path_factory.mktemp("store") / "strategies.sqlite"
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    result = subprocess.run(
+        [sys.executable, "-m", "solver", "build", "--store", str(path), "--quiet"],
+        cwd=REPO_ROOT, env=env, capture_output=True, text=True, check=False,
+    )
+    if result.returncode != 0:
+        pytest.fail(f"building the strategy store failed:\n{result.stderr}")
+    return path
+
+
+def copy_store(source: Path, target: Path, *, drop: tuple[str, ...] = ()) -> Path:
+    """A consistent copy of a store (SQLite backup), without the solves of `drop`."""
+    src, dst = sqlite3.connect(source), sqlite3.connect(target)
+    try:
+        src.backup(dst)
+    finally:
+        src.close()
+        dst.close()
+    with StrategyStore.open(target) as store:
+        for game in drop:
+            for solve in store.solves(game):
+                store.delete_solve(solve.id)
+    return target
+
+
+@pytest.fixture(scope="session")
+def store_without_leduc(store_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The complete store minus Leduc's solve."""
+    return copy_store(store_path, tmp_path_factory.mktemp("partial") / "no_leduc.sqlite",
+                      drop=("leduc",))
+
+
+@dataclass
+class AppHandle:
+    app: FastAPI
+    client: TestClient
+    settings: Settings
+    rng: random.Random
+
+
+AppFactory = Callable[..., AppHandle]
+
+
+@pytest.fixture
+def make_app(tmp_path: Path, store_path: Path) -> Iterator[AppFactory]:
+    """``make_app(store=..., db=..., seed=...)``: a running app (lifespan entered) with a
+    seeded rng injected; all are shut down at the end of the test."""
+    stack: list[TestClient] = []
+
+    def factory(store: Path | None = None, db: Path | None = None, seed: int = 0,
+                **client_kw: Any) -> AppHandle:
+        settings = Settings(
+            database_url=f"sqlite:///{db or tmp_path / 'app.sqlite'}",
+            strategy_store=store or store_path,
+            secret_key="test-secret",
+            data_dir=tmp_path,
+        )
+        app = create_app(settings)
+        rng = random.Random(seed)
+        app.dependency_overrides[get_rng] = lambda: rng
+        client = TestClient(app, **client_kw)
+        client.__enter__()
+        stack.append(client)
+        return AppHandle(app, client, settings, rng)
+
+    yield factory
+    for client in reversed(stack):
+        client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def api(make_app: AppFactory) -> AppHandle:
+    return make_app()
+
+
+def new_match(client: TestClient, game: str) -> tuple[str, dict[str, str]]:
+    """Create a match; its id and the Authorization header."""
+    response = client.post("/api/v1/matches", json={"game": game})
+    assert response.status_code == 201, response.text
+    body = response.json()
+    return body["match_id"], {"Authorization": f"Bearer {body['token']}"}

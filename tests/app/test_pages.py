@@ -1,0 +1,524 @@
+"""Tests of the HTML pages (app/web/pages.py) through FastAPI's TestClient.
+
+Everything here is played the way a browser without JavaScript plays: plain form posts answered
+by 303 redirects. The htmx variants (partials, out-of-band results) are checked separately.
+The pages are parsed with a small stdlib HTML tree builder (no parser dependency).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.models import Hand, Match
+from solver.games import get_game, play
+from strategies import StrategyStore
+
+from .conftest import AppFactory, AppHandle
+
+GAMES = ("rps", "kuhn", "leduc", "dudo", "dudo-calzo")
+HX = {"HX-Request": "true", "HX-Target": "table"}
+
+# ---- a tiny DOM ------------------------------------------------------------------------------
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+        "track", "wbr"}
+
+
+@dataclass
+class Node:
+    tag: str
+    attrs: dict[str, str]
+    children: list[Node | str] = field(default_factory=list)
+    parent: Node | None = None
+
+    @property
+    def text(self) -> str:
+        parts = []
+        for child in self.children:
+            parts.append(child if isinstance(child, str) else child.text)
+        return re.sub(r"\s+", " ", "".join(parts)).strip()
+
+    @property
+    def classes(self) -> set[str]:
+        return set(self.attrs.get("class", "").split())
+
+    def iter(self):
+        for child in self.children:
+            if isinstance(child, Node):
+                yield child
+                yield from child.iter()
+
+    def find_all(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> list[Node]:
+        out = []
+        for node in self.iter():
+            if tag is not None and node.tag != tag:
+                continue
+            if cls is not None and cls not in node.classes:
+                continue
+            if any(node.attrs.get(k.rstrip("_").replace("_", "-")) != v for k, v in attrs.items()):
+                continue
+            out.append(node)
+        return out
+
+    def find(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> Node | None:
+        found = self.find_all(tag, cls, **attrs)
+        return found[0] if found else None
+
+    def by_id(self, node_id: str) -> Node:
+        found = self.find_all(id=node_id)
+        assert len(found) == 1, f"expected one element #{node_id}, found {len(found)}"
+        return found[0]
+
+
+class _Builder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#root", {})
+        self.current = self.root
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        node = Node(tag, {k: (v if v is not None else "") for k, v in attrs}, parent=self.current)
+        self.current.children.append(node)
+        if tag not in VOID:
+            self.current = node
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        node = Node(tag, {k: (v if v is not None else "") for k, v in attrs}, parent=self.current)
+        self.current.children.append(node)
+
+    def handle_endtag(self, tag: str) -> None:
+        node = self.current
+        while node is not None and node.tag != tag:
+            node = node.parent
+        if node is not None and node.parent is not None:
+            self.current = node.parent
+
+    def handle_data(self, data: str) -> None:
+        self.current.children.append(data)
+
+
+def parse(html: str) -> Node:
+    builder = _Builder()
+    builder.feed(html)
+    builder.close()
+    return builder.root
+
+
+# ---- helpers -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def web(make_app: AppFactory) -> AppHandle:
+    return make_app(seed=7)
+
+
+def start(client: TestClient, game: str) -> str:
+    """Start a match with the lobby's Play form; its table's URL."""
+    response = client.post(f"/play/{game}", follow_redirects=False)
+    assert response.status_code == 303, response.text
+    location = response.headers["location"]
+    assert re.fullmatch(r"/matches/[0-9a-f]{32}", location)
+    return location
+
+
+def page(client: TestClient, url: str) -> Node:
+    response = client.get(url)
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("text/html")
+    return parse(response.text)
+
+
+def action_form(doc: Node) -> Node | None:
+    forms = [f for f in doc.find_all("form") if f.attrs.get("action", "").endswith("/act")]
+    return forms[0] if forms else None
+
+
+def enabled_actions(form: Node) -> list[str]:
+    return [b.attrs["value"] for b in form.find_all("button", name="action")
+            if "disabled" not in b.attrs]
+
+
+def hidden_inputs(form: Node) -> dict[str, str]:
+    return {i.attrs["name"]: i.attrs.get("value", "") for i in form.find_all("input")
+            if i.attrs.get("type") == "hidden"}
+
+
+def post_action(client: TestClient, form: Node, label: str, headers=None):
+    return client.post(form.attrs["action"], data={**hidden_inputs(form), "action": label},
+                       headers=headers or {}, follow_redirects=False)
+
+
+def hand_record(handle: AppHandle, match_url: str) -> tuple[str, Hand, list[int]]:
+    """The game, the match's newest hand and its action ids, read from the play database."""
+    match_id = match_url.rsplit("/", 1)[1]
+    with handle.app.state.sessionmaker() as session:
+        match = session.query(Match).filter_by(public_id=match_id).one()
+        hand = match.hands[-1]
+        return match.game, hand, [a.action for a in hand.actions]
+
+
+def bot_private_view(handle: AppHandle, match_url: str) -> str:
+    game, hand, actions = hand_record(handle, match_url)
+    state = play(get_game(game), actions)
+    return state.private_view(1 - hand.human_seat)
+
+
+def probabilities(node: Node) -> dict[str, float]:
+    return {li.attrs["data-label"]: float(li.attrs["data-probability"])
+            for li in node.find_all("li", cls="prob")}
+
+
+# ---- lobby -------------------------------------------------------------------------------------
+
+
+def test_lobby_lists_every_game_with_its_solve(web: AppHandle, store_path: Path) -> None:
+    doc = page(web.client, "/")
+    with StrategyStore.open(store_path) as store:
+        for name in GAMES:
+            game = get_game(name)
+            card = doc.by_id(f"game-{name}")
+            assert game.title in card.text
+            for line in game.rules.splitlines():
+                assert line in card.text
+            info = store.latest_solve(name)
+            assert info is not None
+            assert info.algorithm in card.text
+            assert f"{info.iterations:,} iteration" in card.text
+            play_form = card.find("form", action=f"/play/{name}")
+            assert play_form is not None and play_form.attrs["method"] == "post"
+            assert card.find("a", href=f"/games/{name}/strategy") is not None
+            assert "unavailable" not in card.classes
+
+
+def test_lobby_shows_unsolved_games_as_unavailable(make_app: AppFactory,
+                                                   store_without_leduc: Path) -> None:
+    handle = make_app(store=store_without_leduc)
+    doc = page(handle.client, "/")
+    leduc = doc.by_id("game-leduc")
+    assert "unavailable" in leduc.classes
+    assert "No solved strategy" in leduc.text and "python -m solver" in leduc.text
+    assert leduc.find("form") is None  # nothing to post
+    assert "unavailable" not in doc.by_id("game-kuhn").classes
+    # Trying anyway gives a friendly 503 page, not JSON.
+    response = handle.client.post("/play/leduc", follow_redirects=False)
+    assert response.status_code == 503
+    assert response.headers["content-type"].startswith("text/html")
+    assert "no solved strategy" in response.text
+    strategy = handle.client.get("/games/leduc/strategy")
+    assert strategy.status_code == 503 and "<html" in strategy.text
+
+
+def test_lobby_when_the_store_is_missing(make_app: AppFactory, tmp_path: Path) -> None:
+    handle = make_app(store=tmp_path / "missing.sqlite")
+    response = handle.client.get("/")
+    assert response.status_code == 200
+    doc = parse(response.text)
+    assert all("unavailable" in doc.by_id(f"game-{g}").classes for g in GAMES)
+    assert "strategy store is unavailable" in response.text
+
+
+# ---- playing a Kuhn hand without JavaScript --------------------------------------------------
+
+
+def test_full_kuhn_hand_with_plain_form_posts(web: AppHandle, store_path: Path) -> None:
+    client = web.client
+    url = start(client, "kuhn")
+    doc = page(client, url)
+    _, hand, _ = hand_record(web, url)
+    assert hand.human_seat == 0  # hand 1: the human acts first
+    bot_card = bot_private_view(web, url)
+    moves = 0
+    while (form := action_form(doc)) is not None:
+        # Mid-hand the bot's card is face down and named nowhere on the page.
+        bot_seat = doc.by_id("bot-seat")
+        assert bot_seat.find(cls="back") is not None
+        assert not [c for c in bot_seat.find_all(cls="playing-card") if "back" not in c.classes]
+        assert f"dealt to the bot: {bot_card}" not in doc.text
+        assert "dealt to the bot: hidden" in doc.text
+        assert doc.find(id="outcome") is None
+        legal = enabled_actions(form)
+        assert legal and set(legal) <= {"check", "bet", "call", "fold"}
+        assert form.attrs["method"] == "post"
+        response = post_action(client, form, legal[0])
+        assert response.status_code == 303, response.text
+        assert response.headers["location"] == url
+        doc = page(client, url)
+        moves += 1
+        assert moves <= 3
+    # The hand is over: the bot's card is revealed with the probabilities behind its decisions.
+    outcome = doc.by_id("outcome")
+    reveal = doc.by_id("reveal")
+    assert bot_card in reveal.text or any(
+        c.attrs.get("aria-label", "").startswith({"J": "Jack", "Q": "Queen", "K": "King"}[bot_card])
+        for c in reveal.find_all(cls="playing-card"))
+    assert f"dealt to the bot: {bot_card}" in doc.text
+    game, hand, actions = hand_record(web, url)
+    assert hand.status == "finished"
+    result = outcome.by_id("outcome-title").text
+    assert result.startswith(("You won", "You lost"))
+    decisions = doc.by_id("bot-decisions").find_all(cls="decision")
+    bot_moves = [a for a in hand.actions if a.actor == 1 - hand.human_seat]
+    assert len(decisions) == len(bot_moves) >= 1
+    with StrategyStore.open(store_path) as store:
+        for node, move in zip(decisions, bot_moves, strict=True):
+            key = node.attrs["data-infoset"]
+            assert key.startswith(bot_card + "|")
+            stored = store.infoset("kuhn", key)
+            shown = probabilities(node)
+            assert set(shown) == set(stored.labels)
+            for label, p in zip(stored.labels, stored.probabilities, strict=True):
+                assert shown[label] == pytest.approx(p, abs=1e-6)
+            assert math.isclose(sum(shown.values()), 1.0, abs_tol=1e-5)
+            chosen = node.find("li", cls="chosen")
+            assert chosen is not None and chosen.attrs["data-label"] == move.label
+    # The results panel counts the hand.
+    assert doc.by_id("stat-hands").text == "1"
+    assert doc.by_id("history").find("tr", data_hand=hand.public_id) is not None
+    # No more actions to take: a stale post is refused with a message, not an error page.
+    response = client.post(f"{url}/act", data={"action": "bet", "hand": hand.public_id})
+    assert response.status_code == 409
+    assert "This hand is over" in parse(response.text).by_id("table-message").text
+
+
+def test_next_hand_swaps_seats_and_updates_results(web: AppHandle) -> None:
+    client = web.client
+    url = start(client, "kuhn")
+    for number in (1, 2, 3):
+        doc = page(client, url)
+        _, hand, _ = hand_record(web, url)
+        assert hand.number == number
+        assert hand.human_seat == (number - 1) % 2
+        while (form := action_form(doc)) is not None:
+            assert post_action(client, form, enabled_actions(form)[-1]).status_code == 303
+            doc = page(client, url)
+        assert doc.by_id("stat-hands").text == str(number)
+        rows = doc.by_id("history").find_all("tr", cls=None)
+        numbers = [r.find("td").text for r in rows if r.find("td") is not None]
+        assert numbers == [f"#{n}" for n in range(number, 0, -1)]  # newest first
+        chart = doc.by_id("results-chart").find("polyline", cls="c-actual")
+        assert chart is not None and len(chart.attrs["points"].split()) == number + 1
+        next_form = doc.find("form", action=f"{url}/next")
+        assert next_form is not None
+        response = client.post(f"{url}/next", follow_redirects=False)
+        assert response.status_code == 303 and response.headers["location"] == url
+    # After 3 hands the CI is shown and the chart has its band.
+    doc = page(client, url)
+    assert "…" in doc.by_id("stat-ci").text
+    assert doc.by_id("results-chart").find("path", cls="c-band") is not None
+    # Asking for another hand while one is in progress is refused with a message.
+    response = client.post(f"{url}/next")
+    assert response.status_code == 409
+    assert "still in progress" in response.text
+
+
+def test_hint_shows_the_equilibrium_for_my_information_set(web: AppHandle,
+                                                           store_path: Path) -> None:
+    client = web.client
+    url = start(client, "kuhn")
+    doc = page(client, url)
+    assert doc.find(id="hint") is None  # off by default
+    toggle = doc.by_id("hint-toggle")
+    assert toggle.attrs["href"] == f"{url}?hint=1"
+    doc = page(client, toggle.attrs["href"])
+    game, hand, actions = hand_record(web, url)
+    state = play(get_game(game), actions)
+    key = state.information_state_key(hand.human_seat)
+    with StrategyStore.open(store_path) as store:
+        stored = store.infoset("kuhn", key)
+    shown = probabilities(doc.by_id("hint"))
+    assert shown == pytest.approx(dict(zip(stored.labels, stored.probabilities, strict=True)),
+                                  abs=1e-6)
+    # The hint is kept across a move (hidden field, redirect back with ?hint=1).
+    form = action_form(doc)
+    assert hidden_inputs(form).get("hint") == "1"
+    response = post_action(client, form, enabled_actions(form)[0])
+    assert response.headers["location"] == f"{url}?hint=1"
+
+
+def test_illegal_action_rerenders_the_table_with_a_message(web: AppHandle) -> None:
+    client = web.client
+    url = start(client, "kuhn")
+    form = action_form(page(client, url))
+    response = post_action(client, form, "raise")
+    assert response.status_code == 409
+    doc = parse(response.text)
+    assert "illegal action 'raise'" in doc.by_id("table-message").text
+    assert action_form(doc) is not None  # the table is still there to play on
+    # The same through htmx: the table partial with the message.
+    response = post_action(client, form, "raise", headers=HX)
+    assert response.status_code == 409
+    assert "<html" not in response.text
+    assert "illegal action" in parse(response.text).by_id("table-message").text
+
+
+def test_htmx_action_returns_table_and_out_of_band_results(web: AppHandle) -> None:
+    client = web.client
+    url = start(client, "kuhn")
+    form = action_form(page(client, url))
+    assert form.attrs["hx-post"] == form.attrs["action"]
+    assert form.attrs["hx-target"] == "#table"
+    response = post_action(client, form, enabled_actions(form)[0], headers=HX)
+    assert response.status_code == 200
+    assert "<html" not in response.text
+    doc = parse(response.text)
+    assert doc.by_id("table").parent is doc  # a top-level fragment replacing #table
+    results = doc.by_id("results")
+    assert results.attrs.get("hx-swap-oob") == "true"
+
+
+def test_other_browsers_cannot_open_my_match(web: AppHandle) -> None:
+    url = start(web.client, "kuhn")
+    with TestClient(web.app) as stranger:
+        response = stranger.get(url)
+        assert response.status_code == 403
+        assert response.headers["content-type"].startswith("text/html")
+        assert "This match belongs to another player" in response.text
+        response = stranger.post(f"{url}/act", data={"action": "bet"}, follow_redirects=False)
+        assert response.status_code == 403
+        response = stranger.post(f"{url}/next", follow_redirects=False)
+        assert response.status_code == 403
+    missing = web.client.get("/matches/" + "0" * 32)
+    assert missing.status_code == 404 and "No match" in missing.text and "<html" in missing.text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_plays_to_the_end_without_js(web: AppHandle, game: str) -> None:
+    client = web.client
+    url = start(client, game)
+    doc = page(client, url)
+    for _ in range(40):
+        form = action_form(doc)
+        if form is None:
+            break
+        legal = enabled_actions(form)
+        if game.startswith("dudo"):
+            # The 12 bids are always shown; only stronger ones are enabled.
+            bids = form.find_all("button", cls="bid")
+            assert len(bids) == 12
+        choice = "dudo" if "dudo" in legal else legal[0]
+        assert post_action(client, form, choice).status_code == 303
+        doc = page(client, url)
+    assert doc.find(id="outcome") is not None
+    assert doc.by_id("stat-hands").text == "1"
+
+
+def test_dudo_shows_the_die_and_the_bid_grid(web: AppHandle) -> None:
+    client = web.client
+    url = start(client, "dudo")
+    doc = page(client, url)
+    game, hand, actions = hand_record(web, url)
+    my_face = actions[hand.human_seat] + 1
+    mine = doc.by_id("your-seat").find(cls="die")
+    assert mine.text == "⚀⚁⚂⚃⚄⚅"[my_face - 1]
+    assert doc.by_id("bot-seat").find(cls="hidden") is not None
+    form = action_form(doc)
+    bids = form.find_all("button", cls="bid")
+    assert [b.attrs["value"] for b in bids][:3] == ["1x2", "1x3", "1x4"]
+    assert not [b for b in bids if "disabled" in b.attrs]  # opening: every bid is legal
+    dudo = form.find("button", value="dudo")
+    assert dudo is not None and "disabled" in dudo.attrs  # nothing to challenge yet
+    response = post_action(client, form, "1x5")
+    assert response.status_code == 303
+    doc = page(client, url)
+    if (form := action_form(doc)) is not None:  # the bot raised: only stronger bids remain
+        enabled = enabled_actions(form)
+        assert "1x5" not in enabled and "1x2" not in enabled and "dudo" in enabled
+        assert "you 1×" in doc.by_id("public-state").text
+
+
+# ---- strategy explorer -------------------------------------------------------------------------
+
+
+def infoset_keys(doc: Node) -> list[str]:
+    return [n.attrs["data-key"] for n in doc.find_all("article", cls="infoset")]
+
+
+def test_explorer_lists_kuhn_and_filters(web: AppHandle, store_path: Path) -> None:
+    client = web.client
+    doc = page(client, "/games/kuhn/strategy")
+    keys = infoset_keys(doc)
+    assert len(keys) == 12
+    assert {k.split("|")[0] for k in keys} == {"J", "Q", "K"}
+    assert doc.find("svg", cls="convergence-chart") is not None
+    assert doc.find("polyline", cls="c-curve") is not None
+    # The filter form works without JavaScript (GET with query parameters) ...
+    form = doc.find("form", cls="filters")
+    assert form.attrs["method"] == "get" and form.attrs["hx-get"] == "/games/kuhn/strategy"
+    only_k = infoset_keys(page(client, "/games/kuhn/strategy?card=K"))
+    assert len(only_k) == 4 and all(k.startswith("K|") for k in only_k)
+    after_pb = infoset_keys(page(client, "/games/kuhn/strategy?history=pb"))
+    assert sorted(after_pb) == ["J|pb", "K|pb", "Q|pb"]
+    one = page(client, "/games/kuhn/strategy?card=Q&history=pb")
+    assert infoset_keys(one) == ["Q|pb"]
+    with StrategyStore.open(store_path) as store:
+        stored = store.infoset("kuhn", "Q|pb")
+    assert probabilities(one) == pytest.approx(
+        dict(zip(stored.labels, stored.probabilities, strict=True)), abs=1e-6)
+    # ... and htmx gets only the list.
+    response = client.get("/games/kuhn/strategy?card=J",
+                          headers={"HX-Request": "true", "HX-Target": "infosets"})
+    assert response.status_code == 200 and "<html" not in response.text
+    assert len(infoset_keys(parse(response.text))) == 4
+    empty = page(client, "/games/kuhn/strategy?history=zzz")
+    assert infoset_keys(empty) == [] and "No information set matches" in empty.text
+
+
+def test_explorer_pages_through_dudo(web: AppHandle) -> None:
+    client = web.client
+    doc = page(client, "/games/dudo/strategy")
+    assert "24,576" in doc.by_id("infosets").text
+    first = infoset_keys(doc)
+    assert len(first) == 48
+    second_page = infoset_keys(page(client, "/games/dudo/strategy?page=2"))
+    assert len(second_page) == 48 and not set(first) & set(second_page)
+    assert "49–96" in page(client, "/games/dudo/strategy?page=2").text
+    last = page(client, "/games/dudo/strategy?page=100000")  # clamped to the last page
+    assert "page 512 of 512" in last.text
+    filtered = infoset_keys(page(client, "/games/dudo/strategy?card=3&history=1x2,"))
+    assert filtered and all(k.startswith("3|1x2,") for k in filtered)
+    die = page(client, "/games/dudo/strategy?card=3").find("article", cls="infoset")
+    assert die.find(cls="die").text == "⚂"
+    bad = client.get("/games/dudo/strategy?card=9")
+    assert bad.status_code == 404 and "No die '9'" in parse(bad.text).text
+
+
+def test_unknown_game_pages_are_friendly_404s(web: AppHandle) -> None:
+    for url in ("/games/chess/strategy", "/play/chess"):
+        response = web.client.get(url)
+        assert response.status_code == 404
+        assert response.headers["content-type"].startswith("text/html")
+        assert "Unknown game 'chess'" in parse(response.text).text
+    response = web.client.post("/play/chess", follow_redirects=False)
+    assert response.status_code == 404
+
+
+def test_play_page_lists_my_matches(web: AppHandle) -> None:
+    url = start(web.client, "leduc")
+    doc = page(web.client, "/play/leduc")
+    assert doc.find("a", href=url) is not None
+    assert doc.find("form", action="/play/leduc") is not None
+
+
+def test_unknown_urls_get_an_html_404_for_browsers(web: AppHandle, tmp_path: Path) -> None:
+    from app.main import create_app
+    from app.web.pages import install_error_pages
+
+    app = create_app(web.settings)
+    install_error_pages(app)  # what create_app should do; idempotent if it does already
+    with TestClient(app) as client:
+        response = client.get("/no/such/page", headers={"Accept": "text/html"})
+        assert response.status_code == 404
+        assert response.headers["content-type"].startswith("text/html")
+        assert "There is no page at this address" in response.text
+        # The API and clients asking for JSON keep FastAPI's JSON errors.
+        api = client.get("/api/v1/no/such/thing", headers={"Accept": "text/html"})
+        assert api.status_code == 404 and api.json() == {"detail": "Not Found"}
+        plain = client.get("/no/such/page", headers={"Accept": "application/json"})
+        assert plain.status_code == 404 and plain.json() == {"detail": "Not Found"}

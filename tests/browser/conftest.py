@@ -1,0 +1,154 @@
+"""Fixtures of the browser tests: a real uvicorn server and Debian's headless Chromium.
+
+The server runs the app from the repository in a subprocess on a free 127.0.0.1 port, with a
+temporary play database and a strategy store built once per session (``python -m solver build
+--quiet``, about 30 s) unless ``TEST_STRATEGY_STORE`` names an existing one. Chromium is
+``/usr/bin/chromium`` (``apt-get install chromium``) or ``$CHROMIUM``; without it the tests are
+skipped, except under CI (``CI=true``), where a missing browser is an error.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SERVER_START_TIMEOUT = 60.0
+
+
+def _chromium() -> str | None:
+    candidate = os.environ.get("CHROMIUM", "").strip() or "/usr/bin/chromium"
+    if Path(candidate).is_file() and os.access(candidate, os.X_OK):
+        return candidate
+    return shutil.which("chromium")
+
+
+@pytest.fixture(scope="session")
+def browser_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    existing = os.environ.get("TEST_STRATEGY_STORE", "").strip()
+    if existing:
+        path = Path(existing).expanduser()
+        if not path.is_file():
+            pytest.fail(f"TEST_STRATEGY_STORE={existing} does not exist")
+        return path
+    path = tmp_path_factory.mktemp("browser-store") / "strategies.sqlite"
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    result = subprocess.run(
+        [sys.executable, "-m", "solver", "build", "--store", str(path), "--quiet"],
+        cwd=REPO_ROOT, env=env, capture_output=True, text=True, check=False,
+    )
+    if result.returncode != 0:
+        pytest.fail(f"building the strategy store failed:\n{result.stderr}")
+    return path
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def server(browser_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a uvicorn server running the app; stopped at the end of the session."""
+    if not (REPO_ROOT / "node_modules" / "htmx.org" / "dist" / "htmx.min.js").is_file():
+        pytest.fail("htmx is not installed: run `npm ci` in the repository first")
+    data = tmp_path_factory.mktemp("server")
+    port = _free_port()
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO_ROOT),
+        "DATABASE_URL": f"sqlite:///{data / 'app.sqlite'}",
+        "STRATEGY_STORE": str(browser_store),
+        "SECRET_KEY": "browser-test-secret",
+        "APP_DATA_DIR": str(data),
+    }
+    log = (data / "server.log").open("w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port",
+         str(port), "--log-level", "warning"],
+        cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while True:
+            if process.poll() is not None:
+                log.flush()
+                pytest.fail(f"the server exited with {process.returncode}:\n"
+                            f"{(data / 'server.log').read_text()}")
+            try:
+                with urllib.request.urlopen(f"{base}/healthz", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"the server did not answer /healthz within {SERVER_START_TIMEOUT}s")
+            time.sleep(0.2)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    executable = _chromium()
+    if executable is None:
+        message = "Chromium not found at /usr/bin/chromium: apt-get install chromium"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            yield instance
+        finally:
+            instance.close()
+
+
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the screenshots of the pages go (printed at the end of the session)."""
+    return tmp_path_factory.mktemp("screenshots")
+
+
+@pytest.fixture
+def page(browser, server: str):
+    """A fresh browser context (its own cookies: its own player) and page."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=server)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"

@@ -1,0 +1,231 @@
+"""Playing in a real browser: headless Chromium driven by Playwright against a uvicorn server.
+
+Every test saves screenshots of the pages it visits under pytest's temporary directory (the
+``shots`` fixture; the path is printed), so a person can look at what a player sees.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+MATCH_URL = re.compile(r"/matches/[0-9a-f]{32}(\?hint=1)?$")
+DICE = "⚀⚁⚂⚃⚄⚅"
+
+
+def snap(page: Page, shots: Path, name: str) -> Path:
+    path = shots / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    print(f"screenshot: {path}")
+    return path
+
+
+def start_match(page: Page, game: str) -> None:
+    page.goto("/")
+    page.locator(f"#game-{game}").get_by_role("button", name="Play").click()
+    page.wait_for_url(MATCH_URL)
+    # A marker that a full page load would wipe: the table must update through htmx.
+    page.evaluate("window.__sameDocument = true")
+
+
+def event_count(page: Page) -> int:
+    return page.locator("#table .events li").count()
+
+
+def click_and_wait(page: Page, button) -> None:
+    """Click an action button and wait until htmx has swapped in the new table."""
+    before = event_count(page)
+    old_table = page.locator("#table").element_handle()
+    button.click()
+    page.wait_for_function("t => !t.isConnected", arg=old_table)
+    assert event_count(page) > before
+
+
+def still_same_document(page: Page) -> bool:
+    return bool(page.evaluate("window.__sameDocument === true"))
+
+
+def test_lobby_lists_the_games(page: Page, shots: Path) -> None:
+    page.goto("/")
+    expect(page.locator(".game-card")).to_have_count(5)
+    for title in ("Rock-Paper-Scissors", "Kuhn poker", "Leduc hold'em", "Dudo",
+                  "Dudo with calzo"):
+        expect(page.get_by_role("heading", name=re.compile(re.escape(title)))
+               .first).to_be_visible()
+    expect(page.locator("#game-kuhn")).to_contain_text("Exploitability")
+    expect(page.locator("#game-kuhn").get_by_role("link", name="Strategy")).to_be_visible()
+    # htmx is served from node_modules and loaded without errors.
+    page.wait_for_function("() => window.htmx !== undefined")
+    assert page.evaluate("htmx.version").startswith("2.")
+    snap(page, shots, "lobby")
+
+
+def test_full_kuhn_hand_by_clicking(page: Page, shots: Path) -> None:
+    start_match(page, "kuhn")
+    expect(page.locator("#table")).to_contain_text("you act first")
+    # The bot's card is face down; mine is face up.
+    expect(page.locator("#bot-seat .playing-card.back")).to_be_visible()
+    expect(page.locator("#your-seat .playing-card:not(.back)")).to_be_visible()
+    expect(page.locator("#table .events")).to_contain_text("dealt to the bot: hidden")
+
+    # The hint toggle shows the equilibrium for my information set, through htmx.
+    expect(page.locator("#hint")).to_have_count(0)
+    page.locator("#hint-toggle").click()
+    expect(page.locator("#hint")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"\?hint=1$"))
+    hint = page.locator("#hint li.prob")
+    expect(hint).to_have_count(2)
+    total = sum(float(hint.nth(i).get_attribute("data-probability")) for i in range(2))
+    assert abs(total - 1) < 1e-4
+    expect(page.locator("#table form button[name=action] .hint-prob").first).to_be_visible()
+    snap(page, shots, "kuhn-hint")
+
+    for _ in range(3):
+        if page.locator("#outcome").count():
+            break
+        click_and_wait(page, page.locator("#table form button[name=action]").first)
+    expect(page.locator("#outcome")).to_be_visible()
+    # The end: the bot's card is revealed with its probabilities at each decision.
+    expect(page.locator("#bot-seat .playing-card.back")).to_have_count(0)
+    expect(page.locator("#bot-seat .playing-card")).to_be_visible()
+    expect(page.locator("#reveal .playing-card")).to_have_count(2)
+    expect(page.locator("#table .events")).not_to_contain_text("hidden")
+    decisions = page.locator("#bot-decisions .decision")
+    assert decisions.count() >= 1
+    expect(decisions.first.locator("li.prob.chosen")).to_have_count(1)
+    expect(page.locator("#outcome-title")).to_have_text(re.compile(r"You (won|lost) \d"))
+    # The results panel followed (out-of-band swap): one hand, a 2-point line on the chart.
+    expect(page.locator("#stat-hands")).to_have_text("1")
+    points = page.locator("#results-chart polyline.c-actual").get_attribute("points")
+    assert len(points.split()) == 2
+    expect(page.locator("#history tbody tr")).to_have_count(1)
+    assert still_same_document(page)
+    snap(page, shots, "kuhn-end")
+
+    # Next hand: seats swap; the history lists both hands, newest first.
+    page.locator("#next-hand").click()
+    expect(page.locator("#table")).to_contain_text("you act second")
+    expect(page.locator("#history tbody tr")).to_have_count(2)
+    expect(page.locator("#history tbody tr").first).to_contain_text("#2")
+    assert still_same_document(page)
+
+
+def test_full_dudo_hand_by_clicking(page: Page, shots: Path) -> None:
+    start_match(page, "dudo")
+    die = page.locator("#your-seat .die").inner_text()
+    assert die in DICE
+    expect(page.locator("#bot-seat .die.hidden")).to_be_visible()
+    bids = page.locator("#table .bids button.bid")
+    expect(bids).to_have_count(12)
+    expect(page.locator("#table button[value=dudo]")).to_be_disabled()
+    page.locator("#hint-toggle").click()
+    expect(page.locator("#hint li.prob")).to_have_count(12)
+    snap(page, shots, "dudo-start")
+
+    for _ in range(12):
+        if page.locator("#outcome").count():
+            break
+        dudo = page.locator("#table button[value=dudo]")
+        if dudo.is_enabled():
+            click_and_wait(page, dudo)
+        else:
+            click_and_wait(page, page.locator("#table .bids button.bid:not([disabled])").first)
+            if page.locator("#outcome").count() == 0:
+                # Only bids stronger than the bot's answer are still enabled.
+                last = page.locator(".bid-history .bid-chip").last.inner_text()
+                assert last.startswith("bot")
+    expect(page.locator("#outcome")).to_be_visible()
+    revealed = page.locator("#bot-seat .die").inner_text()
+    assert revealed in DICE
+    expect(page.locator("#bot-decisions .decision").first).to_be_visible()
+    expect(page.locator("#stat-hands")).to_have_text("1")
+    assert still_same_document(page)
+    snap(page, shots, "dudo-end")
+
+
+def test_a_hand_without_javascript(browser, server: str, shots: Path) -> None:
+    context = browser.new_context(java_script_enabled=False, base_url=server,
+                                  viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto("/")
+        page.locator("#game-kuhn").get_by_role("button", name="Play").click()
+        page.wait_for_url(MATCH_URL)
+        with page.expect_navigation():
+            page.locator("#hint-toggle").click()
+        expect(page.locator("#hint")).to_be_visible()
+        for _ in range(3):
+            if page.locator("#outcome").count():
+                break
+            with page.expect_navigation():
+                page.locator("#table form button[name=action]").last.click()
+            assert MATCH_URL.search(page.url)
+        expect(page.locator("#outcome")).to_be_visible()
+        expect(page.locator("#stat-hands")).to_have_text("1")
+        snap(page, shots, "kuhn-no-js")
+        with page.expect_navigation():
+            page.locator("#next-hand").click()
+        expect(page.locator("#table")).to_contain_text("Hand 2")
+    finally:
+        context.close()
+
+
+def test_another_browser_cannot_open_my_match(page: Page, browser, server: str,
+                                              shots: Path) -> None:
+    start_match(page, "kuhn")
+    url = page.url
+    stranger = browser.new_context(base_url=server)
+    try:
+        other = stranger.new_page()
+        response = other.goto(url)
+        assert response is not None and response.status == 403
+        expect(other.get_by_role("heading", name="Not your match")).to_be_visible()
+        expect(other.locator("main")).to_contain_text("belongs to another player")
+        snap(other, shots, "forbidden")
+    finally:
+        stranger.close()
+
+
+def test_strategy_explorer_filters_live(page: Page, shots: Path) -> None:
+    page.goto("/games/dudo/strategy")
+    expect(page.locator("#infosets")).to_contain_text("24,576")
+    expect(page.locator("svg.convergence-chart polyline.c-curve")).to_have_count(1)
+    page.evaluate("window.__sameDocument = true")
+    page.select_option("#f-card", "3")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('article.infoset')]"
+        ".every(a => a.dataset.key.startsWith('3|'))")
+    page.locator("#f-history").fill("1x2,")
+    page.wait_for_function(
+        "() => { const a = [...document.querySelectorAll('article.infoset')];"
+        " return a.length > 0 && a.every(x => x.dataset.key.startsWith('3|1x2,')); }")
+    expect(page).to_have_url(re.compile(r"card=3"))
+    expect(page).to_have_url(re.compile(r"history=1x2"))
+    expect(page.locator("article.infoset .die").first).to_have_text("⚂")
+    page.get_by_role("link", name="Next ›").click()
+    expect(page.locator(".pager")).to_contain_text("page 2 of")
+    assert still_same_document(page)
+    snap(page, shots, "explorer-dudo")
+    page.goto("/games/leduc/strategy?card=Kh")
+    expect(page.locator("article.infoset").first).to_contain_text("K♥")
+    snap(page, shots, "explorer-leduc")
+
+
+def test_pages_fit_a_phone(browser, server: str, shots: Path) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=server,
+                                  is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        snap(page, shots, "phone-lobby")
+        page.locator("#game-leduc").get_by_role("button", name="Play").click()
+        page.wait_for_url(MATCH_URL)
+        # Nothing wider than the screen: no horizontal scrolling.
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"the page is {width}px wide on a 390px screen"
+        expect(page.locator("#table form button[name=action]").first).to_be_visible()
+        snap(page, shots, "phone-leduc")
+    finally:
+        context.close()
