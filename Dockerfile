@@ -29,7 +29,7 @@ COPY --from=assets /build/node_modules/htmx.org/dist node_modules/htmx.org/dist
 RUN python -m solver build --quiet \
     && python -m solver list \
     && useradd --system --home-dir /srv/app app \
-    && mkdir -p data && chown -R app /srv/app/data /srv/cache
+    && mkdir -p data && chown -R app /srv/app/data /srv/app/strategies /srv/cache
 USER app
 EXPOSE 8000
 CMD ["python", "-m", "app"]

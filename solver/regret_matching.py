@@ -33,6 +33,49 @@ def regret_matching_strategy(regrets: np.ndarray) -> np.ndarray:
     return np.full(len(regrets), 1.0 / len(regrets))
 
 
+class RegretMatchingSolver:
+    """Simultaneous regret matching on a matrix game, one iteration at a time.
+
+    The first iteration plays `row_start` / `col_start` (default: uniform), later ones the
+    regret-matching strategies; the averages weight every iteration equally.
+    """
+
+    def __init__(self, payoff_matrix: np.ndarray, row_start: np.ndarray | None = None,
+                 col_start: np.ndarray | None = None) -> None:
+        self.matrix = np.asarray(payoff_matrix, dtype=float)
+        if self.matrix.ndim != 2:
+            raise ValueError("payoff_matrix must be two-dimensional")
+        rows, cols = self.matrix.shape
+        self.row, self.col = _start(row_start, rows), _start(col_start, cols)
+        self.row_regret, self.col_regret = np.zeros(rows), np.zeros(cols)
+        self.row_sum, self.col_sum = np.zeros(rows), np.zeros(cols)
+        self.iterations = 0
+
+    def iterate(self, iterations: int = 1) -> None:
+        m = self.matrix
+        for _ in range(iterations):
+            self.iterations += 1
+            self.row_sum += self.row
+            self.col_sum += self.col
+            row_action_values = m @ self.col  # row player's payoff of each pure action
+            col_action_values = -(self.row @ m)  # column player's payoff of each pure action
+            self.row_regret += row_action_values - self.row @ row_action_values
+            self.col_regret += col_action_values - self.col @ col_action_values
+            self.row = regret_matching_strategy(self.row_regret)
+            self.col = regret_matching_strategy(self.col_regret)
+
+    def averages(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.row_sum / self.iterations, self.col_sum / self.iterations
+
+    def average_strategy(self) -> np.ndarray:
+        """Both averages concatenated: the flat layout of the "rps" game's compiled tree."""
+        return np.concatenate(self.averages())
+
+
+RPS_START = (np.array([0.6, 0.3, 0.1]), np.array([0.1, 0.2, 0.7]))
+"""Where `rm` starts on Rock-Paper-Scissors: far from uniform, so the trace shows it converge."""
+
+
 def regret_matching(
     payoff_matrix: np.ndarray,
     iterations: int,
@@ -43,31 +86,12 @@ def regret_matching(
     """Average strategies (row, column) after `iterations` of simultaneous regret matching.
 
     `payoff_matrix[i, j]` is the row player's payoff (the column player gets its negative).
-    The first iteration plays `row_start` / `col_start` (default: uniform), later ones the
-    regret-matching strategies; the averages weight every iteration equally.
     """
-    m = np.asarray(payoff_matrix, dtype=float)
-    if m.ndim != 2:
-        raise ValueError("payoff_matrix must be two-dimensional")
     if iterations < 1:
         raise ValueError("iterations must be positive")
-    rows, cols = m.shape
-    row = _start(row_start, rows)
-    col = _start(col_start, cols)
-    row_regret = np.zeros(rows)
-    col_regret = np.zeros(cols)
-    row_sum = np.zeros(rows)
-    col_sum = np.zeros(cols)
-    for _ in range(iterations):
-        row_sum += row
-        col_sum += col
-        row_action_values = m @ col  # row player's payoff of each pure action
-        col_action_values = -(row @ m)  # column player's payoff of each pure action
-        row_regret += row_action_values - row @ row_action_values
-        col_regret += col_action_values - col @ col_action_values
-        row = regret_matching_strategy(row_regret)
-        col = regret_matching_strategy(col_regret)
-    return row_sum / iterations, col_sum / iterations
+    solver = RegretMatchingSolver(payoff_matrix, row_start, col_start)
+    solver.iterate(iterations)
+    return solver.averages()
 
 
 def _start(start: np.ndarray | None, n: int) -> np.ndarray:

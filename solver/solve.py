@@ -19,11 +19,15 @@ from solver.exploitability import evaluate_strategy
 from solver.public_tree import PublicTree, compile_game
 
 SAMPLING_ALGORITHMS = ("es-mccfr", "os-mccfr")
-ALGORITHMS = (*SCHEDULES, *SAMPLING_ALGORITHMS)
+MATRIX_ALGORITHMS = ("rm",)
+"""Regret matching in self-play: Rock-Paper-Scissors only, the one game that is a matrix game."""
+ALGORITHMS = (*SCHEDULES, *SAMPLING_ALGORITHMS, *MATRIX_ALGORITHMS)
 DEFAULT_ALGORITHM = "auto"
 BEST_ALGORITHM = {"rps": "pdcfr+", "kuhn": "pdcfr+", "leduc": "dcfr", "dudo": "dcfr",
                   "dudo-calzo": "pdcfr+"}
-"""What "auto" picks: the schedule that reached exploitability 1e-4 in the least time here."""
+"""What "auto" picks: the schedule that reached exploitability 1e-4 in the least time here.
+(Every CFR variant starts Rock-Paper-Scissors at its equilibrium, uniform play; `rm` starts it
+from a skewed profile to show regret matching converge, at its slow O(1/sqrt(T)) rate.)"""
 DEFAULT_TARGET = 1e-4
 DEFAULT_SAMPLING_SECONDS = 30.0
 """Sampling solvers stop after this long by default: they rarely reach `DEFAULT_TARGET`."""
@@ -67,7 +71,22 @@ def make_solver(tree: PublicTree, algorithm: str, seed: int = 0):  # type: ignor
         from solver.mccfr import MCCFRSolver
 
         return MCCFRSolver(tree, algorithm, seed=seed)
+    if algorithm == "rm":
+        if tree.game != "rps":
+            raise ValueError("regret matching (rm) solves the matrix game rps only; use a CFR "
+                             "algorithm for extensive games")
+        from solver.regret_matching import RPS_START, RegretMatchingSolver, rps_matrix
+
+        return RegretMatchingSolver(rps_matrix(), *RPS_START)
     raise ValueError(f"unknown algorithm {algorithm!r}; choose one of: {', '.join(ALGORITHMS)}")
+
+
+def warm_up(algorithm: str) -> None:
+    """Compile (or load from numba's cache) the kernels on a tiny game, off the clock."""
+    tree = compile_game("rps" if algorithm in MATRIX_ALGORITHMS else "kuhn")
+    solver = make_solver(tree, algorithm)
+    solver.iterate(1)
+    evaluate_strategy(tree, solver.average_strategy())
 
 
 def checkpoint_after(iteration: int) -> int:
@@ -96,9 +115,10 @@ def solve(
         if limit is not None and not (limit > 0 and math.isfinite(limit)):
             raise ValueError(f"{name} must be a positive number, got {limit}")
     algorithm = resolve_algorithm(game, algorithm)
+    warm_up(algorithm)
     if iterations is None and target_exploitability is None and seconds is None:
         target_exploitability = DEFAULT_TARGET
-        if algorithm in SAMPLING_ALGORITHMS:
+        if algorithm in SAMPLING_ALGORITHMS or algorithm in MATRIX_ALGORITHMS:
             seconds = DEFAULT_SAMPLING_SECONDS
     tree = compile_game(game)
     solver = make_solver(tree, algorithm, seed)

@@ -112,3 +112,16 @@ def test_bad_limits_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["solve", "kuhn", "--iterations", "-3"])
     assert "positive" in capsys.readouterr().err
+
+
+def test_regret_matching_on_rps(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "s.sqlite"
+    assert main(["solve", "rps", "--algorithm", "rm", "--iterations", "20000", "--quiet",
+                 "--json", "--store", str(path)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["exploitability"] < 2e-2
+    with StrategyStore.open(path) as opened:
+        trace = opened.trace(summary["solve_id"])
+    assert trace[0].exploitability > 0.3  # the skewed start
+    assert main(["solve", "kuhn", "--algorithm", "rm", "--store", str(path)]) == 2
+    assert "rps only" in capsys.readouterr().err
