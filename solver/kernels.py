@@ -16,35 +16,37 @@ TERMINAL_NODE, CHANCE_NODE, DECISION_NODE = 0, 1, 2
 UPDATE, BEST_RESPONSE, EVALUATE = 0, 1, 2
 
 
+@njit(cache=True, inline="always")
+def match_row(regrets, plus, predictive, base, a_count, out):
+    """Regret matching for one information set's row: positive regrets normalised (plus the
+    last instantaneous regrets when `predictive`), uniform where none is positive."""
+    total = 0.0
+    for a in range(a_count):
+        r = regrets[base + a] + (plus[base + a] if predictive else 0.0)
+        if r > 0.0:
+            total += r
+    for a in range(a_count):
+        if total > 0.0:
+            r = regrets[base + a] + (plus[base + a] if predictive else 0.0)
+            out[base + a] = r / total if r > 0.0 else 0.0
+        else:
+            out[base + a] = 1.0 / a_count
+
+
 @njit(cache=True)
 def regret_matching(regret_offset, num_actions, kind, actor, slot_count, regrets, plus, out):
-    """Current strategy from cumulative regrets (uniform where no regret is positive).
+    """Current strategy from cumulative regrets at every information set.
 
-    With `plus`, the optimistic (predictive) variant adds the last instantaneous regrets kept
-    in `plus` before matching; pass an empty array otherwise.
+    The predictive variant adds the last instantaneous regrets kept in `plus`; pass an empty
+    array otherwise.
     """
     predictive = plus.shape[0] > 0
     for n in range(kind.shape[0]):
         if kind[n] != DECISION_NODE:
             continue
-        a_count = num_actions[n]
         for j in range(slot_count[actor[n], n]):
-            base = regret_offset[n] + j * a_count
-            total = 0.0
-            for a in range(a_count):
-                r = regrets[base + a]
-                if predictive:
-                    r += plus[base + a]
-                if r > 0.0:
-                    total += r
-            for a in range(a_count):
-                if total > 0.0:
-                    r = regrets[base + a]
-                    if predictive:
-                        r += plus[base + a]
-                    out[base + a] = r / total if r > 0.0 else 0.0
-                else:
-                    out[base + a] = 1.0 / a_count
+            match_row(regrets, plus, predictive, regret_offset[n] + j * num_actions[n],
+                      num_actions[n], out)
 
 
 @njit(cache=True)
@@ -119,7 +121,6 @@ def counterfactual_update(player, kind, actor, parent, slot_offset, slot_count, 
                 if mode == EVALUATE:
                     continue
                 w = average_weight * own_reach[first + j]
-                positive = 0.0
                 for a in range(a_count):
                     instant = action_values[base + a] - v
                     r = regrets[base + a]
@@ -132,18 +133,8 @@ def counterfactual_update(player, kind, actor, parent, slot_offset, slot_count, 
                                          + w * strategy[base + a])
                     if keep_last:
                         last_regrets[base + a] = instant
-                        r += instant
-                    if r > 0.0:
-                        positive += r
                 # Regret matching for the next iteration, while the row is in cache.
-                for a in range(a_count):
-                    if positive > 0.0:
-                        r = regrets[base + a]
-                        if keep_last:
-                            r += last_regrets[base + a]
-                        strategy[base + a] = r / positive if r > 0.0 else 0.0
-                    else:
-                        strategy[base + a] = 1.0 / a_count
+                match_row(regrets, last_regrets, keep_last, base, a_count, strategy)
         if parent[n] >= 0:
             for s in range(first, first + count):
                 e = slot_edge[s]
