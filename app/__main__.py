@@ -1,13 +1,15 @@
 """``python -m app``: build the strategy store if it is missing, then serve the app.
 
 HOST, PORT, DATABASE_URL, STRATEGY_STORE and SECRET_KEY come from the environment
-(see :mod:`app.config`).
+(see :mod:`app.config`). ``--workers N`` (default ``$WEB_CONCURRENCY`` or 1) serves with N worker
+processes sharing the database (SQLite or PostgreSQL).
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -40,6 +42,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--port", type=int, help="default $PORT or 8000")
     parser.add_argument("--no-build", action="store_true",
                         help="do not build a missing strategy store")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="worker processes; default $WEB_CONCURRENCY or 1")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
@@ -49,15 +53,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     host = args.host or settings.host
     port = args.port or settings.port
+    workers = args.workers or _int(os.environ.get("WEB_CONCURRENCY")) or 1
+    if workers < 1:
+        print(f"error: --workers must be at least 1, got {workers}", file=sys.stderr)
+        return 2
     if not args.no_build:
         ensure_store(settings)
 
     from app.main import create_app
+    from app.serve import HTTP_PROTOCOL
 
-    app = create_app(settings)
-    print(f"Serving on http://{host}:{port}  (API docs: http://{host}:{port}/docs)", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="info")
+    app = create_app(settings)  # creates the tables once, and reports a broken store now
+    print(f"Serving on http://{host}:{port}  (API docs: http://{host}:{port}/docs)"
+          + (f" with {workers} workers" if workers > 1 else ""), flush=True)
+    if workers > 1:
+        # Each worker builds its own app from the same environment.
+        app.state.strategies.close()
+        app.state.engine.dispose()
+        uvicorn.run("app.main:app", host=host, port=port, workers=workers, http=HTTP_PROTOCOL,
+                    log_level="info")
+    else:
+        uvicorn.run(app, host=host, port=port, http=HTTP_PROTOCOL, log_level="info")
     return 0
+
+
+def _int(text: str | None) -> int | None:
+    try:
+        return int(text) if text else None
+    except ValueError:
+        return None
 
 
 if __name__ == "__main__":

@@ -1,23 +1,48 @@
-"""The play database: engine, sessions and table creation (SQLAlchemy 2.0, any URL)."""
+"""The play database: engine, sessions and table creation (SQLAlchemy 2.0, any URL).
+
+SQLite (the default) and PostgreSQL (``postgresql+psycopg://...``) are tested; several worker
+processes or app instances may share one database, and may all start at once.
+"""
 
 from __future__ import annotations
 
+import logging
+import threading
+import time
+import weakref
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
 from app.models import Base
 
+log = logging.getLogger("app.db")
 
-def make_engine(database_url: str) -> Engine:
-    """An engine for `database_url`; SQLite files get WAL, foreign keys and a busy timeout."""
+SCHEMA_LOCK_KEY = 0x5B07_DB
+"""PostgreSQL advisory lock held while creating the tables, so that workers starting together
+take turns instead of racing to CREATE the same table."""
+
+ADDED_COLUMNS = {
+    ("hands", "version"): "INTEGER NOT NULL DEFAULT 0",
+}
+"""Columns added after the first release: added to databases created before them."""
+
+
+def make_engine(database_url: str, **options: Any) -> Engine:
+    """An engine for `database_url`; SQLite files get WAL, foreign keys and a busy timeout.
+    `options` go to ``create_engine`` (over the pool sizes chosen here)."""
     url = make_url(database_url)
     if url.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
+        # Up to 30 connections per process: most of uvicorn's 40 request threads get one
+        # without waiting, and two workers stay well under PostgreSQL's 100 connections.
+        return create_engine(url, **{"pool_pre_ping": True, "pool_size": 10, "max_overflow": 20,
+                                     **options})
     memory = not url.database or url.database == ":memory:"
     if memory:
         # One shared connection, or every thread would see its own empty database.
@@ -25,7 +50,10 @@ def make_engine(database_url: str) -> Engine:
                                poolclass=StaticPool)
     else:
         Path(str(url.database)).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        # A connection for each of uvicorn's 40 request threads: SQLite connections are cheap,
+        # and a request never waits for the pool.
+        engine = create_engine(url, **{"connect_args": {"check_same_thread": False, "timeout": 30},
+                                       "pool_size": 20, "max_overflow": 30, **options})
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -42,8 +70,59 @@ def make_engine(database_url: str) -> Engine:
     return engine
 
 
-def create_tables(engine: Engine) -> None:
-    Base.metadata.create_all(engine)
+def create_tables(engine: Engine, attempts: int = 10) -> None:
+    """Create the tables (and columns) that are missing; safe when several processes start at
+    once: on PostgreSQL under an advisory lock, elsewhere by trying again when another process
+    created a table between our check and our CREATE."""
+    for attempt in range(1, attempts + 1):
+        try:
+            with engine.begin() as conn:
+                if conn.dialect.name == "postgresql":
+                    conn.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                 {"key": SCHEMA_LOCK_KEY})
+                Base.metadata.create_all(conn)
+                _add_missing_columns(conn)
+            return
+        except DBAPIError as exc:
+            if attempt == attempts:
+                raise
+            log.info("creating the tables raced with another process (%s); trying again",
+                     str(exc.orig).strip().splitlines()[0] if exc.orig else exc)
+            time.sleep(0.05 * attempt)
+
+
+def _add_missing_columns(conn: Connection) -> None:
+    inspector = inspect(conn)
+    for (table, column), ddl in ADDED_COLUMNS.items():
+        if column not in {c["name"] for c in inspector.get_columns(table)}:
+            log.info("adding the column %s.%s to the play database", table, column)
+            conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {ddl}"))
+
+
+_SQLITE_WRITERS: weakref.WeakKeyDictionary[Engine, threading.Lock] = (
+    weakref.WeakKeyDictionary())
+_SQLITE_WRITERS_LOCK = threading.Lock()
+
+
+def write_lock(session: Session) -> AbstractContextManager[Any]:
+    """Hold this around a write transaction (first write to commit). On SQLite, one writer at
+    a time per process: the threads of a worker queue on a lock, which hands over at once,
+    instead of on SQLite's busy handler, which sleeps and polls (1, 2, 5, 10 ... ms). Other
+    processes still meet SQLite's lock (and its busy timeout). A no-op on other databases,
+    whose writers do not block each other.
+
+    The session's connection is taken from the pool *before* waiting for the lock: a thread
+    must never hold the lock while it waits for a connection that the threads queued behind it
+    hold (a deadlock until the pool's timeout)."""
+    connection = session.connection()
+    if connection.dialect.name != "sqlite":
+        return nullcontext()
+    engine = connection.engine
+    lock = _SQLITE_WRITERS.get(engine)
+    if lock is None:
+        with _SQLITE_WRITERS_LOCK:
+            lock = _SQLITE_WRITERS.setdefault(engine, threading.Lock())
+    return lock
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:

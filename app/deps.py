@@ -11,7 +11,7 @@ import secrets
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Path, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session, sessionmaker
@@ -74,6 +74,17 @@ async def current_owner(request: Request) -> str:
     return owner
 
 
+ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+"""What a match or hand id (32 hex digits) or a game name can look like at all: anything else
+(too long, unicode, control characters, NUL) is a 422 before any lookup."""
+
+MatchIdPath = Annotated[str, Path(pattern=ID_PATTERN, description="The match's id.",
+                                  examples=["0f3c2a9e8d7b4c6a9e1f2d3c4b5a6978"])]
+HandIdPath = Annotated[str, Path(pattern=ID_PATTERN, description="The hand's id.",
+                                 examples=["7e1d2c3b4a5f46e8a9b0c1d2e3f4a5b6"])]
+GamePath = Annotated[str, Path(pattern=ID_PATTERN, description="The game's name.",
+                               examples=["kuhn"])]
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 SessionDep = Annotated[Session, Depends(get_session)]
 SourceDep = Annotated[StrategySource, Depends(get_source)]
@@ -92,7 +103,7 @@ def _require_token(token: str | None) -> str:
     return token
 
 
-def authorized_match(match_id: str, session: SessionDep, token: TokenDep) -> Match:
+def authorized_match(match_id: MatchIdPath, session: SessionDep, token: TokenDep) -> Match:
     """The match in the path, opened by the bearer token (401 none, 404 unknown, 403 wrong)."""
     token = _require_token(token)
     match = services.get_match(session, match_id)
@@ -100,7 +111,7 @@ def authorized_match(match_id: str, session: SessionDep, token: TokenDep) -> Mat
     return match
 
 
-def authorized_hand(hand_id: str, session: SessionDep, token: TokenDep) -> Hand:
+def authorized_hand(hand_id: HandIdPath, session: SessionDep, token: TokenDep) -> Hand:
     """The hand in the path, opened by its match's bearer token."""
     token = _require_token(token)
     hand = services.get_hand(session, hand_id)

@@ -14,12 +14,14 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
+from starlette.types import ASGIApp
 
 from app.api import errors
 from app.api.main import api_router
 from app.api.routes import health
 from app.config import REPO_ROOT, Settings
 from app.db import create_tables, make_engine, make_sessionmaker
+from app.security import BodySizeLimitMiddleware, SecurityHeadersMiddleware
 from app.services import StrategySource
 from app.web import pages
 
@@ -29,6 +31,14 @@ API_PREFIX = "/api/v1"
 SESSION_COOKIE = "solved_bots_session"
 STATIC_DIR = REPO_ROOT / "static"
 HTMX_DIR = REPO_ROOT / "node_modules" / "htmx.org" / "dist"
+
+
+class SolvedBotsApp(FastAPI):
+    """FastAPI with the security headers (app.security) around everything, Starlette's own
+    500 answers included (its error middleware is outside any middleware added to the app)."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return SecurityHeadersMiddleware(super().build_middleware_stack())
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -47,7 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         source.close()
         engine.dispose()
 
-    app = FastAPI(
+    app = SolvedBotsApp(
         title="Solved bots",
         summary="Play imperfect-information games against bots that follow CFR equilibria.",
         version="1.0.0",
@@ -58,6 +68,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.sessionmaker = make_sessionmaker(engine)
     app.state.strategies = source
 
+    # The session cookie is signed, HttpOnly (Starlette always sets it) and SameSite=Lax; it
+    # carries the browser's player id and its CSRF token (app.web.csrf).
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.secret_key,
@@ -65,6 +77,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         same_site="lax",
         https_only=False,
     )
+    # Added last = outermost (inside SolvedBotsApp's security headers): a too-large body is
+    # refused before anything reads it.
+    app.add_middleware(BodySizeLimitMiddleware)
     errors.install(app)
     app.include_router(health.router)
     app.include_router(api_router, prefix=API_PREFIX)

@@ -68,6 +68,9 @@ class Hand(Base):
     human_payoff: Mapped[float | None] = mapped_column(Float, nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """Bumped by every write to the hand (``UPDATE ... WHERE version = <the one read>``): a
+    write based on an out-of-date read changes no row and is refused, in any process."""
 
     match: Mapped[Match] = relationship(back_populates="hands")
     actions: Mapped[list[Action]] = relationship(

@@ -92,7 +92,8 @@ class Convergence(Frozen):
 
 class MatchCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    game: str = Field(examples=["kuhn"])
+    game: str = Field(examples=["kuhn"], max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
+                      description="A game's name, as listed by GET /api/v1/games.")
 
 
 class MatchCreated(Frozen):
@@ -107,6 +108,11 @@ class MatchCreated(Frozen):
 class ActionRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     action: str = Field(min_length=1, max_length=32, examples=["bet"])
+    seq: int | None = Field(
+        default=None, ge=0, le=1_000_000, examples=[3],
+        description="The ``seq`` of the hand view the action was chosen on. If the hand has "
+        "changed since (a double click, another tab, a retry), nothing is played: 409.",
+    )
 
 
 Actor = Literal["chance", "you", "bot"]
@@ -175,6 +181,10 @@ class HandView(Frozen):
         default=None, description="Equilibrium strategy at your information set, if asked for."
     )
     outcome: HandOutcome | None = Field(default=None, description="Set once the hand ended.")
+    seq: int = Field(
+        description="Actions recorded in the hand so far (chance included): the version of "
+        "this view. Send it back with your action to have a stale action refused (409).",
+    )
 
 
 class HandSummary(Frozen):

@@ -356,6 +356,12 @@ class StrategyStore:
             row = session.scalars(stmt).first()
             return None if row is None else _solve_info(row)
 
+    def latest_solve_id(self, game: str) -> int | None:
+        """The id of the newest solve of ``game``, or None if it was never solved. Cheap: one
+        ``PRAGMA data_version`` while the id is cached (as for :meth:`infoset`)."""
+        with self._lock:
+            return self._solve_id_locked(game, None)
+
     def solve(self, solve_id: int) -> SolveInfo | None:
         """The solve with this id, or None."""
         with self._sessions() as session:

@@ -1,12 +1,19 @@
-"""Domain errors as JSON responses: 404, 401 (with WWW-Authenticate), 403, 409, 503."""
+"""Errors as JSON responses: the domain's 404, 401 (with WWW-Authenticate), 403, 409, 503, and
+the request's own problems: 422 for invalid input (never echoing a huge input back), 413 for a
+body over the limit (:mod:`app.security`), 415 for a body that is not JSON."""
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.schemas import ErrorOut, HandInProgressOut, IllegalActionOut
 from app.services import (
@@ -43,8 +50,102 @@ async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": "internal error; it was logged"}, status_code=500)
 
 
+# ---- invalid requests --------------------------------------------------------------------------
+
+PREVIEW_CHARS = 80
+"""Longest piece of a request's own input that an error message quotes back."""
+
+
+def preview(value: Any) -> Any:
+    """`value` as an error may quote it: long strings cut to :data:`PREVIEW_CHARS` with their
+    length, bytes described, big structures replaced by a cut JSON text."""
+    if isinstance(value, str):
+        if len(value) <= PREVIEW_CHARS:
+            return value
+        return f"{value[:PREVIEW_CHARS]}… ({len(value):,} characters)"
+    if isinstance(value, bytes | bytearray):
+        return f"<{len(value):,} bytes>"
+    try:
+        encoded = jsonable_encoder(value)
+        text = json.dumps(encoded, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return preview(repr(value))
+    return encoded if len(text) <= 2 * PREVIEW_CHARS else preview(text)
+
+
+def validation_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
+    """FastAPI's list of errors (``type``, ``loc``, ``msg``, ``input``, ``ctx``) with every
+    quoted input shortened, and a plain message for a body that is not JSON."""
+    out: list[dict[str, Any]] = []
+    for error in exc.errors():
+        kind = str(error.get("type", "value_error"))
+        loc = [part if isinstance(part, str | int) else str(part) for part in error.get("loc", ())]
+        msg = str(error.get("msg", "invalid value"))
+        ctx = error.get("ctx")
+        if kind == "json_invalid":
+            reason = ctx.get("error") if isinstance(ctx, dict) else None
+            msg = "the body is not valid JSON" + (f": {reason}" if reason else "")
+        item: dict[str, Any] = {"type": kind, "loc": loc, "msg": preview(msg)}
+        if "input" in error:
+            item["input"] = preview(error["input"])
+        if isinstance(ctx, dict) and ctx:
+            item["ctx"] = {str(k): preview(v if isinstance(v, int | float | bool) else str(v))
+                           for k, v in ctx.items()}
+        out.append(item)
+    return out
+
+
+def validation_response(exc: RequestValidationError) -> JSONResponse:
+    return JSONResponse({"detail": validation_errors(exc)}, status_code=422)
+
+
+async def _validation_error(_request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    return validation_response(exc)
+
+
+BODY_PARSE_ERROR = "There was an error parsing the body"
+"""FastAPI's 400 for a body it cannot even decode (e.g. JSON that is not UTF-8)."""
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's/FastAPI's HTTP errors as JSON; a body that cannot be decoded is a 422 like
+    any other malformed JSON (FastAPI says 400)."""
+    assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 400 and exc.detail == BODY_PARSE_ERROR:
+        error = {"type": "json_invalid", "loc": ["body"],
+                 "msg": "the body is not valid JSON: it could not be decoded as UTF-8 text"}
+        return JSONResponse({"detail": [error]}, status_code=422)
+    return await http_exception_handler(request, exc)
+
+
+def unsupported_media_type(content_type: str) -> HTTPException:
+    shown = preview(content_type) if content_type else "none"
+    return HTTPException(
+        status_code=415,
+        detail=f"the body must be JSON, sent with 'Content-Type: application/json' "
+               f"(got Content-Type: {shown})")
+
+
+async def require_json_body(request: Request) -> None:
+    """Dependency of the routes that take a JSON body: 415 for a body of another type (FastAPI
+    would otherwise ignore it and answer that the body is missing)."""
+    length = request.headers.get("content-length", "").strip()
+    has_body = (length.isdigit() and int(length) > 0) or "transfer-encoding" in request.headers
+    if not has_body:
+        return
+    content_type = request.headers.get("content-type", "")
+    media = content_type.split(";", 1)[0].strip().lower()
+    if media == "application/json" or (media.startswith("application/")
+                                        and media.endswith("+json")):
+        return
+    raise unsupported_media_type(content_type)
+
+
 def install(app: FastAPI) -> None:
     app.add_exception_handler(ServiceError, _service_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_exception_handler(Exception, _unexpected)
 
 
@@ -52,5 +153,17 @@ def install(app: FastAPI) -> None:
 NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorOut}}
 UNAVAILABLE: dict[int | str, dict[str, Any]] = {503: {"model": ErrorOut}}
 AUTH: dict[int | str, dict[str, Any]] = {401: {"model": ErrorOut}, 403: {"model": ErrorOut}}
-ILLEGAL: dict[int | str, dict[str, Any]] = {409: {"model": IllegalActionOut}}
-IN_PROGRESS: dict[int | str, dict[str, Any]] = {409: {"model": HandInProgressOut}}
+# A 409 is one of the domain's (with the legal actions, or the unfinished hand) or, when another
+# request changed the hand at the same moment, a plain one.
+ILLEGAL: dict[int | str, dict[str, Any]] = {409: {
+    "model": IllegalActionOut | ErrorOut,
+    "description": "Illegal action, not your turn, hand over, stale ``seq`` (with the legal "
+                   "actions), or another request played in this hand at the same moment."}}
+IN_PROGRESS: dict[int | str, dict[str, Any]] = {409: {
+    "model": HandInProgressOut | ErrorOut,
+    "description": "The previous hand is unfinished (with its id), or another request dealt "
+                   "at the same moment."}}
+TOO_LARGE: dict[int | str, dict[str, Any]] = {
+    413: {"model": ErrorOut, "description": "The request body is over the size limit."}}
+JSON_BODY: dict[int | str, dict[str, Any]] = {
+    415: {"model": ErrorOut, "description": "The body is not JSON."}}

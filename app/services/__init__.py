@@ -10,11 +10,13 @@ from app.services.catalog import convergence, game_detail, game_or_404, list_gam
 from app.services.errors import (
     AuthenticationError,
     ConflictError,
+    HandBusyError,
     HandInProgressError,
     IllegalActionError,
     NotFoundError,
     PermissionDeniedError,
     ServiceError,
+    StaleHandError,
     StrategyUnavailableError,
 )
 from app.services.play import (
@@ -38,11 +40,13 @@ from app.services.strategy_source import StoreStatus, StrategySource
 __all__ = [
     "AuthenticationError",
     "ConflictError",
+    "HandBusyError",
     "HandInProgressError",
     "IllegalActionError",
     "NotFoundError",
     "PermissionDeniedError",
     "ServiceError",
+    "StaleHandError",
     "StoreStatus",
     "StrategySource",
     "StrategyUnavailableError",

@@ -45,6 +45,19 @@ class IllegalActionError(ConflictError):
         self.legal_actions = legal_actions
 
 
+class StaleHandError(IllegalActionError):
+    """The action was chosen on a view of the hand that is out of date (its ``seq`` is not the
+    number of recorded actions): a double click, a second tab or a client's retry."""
+
+    def __init__(self, message: str, legal_actions: list[str], seq: int) -> None:
+        super().__init__(message, legal_actions)
+        self.seq = seq
+
+
+class HandBusyError(ConflictError):
+    """Another request is playing in this hand at this very moment; this one was not applied."""
+
+
 class HandInProgressError(ConflictError):
     """A new hand was requested while the previous one is still being played."""
 

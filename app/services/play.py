@@ -1,10 +1,11 @@
 """Matches and hands against the bot: pure functions over a Session, the strategies and an rng.
 
-Every action (chance outcomes included) is committed as it happens, so the state of a hand is
-always ``play(game, its action ids)``: a restart mid-hand resumes where it stopped. The bot
-answers at once: after a hand starts and after each human action, chance nodes are sampled and
-the bot samples its move from the stored equilibrium strategy of its information set, until it
-is the human's turn or the hand is over.
+Every action (chance outcomes included) is committed, so the state of a hand is always
+``play(game, its action ids)``: a restart mid-hand resumes where it stopped. The bot answers at
+once: after a hand starts and after each human action, chance nodes are sampled and the bot
+samples its move from the stored equilibrium strategy of its information set, until it is the
+human's turn or the hand is over; the human's action and these replies are committed together,
+in one transaction guarded by the hand's ``version`` (see :func:`act`).
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
-from sqlalchemy import insert, select
+from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, joinedload
+from sqlalchemy.orm.attributes import set_committed_value
 
+from app.db import write_lock
 from app.models import FINISHED, IN_PROGRESS, Action, Hand, Match, utcnow
 from app.schemas import (
     ActionProbability,
@@ -42,10 +45,12 @@ from app.services.catalog import game_or_404
 from app.services.errors import (
     AuthenticationError,
     ConflictError,
+    HandBusyError,
     HandInProgressError,
     IllegalActionError,
     NotFoundError,
     PermissionDeniedError,
+    StaleHandError,
     StrategyUnavailableError,
 )
 from app.services.strategy_source import BUILD_HINT, StrategySource
@@ -56,16 +61,6 @@ log = logging.getLogger("app.play")
 
 _SYSTEM_RANDOM = secrets.SystemRandom()
 """Dealing uses the OS's secure randomness unless a caller injects its own rng."""
-
-
-_HAND_LOCKS = tuple(threading.Lock() for _ in range(64))
-"""Moves in one hand are serialised within the process (striped by hand id), so that two
-requests at once are played one after the other; across processes the unique (hand, seq)
-index turns a lost race into a 409."""
-
-
-def _hand_lock(hand: Hand) -> threading.Lock:
-    return _HAND_LOCKS[hand.id % len(_HAND_LOCKS)]
 
 
 def system_rng() -> random.Random:
@@ -90,11 +85,12 @@ def create_match(
     """A new match of `game` (404 if unknown, 503 if unsolved) and its bearer token, which is
     returned only here (the database keeps its SHA-256). `owner` ties it to a browser session."""
     game_or_404(game)
-    source.solve(game)
+    source.require(game)
     token = secrets.token_urlsafe(32)
     match = Match(game=game, owner=owner, token_hash=hash_token(token))
     session.add(match)
-    session.commit()
+    with write_lock(session):
+        session.commit()
     return match, token
 
 
@@ -103,17 +99,41 @@ def match_created(match: Match, token: str) -> MatchCreated:
                         created=match.created)
 
 
+# The statements of the hot paths, built once: building and hashing a statement on every call
+# costs more than running it on SQLite.
+_SELECT_MATCH = select(Match).where(Match.public_id == bindparam("public_id"))
+_SELECT_HAND = (select(Hand).where(Hand.public_id == bindparam("public_id"))
+                .options(joinedload(Hand.match)))
+_SELECT_LAST_HAND = (select(Hand).where(Hand.match_id == bindparam("match_id"))
+                     .order_by(Hand.number.desc()).limit(1))
+_HANDS = cast(Table, Hand.__table__)
+_ACTIONS = cast(Table, Action.__table__)
+_SELECT_ACTIONS = (
+    select(_ACTIONS.c.seq, _ACTIONS.c.actor, _ACTIONS.c.action, _ACTIONS.c.label,
+           _ACTIONS.c.probabilities)
+    .where(_ACTIONS.c.hand_id == bindparam("hand_id"))
+    .order_by(_ACTIONS.c.seq)
+)
+_HAND_STATE = ("status", "human_payoff", "finished", "version")
+_SELECT_HAND_STATE = (select(*(_HANDS.c[name] for name in _HAND_STATE))
+                      .where(_HANDS.c.id == bindparam("hand_id")))
+_INSERT_ACTIONS = _ACTIONS.insert()
+_GUARD = (_HANDS.c.id == bindparam("hand_id")) & (_HANDS.c.version == bindparam("read"))
+_BUMP = update(_HANDS).where(_GUARD).values(version=bindparam("new_version"))
+_BUMP_AND_FINISH = update(_HANDS).where(_GUARD).values(
+    version=bindparam("new_version"), status=bindparam("new_status"),
+    human_payoff=bindparam("new_human_payoff"), finished=bindparam("new_finished"))
+
+
 def get_match(session: Session, match_id: str) -> Match:
-    match = session.scalars(select(Match).where(Match.public_id == match_id)).first()
+    match = session.scalars(_SELECT_MATCH, {"public_id": match_id}).first()
     if match is None:
         raise NotFoundError(f"no match {match_id!r}")
     return match
 
 
 def get_hand(session: Session, hand_id: str) -> Hand:
-    hand = session.scalars(
-        select(Hand).where(Hand.public_id == hand_id).options(joinedload(Hand.match))
-    ).first()
+    hand = session.scalars(_SELECT_HAND, {"public_id": hand_id}).first()
     if hand is None:
         raise NotFoundError(f"no hand {hand_id!r}")
     return hand
@@ -249,11 +269,7 @@ class Recorded:
 
 def _recorded(session: Session, hand: Hand) -> list[Recorded]:
     """The hand's actions, read afresh (they are written with plain INSERTs)."""
-    rows = session.execute(
-        select(Action.seq, Action.actor, Action.action, Action.label, Action.probabilities)
-        .where(Action.hand_id == hand.id)
-        .order_by(Action.seq)
-    )
+    rows = session.connection().execute(_SELECT_ACTIONS, {"hand_id": hand.id})
     return [Recorded(*row) for row in rows]
 
 
@@ -267,11 +283,9 @@ def start_hand(
     """Deal the next hand of `match` and play until the human's turn (or the end).
 
     409 if the previous hand is unfinished, 503 if the game has no solved strategy."""
-    source.solve(match.game)
+    source.require(match.game)
     number = 1
-    last = session.scalars(
-        select(Hand).where(Hand.match_id == match.id).order_by(Hand.number.desc()).limit(1)
-    ).first()
+    last = session.scalars(_SELECT_LAST_HAND, {"match_id": match.id}).first()
     if last is not None:
         if last.status == IN_PROGRESS:
             raise HandInProgressError(
@@ -280,11 +294,23 @@ def start_hand(
                 last.public_id,
             )
         number = last.number + 1
-    hand = Hand(match=match, number=number, human_seat=human_seat_for(number))
-    session.add(hand)
-    _commit(session, "another hand of this match was started at the same time")
     actions: list[Recorded] = []
-    _advance(session, source, hand, actions, get_game(match.game).initial_state(), rng)
+    with session.no_autoflush:  # nothing is written before the write lock is held
+        hand = Hand(match=match, number=number, human_seat=human_seat_for(number), version=0)
+        state, failure = _simulate(source, hand, actions, get_game(match.game).initial_state(),
+                                   rng)
+        if state.is_terminal():
+            _finish(hand, state)
+        session.add(hand)
+    # The hand and its deal in one transaction: the unique (match, number) index turns a
+    # second "next hand" at the same time into a 409.
+    with write_lock(session), _conflicts_as_409(
+            session, "another hand of this match was started at the same time"):
+        session.flush()
+        _insert(session, hand, actions)
+        session.commit()
+    if failure is not None:
+        raise failure
     return _view(source, hand, actions, since=0, hint=hint)
 
 
@@ -295,38 +321,63 @@ def act(
     label: str,
     rng: random.Random | None = None,
     hint: bool = False,
+    expected_seq: int | None = None,
 ) -> HandView:
-    """Play the human's action `label` and the bot's replies.
+    """Play the human's action `label` and the bot's replies, all in one transaction.
+
+    `expected_seq` is the ``seq`` of the view the action was chosen on; if the hand has changed
+    since (a double click, two tabs, a retry) nothing is played: 409 (`StaleHandError`).
+    Without it, an action that arrives while another one on the same hand is being played is
+    refused with a 409 (`HandBusyError`): within the process by a per-hand claim that never
+    waits, across processes by the conditional ``UPDATE`` of ``hands.version``.
 
     409 (`IllegalActionError`, carrying the legal labels) if the hand is over, it is not the
     human's turn or the label is not legal here; 503 if the bot has no strategy."""
-    with _hand_lock(hand):
-        session.refresh(hand)  # another request may have finished it meanwhile
-        return _act_locked(session, source, hand, label, rng, hint)
+    with _claim(hand):
+        _refresh(session, hand)
+        return _act_claimed(session, source, hand, label, rng, hint, expected_seq)
 
 
-def _act_locked(
+def _act_claimed(
     session: Session,
     source: StrategySource,
     hand: Hand,
     label: str,
     rng: random.Random | None,
     hint: bool,
+    expected_seq: int | None,
 ) -> HandView:
+    version = hand.version
     actions = _recorded(session, hand)
     state = _replay(hand, actions)
+    if expected_seq is not None and expected_seq != len(actions):
+        legal = (legal_labels(state) if not state.is_terminal()
+                 and state.current_player() == hand.human_seat else [])
+        now = ("it is over" if state.is_terminal() else
+               f"your legal actions now: {', '.join(legal)}" if legal else "it is not your turn")
+        raise StaleHandError(
+            f"hand {hand.public_id} has changed since the view this action was chosen on "
+            f"(seq {expected_seq}, now {len(actions)}): a double click, another tab or a retry? "
+            f"The action was not played; look at the hand again ({now})",
+            legal,
+            len(actions),
+        )
     if hand.status == FINISHED or state.is_terminal():
         if hand.status != FINISHED:
-            _advance(session, source, hand, actions, state, rng)  # record the end it missed
+            _save(session, hand, version, [], state)  # record the end it missed
         raise IllegalActionError(
             f"hand {hand.public_id} is finished; start the next hand with "
             f"POST /api/v1/matches/{hand.match.public_id}/hands",
             [],
         )
     if state.current_player() != hand.human_seat:
-        # Only after an interruption (a restart, a failed store) between your move and the
-        # bot's: the bot moves now, and you see its move before acting.
-        state = _advance(session, source, hand, actions, state, rng)
+        # Only after an interruption (a failed store) between your move and the bot's: the bot
+        # moves now, and you see its move before acting.
+        since = len(actions)
+        state, failure = _simulate(source, hand, actions, state, rng)
+        _save(session, hand, version, actions[since:], state)
+        if failure is not None:
+            raise failure
         legal = legal_labels(state) if state.current_player() == hand.human_seat else []
         raise IllegalActionError(
             "it was not your turn: the bot has just moved; look at the hand again and choose "
@@ -341,8 +392,12 @@ def _act_locked(
             f"illegal action {label!r}; legal actions: {', '.join(legal)}", legal
         ) from None
     since = len(actions)
-    state = _record(session, hand, actions, state, hand.human_seat, action, None)
-    _advance(session, source, hand, actions, state, rng)
+    actions.append(Recorded(since, hand.human_seat, action, state.action_label(action), None))
+    state, failure = _simulate(source, hand, actions, state.apply_action(action), rng)
+    # Your action is kept even if the bot could not answer (503): it answers once it can.
+    _save(session, hand, version, actions[since:], state)
+    if failure is not None:
+        raise failure
     return _view(source, hand, actions, since=since, hint=hint)
 
 
@@ -360,18 +415,62 @@ def hand_view(
     if hand.status == IN_PROGRESS:
         state = _replay(hand, actions)
         if state.is_terminal() or state.current_player() != hand.human_seat:
-            with _hand_lock(hand):
-                session.refresh(hand)
+            try:
+                with _claim(hand):
+                    _refresh(session, hand)
+                    version = hand.version
+                    actions = _recorded(session, hand)
+                    since = len(actions)
+                    if hand.status == IN_PROGRESS:
+                        state, failure = _simulate(
+                            source, hand, actions, _replay(hand, actions), rng)
+                        _save(session, hand, version, actions[since:], state)
+                        if failure is not None:
+                            raise failure
+            except HandBusyError:
+                # Another request is moving for the bot right now: show what is committed.
+                _refresh(session, hand)
                 actions = _recorded(session, hand)
                 since = len(actions)
-                state = _replay(hand, actions)
-                if hand.status == IN_PROGRESS:
-                    _advance(session, source, hand, actions, state, rng)
     return _view(source, hand, actions, since=since, hint=hint)
 
 
 def _replay(hand: Hand, actions: Sequence[Recorded]) -> State:
     return play(get_game(hand.match.game), [a.action for a in actions])
+
+
+# ---- writing a hand --------------------------------------------------------------------------
+
+
+_IN_FLIGHT: set[str] = set()
+"""Public ids of the hands a request of this process is writing (unique across databases)."""
+_IN_FLIGHT_LOCK = threading.Lock()
+
+
+@contextmanager
+def _claim(hand: Hand) -> Iterator[None]:
+    """Claim `hand` for this request within the process, without waiting: `HandBusyError` if
+    another request of this process holds it (a double click lands here)."""
+    with _IN_FLIGHT_LOCK:
+        if hand.public_id in _IN_FLIGHT:
+            raise HandBusyError(_BUSY)
+        _IN_FLIGHT.add(hand.public_id)
+    try:
+        yield
+    finally:
+        with _IN_FLIGHT_LOCK:
+            _IN_FLIGHT.discard(hand.public_id)
+
+
+_BUSY = ("another action on this hand is being played at this moment (a double click, another "
+         "tab or a retry?); this one was not played: look at the hand again")
+
+
+def _refresh(session: Session, hand: Hand) -> None:
+    """Read the hand's row again (another request may have written it)."""
+    row = session.connection().execute(_SELECT_HAND_STATE, {"hand_id": hand.id}).one()
+    for name, value in zip(_HAND_STATE, row, strict=True):
+        set_committed_value(hand, name, value)
 
 
 @contextmanager
@@ -387,41 +486,50 @@ def _conflicts_as_409(session: Session, conflict: str) -> Iterator[None]:
         raise ConflictError(f"{conflict}; reload and try again") from None
 
 
-def _commit(session: Session, conflict: str) -> None:
-    with _conflicts_as_409(session, conflict):
-        session.commit()
-
-
 def _finish(hand: Hand, state: State) -> None:
     hand.status = FINISHED
     hand.human_payoff = float(state.returns()[hand.human_seat])
     hand.finished = utcnow()
 
 
-def _record(
-    session: Session,
-    hand: Hand,
-    actions: list[Recorded],
-    state: State,
-    actor: int,
-    action: int,
-    probabilities: dict[str, float] | None,
-) -> State:
-    """Commit one action (and the end of the hand if it ends it); the state after it."""
-    row = Recorded(len(actions), actor, action, state.action_label(action), probabilities)
-    after = state.apply_action(action)
-    with _conflicts_as_409(session, "this hand was changed by another request at the same time"):
-        # A plain INSERT, not the ORM's unit of work: this is the per-move hot path.
-        session.execute(
-            insert(Action),
-            [{"hand_id": hand.id, "seq": row.seq, "actor": actor, "action": action,
-              "label": row.label, "probabilities": probabilities, "created": utcnow()}],
+def _insert(session: Session, hand: Hand, rows: Sequence[Recorded]) -> None:
+    """INSERT the actions `rows` (a plain INSERT: this is the per-move hot path)."""
+    if rows:
+        now = utcnow()
+        session.connection().execute(
+            _INSERT_ACTIONS,
+            [{"hand_id": hand.id, "seq": r.seq, "actor": r.actor, "action": r.action,
+              "label": r.label, "probabilities": r.probabilities, "created": now}
+             for r in rows],
         )
-        if after.is_terminal():
-            _finish(hand, after)  # in the same transaction as the last action
+
+
+def _save(
+    session: Session, hand: Hand, version: int, rows: Sequence[Recorded], state: State
+) -> None:
+    """Commit `rows` (and the end of the hand if `state` is terminal) in one transaction,
+    provided the hand still has the `version` they were computed from; else `HandBusyError`.
+
+    The conditional UPDATE comes first: on PostgreSQL it locks the hand's row, so a concurrent
+    writer waits for the commit, then finds the version changed; on SQLite it takes the
+    database's write lock, and the same holds."""
+    values: dict[str, object] = {"version": version + 1}
+    if state.is_terminal() and hand.status != FINISHED:
+        values.update(status=FINISHED, human_payoff=float(state.returns()[hand.human_seat]),
+                      finished=utcnow())
+    statement = _BUMP_AND_FINISH if len(values) > 1 else _BUMP
+    with write_lock(session), _conflicts_as_409(
+            session, "this hand was changed by another request at the same time"):
+        result = session.connection().execute(
+            statement, {"hand_id": hand.id, "read": version,
+                        **{f"new_{key}": value for key, value in values.items()}})
+        if result.rowcount != 1:
+            session.rollback()
+            raise HandBusyError(_BUSY)
+        _insert(session, hand, rows)
         session.commit()
-    actions.append(row)
-    return after
+    for key, value in values.items():
+        set_committed_value(hand, key, value)
 
 
 def _sample(rng: random.Random, weights: Sequence[float]) -> int:
@@ -437,33 +545,36 @@ def _sample(rng: random.Random, weights: Sequence[float]) -> int:
     return max(i for i, w in enumerate(weights) if w > 0)  # r rounded up to the total
 
 
-def _advance(
-    session: Session,
+def _simulate(
     source: StrategySource,
     hand: Hand,
     actions: list[Recorded],
     state: State,
     rng: random.Random | None,
-) -> State:
-    """Sample chance and the bot until the human's turn or the end; record the end."""
+) -> tuple[State, StrategyUnavailableError | None]:
+    """Sample chance and the bot until the human's turn or the end, appending their actions
+    to `actions` (nothing is written). If the bot has no usable strategy, the state reached so
+    far and the error, for the caller to save what was played and then raise it."""
     rng = rng if rng is not None else _SYSTEM_RANDOM
     game = hand.match.game
-    while not state.is_terminal() and state.current_player() != hand.human_seat:
-        player = state.current_player()
-        if player == CHANCE:
-            outcomes = state.chance_outcomes()
-            action = outcomes[_sample(rng, [p for _, p in outcomes])][0]
-            state = _record(session, hand, actions, state, CHANCE, action, None)
-        else:
-            labels, probabilities = _bot_strategy(source, game, state)
-            index = _sample(rng, probabilities)
-            action = action_from_label(state, labels[index])
-            strategy = dict(zip(labels, probabilities, strict=True))
-            state = _record(session, hand, actions, state, player, action, strategy)
-    if state.is_terminal() and hand.status != FINISHED:
-        _finish(hand, state)  # only if an interruption kept it from being recorded
-        _commit(session, "this hand was finished by another request at the same time")
-    return state
+    try:
+        while not state.is_terminal() and state.current_player() != hand.human_seat:
+            player = state.current_player()
+            probabilities: dict[str, float] | None = None
+            if player == CHANCE:
+                outcomes = state.chance_outcomes()
+                action = outcomes[_sample(rng, [p for _, p in outcomes])][0]
+            else:
+                labels, weights = _bot_strategy(source, game, state)
+                action = action_from_label(state, labels[_sample(rng, weights)])
+                probabilities = dict(zip(labels, weights, strict=True))
+            actions.append(Recorded(len(actions), player, action, state.action_label(action),
+                                    probabilities))
+            state = state.apply_action(action)
+    except StrategyUnavailableError as exc:
+        return state, exc
+    return state, None
+
 
 
 def _bot_strategy(
@@ -554,5 +665,6 @@ def _view(
         legal_actions=legal_labels(state) if to_act == "you" else [],
         hint=hint_out,
         outcome=outcome,
+        seq=len(actions),
     )
 

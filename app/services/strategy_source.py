@@ -102,14 +102,16 @@ class StrategySource:
 
     def _failed(self, exc: BaseException) -> StrategyUnavailableError:
         """A read failed mid-flight (file replaced, corrupted): drop the handle, reopen later."""
-        log.error("strategy store %s failed: %s", self.path, exc)
+        message = (f"reading the strategy store {self.path} failed ({exc}); if the file was "
+                   f"damaged, {BUILD_HINT} to rebuild it")
+        log.error("%s", message)
         with self._lock:
             store, self._store = self._store, None
-            self._error = str(exc)
+            self._error = message
             self._tried = time.monotonic()
         if store is not None:
             store.close()
-        return StrategyUnavailableError(f"the strategy store {self.path} failed: {exc}")
+        return StrategyUnavailableError(message)
 
     # ---- reads -----------------------------------------------------------------------------
 
@@ -124,10 +126,24 @@ class StrategySource:
         """The latest solve of `game`; `StrategyUnavailableError` (503) if there is none."""
         info = self.latest_solve(game)
         if info is None:
-            raise StrategyUnavailableError(
-                f"no solved strategy for {game!r} in {self.path}; {BUILD_HINT}"
-            )
+            raise self._unsolved(game)
         return info
+
+    def _unsolved(self, game: str) -> StrategyUnavailableError:
+        return StrategyUnavailableError(
+            f"no solved strategy for {game!r} in {self.path}; {BUILD_HINT}")
+
+    def require(self, game: str) -> int:
+        """The latest solve id of `game`; `StrategyUnavailableError` (503) if there is none.
+        The check before a match or a hand: cheaper than :meth:`solve`."""
+        store = self.store()
+        try:
+            solve_id = store.latest_solve_id(game)
+        except _STORE_FAILURES as exc:
+            raise self._failed(exc) from exc
+        if solve_id is None:
+            raise self._unsolved(game)
+        return solve_id
 
     def infoset(self, game: str, key: str) -> InfosetStrategy | None:
         store = self.store()

@@ -8,6 +8,12 @@ history, so a reload shows the same thing.
 
 The pages only render: every game and play decision is made by :mod:`app.services`, whose
 errors (404, 403, 409, 503) become friendly HTML here.
+
+Every POST is protected against cross-site request forgery (:mod:`app.web.csrf`): the forms
+carry the session's token as a hidden field, htmx sends it as a header. The action forms also
+carry the hand's ``seq``, so a second click on a page that is out of date (a double click
+without JavaScript, a second tab) is refused with the table re-rendered (409) instead of being
+played as another action.
 """
 
 from __future__ import annotations
@@ -19,23 +25,28 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Form, Query, Request
+from fastapi import APIRouter, Depends, Form, Path, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from app import charts, services
+from app.api import errors as api_errors
 from app.config import REPO_ROOT
-from app.deps import OwnerDep, RngDep, SessionDep, SourceDep
+from app.deps import ID_PATTERN, OwnerDep, RngDep, SessionDep, SourceDep
 from app.models import Match
 from app.schemas import GameDetail, HandView, InfosetEntry, MatchResults
 from app.services import (
+    HandBusyError,
     HandInProgressError,
     IllegalActionError,
     NotFoundError,
     PermissionDeniedError,
     ServiceError,
+    StaleHandError,
     StrategyUnavailableError,
 )
+from app.web.csrf import CsrfError, csrf_token, verify_csrf
 from solver.games import Game, get_game
 from solver.games.dudo import BID_LABELS
 
@@ -147,6 +158,14 @@ def pct(p: float) -> str:
     return f"{100 * p:.1f}%".replace(".0%", "%")
 
 
+def bar_width(p: float) -> int:
+    """A probability bar's width in whole percent (a CSS class ``w-N``: the pages have no inline
+    styles); a non-zero probability gets at least 1% so that it stays visible."""
+    if not p > 0:
+        return 0
+    return max(1, min(100, round(100 * p)))
+
+
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -188,17 +207,27 @@ templates.env.globals.update(
     is_dice_game=is_dice_game,
     has_cards=has_cards,
     pct=pct,
+    bar_width=bar_width,
     sci=sci,
     fmt_signed=fmt_signed,
     seat_name=seat_name,
+    csrf_token=csrf_token,
 )
 
 router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
+
+CsrfDep = Depends(verify_csrf)
+"""On every POST route: 403 page unless the form or htmx sent the session's CSRF token."""
+
+GamePath = Annotated[str, Path(pattern=ID_PATTERN)]
+MatchPath = Annotated[str, Path(pattern=ID_PATTERN)]
 
 ERROR_TITLES = {
     400: "Bad request",
     401: "Not signed in",
     403: "Not your match",
+    413: "Request too large",
+    422: "Bad request",
     404: "Not found",
     409: "Not possible right now",
     503: "Strategy unavailable",
@@ -241,38 +270,73 @@ def error_page(
     return templates.TemplateResponse(request, name, context, status_code=status_code)
 
 
+def is_page_path(request: Request) -> bool:
+    """Not the JSON API (nor its health check and schema)."""
+    path = request.url.path
+    return not (path.startswith("/api/") or path in ("/healthz", "/openapi.json"))
+
+
 def wants_html(request: Request) -> bool:
     """A browser page request (not the JSON API, not a client asking for JSON)."""
-    if request.url.path.startswith("/api/") or request.url.path in ("/healthz", "/openapi.json"):
+    if not is_page_path(request):
         return False
     return is_htmx(request) or "text/html" in request.headers.get("accept", "")
 
 
+NO_PAGE = "There is no page at this address. The games are listed on the front page."
+
+
 async def http_error_page(request: Request, exc: Exception) -> Response:
     """Exception handler for Starlette's ``HTTPException``: friendly HTML for browsers (an
-    unknown URL, a wrong method), FastAPI's usual JSON for everybody else."""
-    from fastapi.exception_handlers import http_exception_handler
+    unknown URL, a wrong method), the API's JSON errors for everybody else."""
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
     assert isinstance(exc, StarletteHTTPException)
     if not wants_html(request) or exc.status_code < 400:
-        return await http_exception_handler(request, exc)
+        return await api_errors.http_error(request, exc)
     messages = {
-        404: "There is no page at this address. The games are listed on the front page.",
+        400: "The request could not be read (a malformed form?). Reload the page and try "
+             "again.",
+        404: NO_PAGE,
         405: "This address does not accept that kind of request.",
     }
-    message = messages.get(exc.status_code, str(exc.detail))
+    message = messages.get(exc.status_code, str(api_errors.preview(str(exc.detail))))
     response = error_page(request, exc.status_code, message)
     if exc.headers:
         response.headers.update(exc.headers)
     return response
 
 
+async def validation_error_page(request: Request, exc: Exception) -> Response:
+    """Invalid input: the API's 422 JSON; on a page's route a friendly page: 404 for an
+    address that cannot exist (a malformed id or game name), else 422 naming the field."""
+    assert isinstance(exc, RequestValidationError)
+    if not is_page_path(request):
+        return api_errors.validation_response(exc)
+    problems = api_errors.validation_errors(exc)
+    if any(p["loc"][:1] == ["path"] for p in problems):
+        return error_page(request, 404, NO_PAGE)
+    parts = []
+    for problem in problems[:3]:
+        field = ".".join(str(x) for x in problem["loc"][1:]) or "the request"
+        parts.append(f"{field}: {problem['msg']}")
+    return error_page(request, 422, "This request was not understood (" + "; ".join(parts) +
+                      "). Reload the page and try again.")
+
+
+async def csrf_error_page(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, CsrfError)
+    return error_page(request, 403, exc.message, title="Form expired or forged")
+
+
 def install_error_pages(app: Any) -> None:
-    """Serve :func:`http_error_page` for unknown URLs etc. (call from ``create_app``)."""
+    """Friendly HTML for browsers on unknown URLs, invalid input and forged or expired forms
+    (call from ``create_app``); the API keeps its JSON errors."""
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
     app.add_exception_handler(StarletteHTTPException, http_error_page)
+    app.add_exception_handler(RequestValidationError, validation_error_page)
+    app.add_exception_handler(CsrfError, csrf_error_page)
 
 
 class _PageError(Exception):
@@ -346,7 +410,7 @@ def lobby(request: Request, source: SourceDep) -> Response:
 
 
 @router.get("/play/{game}", name="play")
-def play_page(request: Request, game: str, source: SourceDep, session: SessionDep,
+def play_page(request: Request, game: GamePath, source: SourceDep, session: SessionDep,
               owner: OwnerDep) -> Response:
     """The game's start page: rules, the value, your matches of this game, a start button."""
     try:
@@ -362,8 +426,8 @@ def play_page(request: Request, game: str, source: SourceDep, session: SessionDe
     )
 
 
-@router.post("/play/{game}", name="start_match")
-def start_match(request: Request, game: str, source: SourceDep, session: SessionDep,
+@router.post("/play/{game}", name="start_match", dependencies=[CsrfDep])
+def start_match(request: Request, game: GamePath, source: SourceDep, session: SessionDep,
                 owner: OwnerDep, rng: RngDep) -> Response:
     """Create a match owned by this browser, deal its first hand, go to its table."""
     try:
@@ -430,7 +494,7 @@ def _render_match(request: Request, ctx: TableContext, status_code: int = 200) -
 
 
 @router.get("/matches/{match_id}", name="match")
-def match_page(request: Request, match_id: str, session: SessionDep, source: SourceDep,
+def match_page(request: Request, match_id: MatchPath, session: SessionDep, source: SourceDep,
                owner: OwnerDep, rng: RngDep, hint: Annotated[str | None, Query()] = None
                ) -> Response:
     try:
@@ -442,14 +506,17 @@ def match_page(request: Request, match_id: str, session: SessionDep, source: Sou
     return _render_match(request, ctx)
 
 
-@router.post("/matches/{match_id}/act", name="act")
-def act(request: Request, match_id: str, session: SessionDep, source: SourceDep,
+@router.post("/matches/{match_id}/act", name="act", dependencies=[CsrfDep])
+def act(request: Request, match_id: MatchPath, session: SessionDep, source: SourceDep,
         owner: OwnerDep, rng: RngDep,
         action: Annotated[str, Form(max_length=32)] = "",
         hand: Annotated[str, Form(max_length=64)] = "",
-        hint: Annotated[str | None, Form()] = None) -> Response:
-    """The human's move (an action label), then the bot's replies."""
+        seq: Annotated[str, Form(max_length=12)] = "",
+        hint: Annotated[str | None, Form(max_length=8)] = None) -> Response:
+    """The human's move (an action label), then the bot's replies. ``seq`` is the version of
+    the hand the page showed: if the hand has moved on since, nothing is played (409)."""
     show_hint = _flag(hint)
+    expected_seq = int(seq) if seq.strip().isdigit() else None
     try:
         with _service_errors(request, back_url=match_url(match_id, show_hint),
                              back_text="Back to the table"):
@@ -466,7 +533,12 @@ def act(request: Request, match_id: str, session: SessionDep, source: SourceDep,
                            "stale page?). Here is the hand in progress.")
             else:
                 try:
-                    view = services.act(session, source, current, action, rng, hint=show_hint)
+                    view = services.act(session, source, current, action, rng, hint=show_hint,
+                                        expected_seq=expected_seq)
+                except (StaleHandError, HandBusyError):
+                    message = ("That click was for an earlier view of this hand (a double "
+                               "click, or another tab?), so it was not played. Here is the "
+                               "hand as it is now.")
                 except IllegalActionError as exc:
                     legal = ", ".join(exc.legal_actions)
                     message = f"{exc.message}" if not legal or legal in exc.message else (
@@ -482,9 +554,10 @@ def act(request: Request, match_id: str, session: SessionDep, source: SourceDep,
     return _redirect(match_url(match_id, show_hint))
 
 
-@router.post("/matches/{match_id}/next", name="next_hand")
-def next_hand(request: Request, match_id: str, session: SessionDep, source: SourceDep,
-              owner: OwnerDep, rng: RngDep, hint: Annotated[str | None, Form()] = None
+@router.post("/matches/{match_id}/next", name="next_hand", dependencies=[CsrfDep])
+def next_hand(request: Request, match_id: MatchPath, session: SessionDep, source: SourceDep,
+              owner: OwnerDep, rng: RngDep,
+              hint: Annotated[str | None, Form(max_length=8)] = None
               ) -> Response:
     """Deal the next hand (seats alternate)."""
     show_hint = _flag(hint)
@@ -588,7 +661,7 @@ def _explorer_url(game: str, card: str, history: str, page: int) -> str:
 
 
 @router.get("/games/{game}/strategy", name="strategy")
-def strategy_page(request: Request, game: str, source: SourceDep,
+def strategy_page(request: Request, game: GamePath, source: SourceDep,
                   card: Annotated[str, Query(max_length=8)] = "",
                   history: Annotated[str, Query(max_length=200)] = "",
                   page: Annotated[str, Query(max_length=12)] = "1") -> Response:

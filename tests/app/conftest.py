@@ -24,6 +24,7 @@ from app.config import Settings
 from app.deps import get_rng
 from app.main import create_app
 from strategies import StrategyStore
+from tests.app.postgres import PostgresServer, postgres_server
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("rps", "kuhn", "leduc", "dudo", "dudo-calzo")
@@ -84,14 +85,14 @@ AppFactory = Callable[..., AppHandle]
 
 @pytest.fixture
 def make_app(tmp_path: Path, store_path: Path) -> Iterator[AppFactory]:
-    """``make_app(store=..., db=..., seed=...)``: a running app (lifespan entered) with a
-    seeded rng injected; all are shut down at the end of the test."""
+    """``make_app(store=..., db=..., seed=..., database_url=...)``: a running app (lifespan
+    entered) with a seeded rng injected; all are shut down at the end of the test."""
     stack: list[TestClient] = []
 
     def factory(store: Path | None = None, db: Path | None = None, seed: int = 0,
-                **client_kw: Any) -> AppHandle:
+                database_url: str | None = None, **client_kw: Any) -> AppHandle:
         settings = Settings(
-            database_url=f"sqlite:///{db or tmp_path / 'app.sqlite'}",
+            database_url=database_url or f"sqlite:///{db or tmp_path / 'app.sqlite'}",
             strategy_store=store or store_path,
             secret_key="test-secret",
             data_dir=tmp_path,
@@ -120,3 +121,32 @@ def new_match(client: TestClient, game: str) -> tuple[str, dict[str, str]]:
     assert response.status_code == 201, response.text
     body = response.json()
     return body["match_id"], {"Authorization": f"Bearer {body['token']}"}
+
+
+# ---- PostgreSQL --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PostgresServer]:
+    """A throwaway PostgreSQL server (or ``TEST_POSTGRES_URL``'s), see tests/app/postgres.py."""
+    with postgres_server() as server:
+        yield server
+
+
+@pytest.fixture
+def pg_url(pg_server: PostgresServer) -> Iterator[str]:
+    """A new empty PostgreSQL database for this test (``postgresql+psycopg://...``)."""
+    url = pg_server.create_database()
+    yield url
+    pg_server.drop_database(url)
+
+
+DATABASES = ("sqlite", "postgresql")
+
+
+@pytest.fixture(params=DATABASES)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The play database of a test run on both back ends: an SQLite file, then PostgreSQL."""
+    if request.param == "postgresql":
+        return str(request.getfixturevalue("pg_url"))
+    return f"sqlite:///{tmp_path / 'app.sqlite'}"

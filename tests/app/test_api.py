@@ -1,4 +1,6 @@
-"""The REST API end to end: full hands of every game, the game catalogue and every error case."""
+"""The REST API end to end: full hands of every game, the game catalogue and every error case.
+
+The tests that use the ``api`` fixture run twice: on an SQLite file and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -13,6 +15,12 @@ from solver.games import get_game, play
 from tests.app.conftest import GAMES, AppFactory, AppHandle, new_match
 
 API = "/api/v1"
+
+
+@pytest.fixture
+def api(database_url: str, make_app: AppFactory) -> AppHandle:
+    """An app on SQLite, then on PostgreSQL (``database_url`` is parametrized over both)."""
+    return make_app(database_url=database_url)
 
 
 def play_hand(api: AppHandle, match_id: str, headers: dict[str, str],

@@ -119,9 +119,17 @@ def web(make_app: AppFactory) -> AppHandle:
     return make_app(seed=7)
 
 
+def csrf(client: TestClient) -> dict[str, str]:
+    """The form field that every page's POST needs: this session's CSRF token, read from the
+    lobby the way a browser gets it (the token lives in the session cookie)."""
+    meta = parse(client.get("/").text).find("meta", name="csrf-token")
+    assert meta is not None and meta.attrs["content"]
+    return {"csrf_token": meta.attrs["content"]}
+
+
 def start(client: TestClient, game: str) -> str:
     """Start a match with the lobby's Play form; its table's URL."""
-    response = client.post(f"/play/{game}", follow_redirects=False)
+    response = client.post(f"/play/{game}", data=csrf(client), follow_redirects=False)
     assert response.status_code == 303, response.text
     location = response.headers["location"]
     assert re.fullmatch(r"/matches/[0-9a-f]{32}", location)
@@ -207,7 +215,8 @@ def test_lobby_shows_unsolved_games_as_unavailable(make_app: AppFactory,
     assert leduc.find("form") is None  # nothing to post
     assert "unavailable" not in doc.by_id("game-kuhn").classes
     # Trying anyway gives a friendly 503 page, not JSON.
-    response = handle.client.post("/play/leduc", follow_redirects=False)
+    response = handle.client.post("/play/leduc", data=csrf(handle.client),
+                                  follow_redirects=False)
     assert response.status_code == 503
     assert response.headers["content-type"].startswith("text/html")
     assert "no solved strategy" in response.text
@@ -282,7 +291,8 @@ def test_full_kuhn_hand_with_plain_form_posts(web: AppHandle, store_path: Path) 
     assert doc.by_id("stat-hands").text == "1"
     assert doc.by_id("history").find("tr", data_hand=hand.public_id) is not None
     # No more actions to take: a stale post is refused with a message, not an error page.
-    response = client.post(f"{url}/act", data={"action": "bet", "hand": hand.public_id})
+    response = client.post(f"{url}/act", data={"action": "bet", "hand": hand.public_id,
+                                               **csrf(client)})
     assert response.status_code == 409
     assert "This hand is over" in parse(response.text).by_id("table-message").text
 
@@ -306,14 +316,14 @@ def test_next_hand_swaps_seats_and_updates_results(web: AppHandle) -> None:
         assert chart is not None and len(chart.attrs["points"].split()) == number + 1
         next_form = doc.find("form", action=f"{url}/next")
         assert next_form is not None
-        response = client.post(f"{url}/next", follow_redirects=False)
+        response = client.post(f"{url}/next", data=csrf(client), follow_redirects=False)
         assert response.status_code == 303 and response.headers["location"] == url
     # After 3 hands the CI is shown and the chart has its band.
     doc = page(client, url)
     assert "…" in doc.by_id("stat-ci").text
     assert doc.by_id("results-chart").find("path", cls="c-band") is not None
     # Asking for another hand while one is in progress is refused with a message.
-    response = client.post(f"{url}/next")
+    response = client.post(f"{url}/next", data=csrf(client))
     assert response.status_code == 409
     assert "still in progress" in response.text
 
@@ -380,10 +390,15 @@ def test_other_browsers_cannot_open_my_match(web: AppHandle) -> None:
         assert response.status_code == 403
         assert response.headers["content-type"].startswith("text/html")
         assert "This match belongs to another player" in response.text
-        response = stranger.post(f"{url}/act", data={"action": "bet"}, follow_redirects=False)
+        # With the stranger's own (valid) CSRF token: refused because the match is not theirs.
+        token = csrf(stranger)
+        response = stranger.post(f"{url}/act", data={"action": "bet", **token},
+                                 follow_redirects=False)
         assert response.status_code == 403
-        response = stranger.post(f"{url}/next", follow_redirects=False)
+        assert "This match belongs to another player" in response.text
+        response = stranger.post(f"{url}/next", data=token, follow_redirects=False)
         assert response.status_code == 403
+        assert "This match belongs to another player" in response.text
     missing = web.client.get("/matches/" + "0" * 32)
     assert missing.status_code == 404 and "No match" in missing.text and "<html" in missing.text
 
@@ -495,7 +510,7 @@ def test_unknown_game_pages_are_friendly_404s(web: AppHandle) -> None:
         assert response.status_code == 404
         assert response.headers["content-type"].startswith("text/html")
         assert "Unknown game 'chess'" in parse(response.text).text
-    response = web.client.post("/play/chess", follow_redirects=False)
+    response = web.client.post("/play/chess", data=csrf(web.client), follow_redirects=False)
     assert response.status_code == 404
 
 

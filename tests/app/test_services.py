@@ -267,10 +267,13 @@ def test_catalog(env: Env) -> None:
     assert trace.points and trace.solve_id == solve.solve_id
 
 
-def test_concurrent_actions_on_one_hand(tmp_path: Path, store_path: Path) -> None:
-    """Eight simultaneous "bet"s in one hand: they are played one after the other, each
-    either played or refused with a 409-type error (never anything else), and what was
-    answered as played is exactly what the database holds."""
+@pytest.mark.parametrize("with_seq", [True, False])
+def test_concurrent_actions_on_one_hand(tmp_path: Path, store_path: Path, with_seq: bool) -> None:
+    """Eight simultaneous "bet"s in one hand, in eight threads. With the view's ``seq`` exactly
+    one is played and the seven others are refused (409-type errors: busy or stale). Without it,
+    those that arrive while another is being played are refused; one that arrives after it may
+    be played as the next move. Either way what was answered as played is exactly what the
+    database holds, and nothing else happens (no other error)."""
     engine = make_engine(f"sqlite:///{tmp_path / 'race.sqlite'}")
     create_tables(engine)
     factory = make_sessionmaker(engine)
@@ -286,8 +289,8 @@ def test_concurrent_actions_on_one_hand(tmp_path: Path, store_path: Path) -> Non
             hand = services.get_hand(session, view.hand_id)
             barrier.wait()
             try:
-                outcomes.append(services.act(session, source, hand, "bet",
-                                             rng=random.Random()))
+                outcomes.append(services.act(session, source, hand, "bet", rng=random.Random(),
+                                             expected_seq=view.seq if with_seq else None))
             except services.ConflictError as exc:  # IllegalActionError is one too
                 outcomes.append(exc)
 
@@ -298,10 +301,15 @@ def test_concurrent_actions_on_one_hand(tmp_path: Path, store_path: Path) -> Non
         t.join()
     played = [o for o in outcomes if isinstance(o, HandView)]
     assert len(outcomes) == 8 and len(played) >= 1, outcomes
-    assert all(isinstance(o, HandView | services.IllegalActionError) for o in outcomes)
+    if with_seq:
+        assert len(played) == 1, outcomes
+        assert all(isinstance(o, services.HandBusyError | services.StaleHandError)
+                   for o in outcomes if o is not played[0]), outcomes
+    assert all(isinstance(o, HandView | services.ConflictError) for o in outcomes)
     with factory() as session:
         final = services.hand_view(session, source, services.get_hand(session, view.hand_id))
     assert [e.seq for e in final.events] == list(range(len(final.events)))
+    assert final.seq == len(final.events)
     mine = [e for e in final.events if e.actor == "you"]
     assert [e.label for e in mine] == ["bet"] * len(played)
     assert sorted(p.new_events[0].seq for p in played) == [e.seq for e in mine]

@@ -141,14 +141,56 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("screenshots")
 
 
+CSP_WATCH = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || "inline"}`
+                              + ` (${e.sourceFile || ""}:${e.lineNumber || 0})`);
+});
+"""
+
+
+def watch_csp(page) -> list[str]:
+    """Collect the Content-Security-Policy violations of `page`: Chromium's console reports
+    ("Refused to ...") and the ``securitypolicyviolation`` events (an init script, which the
+    policy does not apply to). Call before the first navigation; the list fills as it goes."""
+    reports: list[str] = []
+
+    def on_console(message) -> None:
+        text = message.text
+        if "Content Security Policy" in text or text.startswith("Refused to"):
+            reports.append(text)
+
+    page.on("console", on_console)
+    page.add_init_script(CSP_WATCH)
+    return reports
+
+
+def csp_violations(page, reports: list[str]) -> list[str]:
+    """Everything `watch_csp` saw, plus the events recorded by the current document."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    events: list[str] = []
+    if not page.is_closed():
+        try:
+            events = page.evaluate("window.__cspViolations || []")
+        except PlaywrightError:  # a page mid-navigation has no document to ask
+            events = []
+    return reports + list(events)
+
+
 @pytest.fixture
 def page(browser, server: str):
-    """A fresh browser context (its own cookies: its own player) and page."""
+    """A fresh browser context (its own cookies: its own player) and page. At the end, the
+    page must have had no JavaScript error and no Content-Security-Policy violation."""
     context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=server)
     page = context.new_page()
     page.set_default_timeout(15_000)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    reports = watch_csp(page)
     yield page
+    violations = csp_violations(page, reports)
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+    assert not violations, f"Content-Security-Policy violations: {violations}"

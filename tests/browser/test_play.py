@@ -229,3 +229,97 @@ def test_pages_fit_a_phone(browser, server: str, shots: Path) -> None:
         snap(page, shots, "phone-leduc")
     finally:
         context.close()
+
+
+# ---- security: headers, Content-Security-Policy, CSRF, stale clicks ---------------------------
+
+
+def test_pages_run_under_the_content_security_policy(page: Page, server: str) -> None:
+    """Every page is served with a strict policy (no inline script or style) and still works:
+    htmx loads and swaps, the charts draw. The ``page`` fixture fails the test on any
+    violation; here we also check that the watcher does see one when it happens."""
+    from tests.browser.conftest import csp_violations, watch_csp
+
+    response = page.goto("/")
+    assert response is not None
+    headers = response.headers
+    policy = headers["content-security-policy"]
+    assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    assert "'unsafe-inline'" not in policy and "'unsafe-eval'" not in policy
+    assert headers["x-frame-options"] == "DENY"
+    assert headers["x-content-type-options"] == "nosniff"
+    assert headers["referrer-policy"] == "same-origin"
+    page.wait_for_function("() => window.htmx !== undefined")
+    # htmx did not inject its indicator <style> (it would be refused): the config says so.
+    assert page.evaluate("htmx.config.includeIndicatorStyles") is False
+    assert page.locator("head style").count() == 0
+    # The charts' inline <style> is allowed by its hash: the curve is drawn with its stroke.
+    page.goto("/games/kuhn/strategy")
+    stroke = page.locator("svg.convergence-chart polyline.c-curve").evaluate(
+        "el => getComputedStyle(el).strokeWidth")
+    assert stroke == "2.5px"
+    # An htmx swap on this page (the filter) works under the policy.
+    page.select_option("#f-card", "K")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('article.infoset')]"
+        ".every(a => a.dataset.key.startsWith('K|'))")
+    # A probability bar has its width from a class, not an inline style.
+    bar = page.locator("article.infoset li.prob .bar > span").first
+    assert bar.get_attribute("style") is None
+    assert float(bar.evaluate("el => el.getBoundingClientRect().width")) >= 0
+
+    # The watcher is not blind: an inline style injected now is refused and reported.
+    other = page.context.new_page()
+    reports = watch_csp(other)
+    other.goto(server + "/")
+    other.evaluate("document.head.insertAdjacentHTML('beforeend', '<style>body{}</style>')")
+    other.wait_for_function("() => window.__cspViolations.length > 0")
+    assert any("style-src" in v for v in csp_violations(other, reports))
+    other.close()
+
+
+def test_forms_carry_the_csrf_token_and_a_forged_post_is_refused(page: Page, server: str,
+                                                                 browser) -> None:
+    start_match(page, "kuhn")
+    url = page.url
+    token = page.locator("meta[name=csrf-token]").get_attribute("content")
+    assert token
+    for form in page.locator("form[method=post]").all():
+        assert form.locator("input[name=csrf_token]").get_attribute("value") == token
+    assert token in (page.locator("body").get_attribute("hx-headers") or "")
+    # htmx sends it as a header with each request (and the form's field with a post).
+    with page.expect_request(lambda r: r.url.endswith("?hint=1")) as request_info:
+        page.locator("#hint-toggle").click()
+    assert request_info.value.headers.get("x-csrf-token") == token
+    expect(page.locator("#hint")).to_be_visible()
+    # A page on another site can make this browser post (the cookie is SameSite=Lax, so a
+    # top-level form post from elsewhere would not even carry it); without the token the app
+    # refuses either way. Simulate the forged post from this very browser, cookie included.
+    before = event_count(page)
+    response = page.request.post(f"{url}/act", form={"action": "bet"})
+    assert response.status == 403
+    assert "security token" in response.text()
+    response = page.request.post(f"{url}/act", form={"action": "bet", "csrf_token": "x" * 43})
+    assert response.status == 403
+    # The hand is unchanged: the forged action was not played.
+    page.reload()
+    assert event_count(page) == before
+
+
+def test_a_second_tab_gets_the_hand_as_it_is_now_not_a_second_action(page: Page) -> None:
+    start_match(page, "leduc")
+    tab_b = page.context.new_page()
+    tab_b.goto(page.url)
+    seq = page.locator("#table form input[name=seq]").get_attribute("value")
+    assert seq is not None and seq.isdigit()
+    assert tab_b.locator("#table form input[name=seq]").get_attribute("value") == seq
+    # A check never ends a Leduc hand, whatever the bot answers: the hand goes on.
+    click_and_wait(page, page.locator("#table form button[value=check]"))
+    events_after_a = event_count(page)
+    # Tab B still shows the old hand: its click must not be played as another action.
+    old_table = tab_b.locator("#table").element_handle()
+    tab_b.locator("#table form button[value=check]").click()
+    tab_b.wait_for_function("t => !t.isConnected", arg=old_table)
+    expect(tab_b.locator("#table-message")).to_contain_text("earlier view of this hand")
+    assert event_count(tab_b) == events_after_a  # the hand as tab A left it
+    tab_b.close()

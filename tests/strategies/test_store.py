@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import sqlite3
 import threading
@@ -205,6 +206,23 @@ def test_solve_saved_by_another_handle_is_seen(tmp_path: Path) -> None:
         assert reader.games() == ["kuhn"]
 
 
+def test_latest_solve_id_follows_saves_and_deletes_from_any_handle(tmp_path: Path) -> None:
+    """The app's cheap "is this game solved?" check: the newest solve's id, kept up to date
+    with solves saved or deleted through another handle (another process)."""
+    path = tmp_path / "store.sqlite"
+    with StrategyStore.open(path, create=True) as writer, StrategyStore.open(path) as reader:
+        assert reader.latest_solve_id("kuhn") is None
+        k1 = save(writer, "kuhn")
+        assert reader.latest_solve_id("kuhn") == k1.id
+        assert reader.latest_solve_id("dudo") is None
+        k2 = save(writer, "kuhn")
+        assert reader.latest_solve_id("kuhn") == k2.id == reader.latest_solve("kuhn").id
+        writer.delete_solve(k2.id)
+        assert reader.latest_solve_id("kuhn") == k1.id
+        writer.delete_solve(k1.id)
+        assert reader.latest_solve_id("kuhn") is None
+
+
 # ---- infoset lookups -------------------------------------------------------------------------
 
 
@@ -330,12 +348,14 @@ def test_create_makes_folder_and_uses_wal(tmp_path: Path) -> None:
 
 def _other_version(path: Path) -> None:
     StrategyStore.open(path, create=True).close()
-    with sqlite3.connect(path) as db:
+    # Closed explicitly: `with sqlite3.connect()` only commits, and the WAL frames would be
+    # checkpointed into the file whenever the garbage collector closes the connection.
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (SCHEMA_VERSION + 1,))
 
 
 def _unrelated_tables(path: Path) -> None:
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)")
 
 

@@ -8,10 +8,14 @@ from fastapi import APIRouter, Query
 
 from app import services
 from app.api.errors import NOT_FOUND, UNAVAILABLE
-from app.deps import SourceDep
+from app.deps import GamePath, SourceDep
 from app.schemas import Convergence, GameDetail, GameSummary, StrategyPage
 
 router = APIRouter(prefix="/games", tags=["games"])
+
+MAX_KEY = 200
+"""Longest information-set key (or part of one) a filter may name."""
+MAX_OFFSET = 1_000_000_000
 
 
 @router.get("", response_model=list[GameSummary])
@@ -21,18 +25,21 @@ def list_games(source: SourceDep) -> list[GameSummary]:
 
 
 @router.get("/{game}", response_model=GameDetail, responses=NOT_FOUND)
-def game_detail(game: str, source: SourceDep) -> GameDetail:
+def game_detail(game: GamePath, source: SourceDep) -> GameDetail:
     return services.game_detail(source, game)
 
 
 @router.get("/{game}/strategy", response_model=StrategyPage, responses=NOT_FOUND | UNAVAILABLE)
 def strategy(
-    game: str,
+    game: GamePath,
     source: SourceDep,
-    infoset: Annotated[str | None, Query(description="One information set by key.")] = None,
-    prefix: Annotated[str | None, Query(description="Keys starting with this.")] = None,
-    contains: Annotated[str | None, Query(description="Keys containing this.")] = None,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    infoset: Annotated[str | None, Query(max_length=MAX_KEY,
+                                         description="One information set by key.")] = None,
+    prefix: Annotated[str | None, Query(max_length=MAX_KEY,
+                                        description="Keys starting with this.")] = None,
+    contains: Annotated[str | None, Query(max_length=MAX_KEY,
+                                          description="Keys containing this.")] = None,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
     limit: Annotated[int | None, Query(ge=1, le=100_000)] = None,
 ) -> StrategyPage:
     """The stored equilibrium strategy: all information sets, a filtered page, or one."""
@@ -44,6 +51,6 @@ def strategy(
 
 @router.get("/{game}/convergence", response_model=Convergence,
             responses=NOT_FOUND | UNAVAILABLE)
-def convergence(game: str, source: SourceDep) -> Convergence:
+def convergence(game: GamePath, source: SourceDep) -> Convergence:
     """Exploitability and value by iteration of the stored solve."""
     return services.convergence(source, game)

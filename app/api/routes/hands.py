@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 
 from app import services
-from app.api.errors import AUTH, ILLEGAL, NOT_FOUND, UNAVAILABLE
+from app.api.errors import AUTH, ILLEGAL, JSON_BODY, NOT_FOUND, UNAVAILABLE, require_json_body
 from app.deps import HandDep, RngDep, SessionDep, SourceDep
 from app.schemas import ActionRequest, HandView
 
@@ -21,7 +21,8 @@ def get_hand(
 
 
 @router.post("/{hand_id}/actions", response_model=HandView,
-             responses=AUTH | NOT_FOUND | ILLEGAL | UNAVAILABLE)
+             responses=AUTH | NOT_FOUND | ILLEGAL | JSON_BODY | UNAVAILABLE,
+             dependencies=[Depends(require_json_body)])
 def act(
     body: ActionRequest,
     hand: HandDep,
@@ -31,5 +32,8 @@ def act(
     hint: bool = False,
 ) -> HandView:
     """Play an action by its label (one of ``legal_actions``); the answer includes the bot's
-    replies. 409 with the legal actions if it is illegal, not your turn, or the hand is over."""
-    return services.act(session, source, hand, body.action, rng=rng, hint=hint)
+    replies. 409 with the legal actions if it is illegal, not your turn, or the hand is over;
+    409 if ``seq`` is not the hand's (stale view) or another action on this hand is being
+    played at the same moment (exactly one of two simultaneous submissions is played)."""
+    return services.act(session, source, hand, body.action, rng=rng, hint=hint,
+                        expected_seq=body.seq)

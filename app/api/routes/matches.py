@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Depends, status
 
 from app import services
-from app.api.errors import AUTH, IN_PROGRESS, NOT_FOUND, UNAVAILABLE
+from app.api.errors import (
+    AUTH,
+    IN_PROGRESS,
+    JSON_BODY,
+    NOT_FOUND,
+    UNAVAILABLE,
+    require_json_body,
+)
 from app.deps import MatchDep, RngDep, SessionDep, SourceDep
 from app.schemas import HandView, MatchCreate, MatchCreated, MatchResults
 
@@ -13,7 +20,8 @@ router = APIRouter(prefix="/matches", tags=["matches"])
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=MatchCreated,
-             responses=NOT_FOUND | UNAVAILABLE)
+             responses=NOT_FOUND | JSON_BODY | UNAVAILABLE,
+             dependencies=[Depends(require_json_body)])
 def create_match(body: MatchCreate, session: SessionDep, source: SourceDep) -> MatchCreated:
     """A new match against the bot. The token in the answer opens the match's endpoints
     (``Authorization: Bearer <token>``); it is shown only this once."""

@@ -1,0 +1,272 @@
+"""Load test of the REST API with locust: simulated players, each playing whole hands of random
+games (create a match, deal hands, act until each hand is finished, now and then a new match).
+
+This file is both the locustfile and a runner. The runner starts ``uvicorn app.main:app`` with N
+workers on 127.0.0.1 on a fresh database in a temporary folder (SQLite unless
+``--database-url``), runs ``locust --headless`` against it, and prints requests/s, the p50, p95
+and p99 latencies for the action endpoint and overall, and the error count::
+
+    PYTHONPATH=. .venv/bin/python benchmarks/load_test.py --workers 1      # 100 users, 60 s
+    PYTHONPATH=. .venv/bin/python benchmarks/load_test.py --workers 2 --users 100 --time 60s
+    PYTHONPATH=. .venv/bin/python benchmarks/load_test.py --workers 2 --json
+
+Each player waits ``--think`` seconds (uniform, default 0.5-1.5) between two requests, as a
+player (or a bot client) does between moves; ``--think 0`` measures saturation instead. The
+exit status is 1 if any request failed (any answer other than the expected 200/201).
+
+As a plain locustfile: ``locust -f benchmarks/load_test.py --host http://127.0.0.1:8000``
+(``LOAD_THINK=0.5-1.5`` sets the think time there).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+GAMES = ("rps", "kuhn", "leduc", "dudo", "dudo-calzo")
+API = "/api/v1"
+ACTION = f"{API}/hands/[id]/actions"
+"""The action endpoint's name in locust's statistics (the ids vary)."""
+HANDS_PER_MATCH = 5
+DEFAULT_THINK = "0.5-1.5"
+
+
+def parse_think(text: str) -> tuple[float, float]:
+    low, _, high = text.partition("-")
+    return float(low), float(high or low)
+
+
+# ---- the locustfile --------------------------------------------------------------------------
+
+if __name__ != "__main__":  # imported by locust (importing it here would monkey-patch the runner)
+    from locust import HttpUser, task
+    from locust.exception import RescheduleTask
+
+    _THINK = parse_think(os.environ.get("LOAD_THINK", DEFAULT_THINK))
+
+    class ApiPlayer(HttpUser):
+        """One player: one request per task, then a think time."""
+
+        def wait_time(self) -> float:
+            return random.uniform(*_THINK)
+
+        def on_start(self) -> None:
+            self.headers: dict[str, str] = {}
+            self.match_id: str | None = None
+            self.hands = 0
+            self.view: dict[str, Any] | None = None
+
+        def _expect(self, method: str, url: str, name: str, status: int,
+                    **kwargs: Any) -> dict[str, Any]:
+            with self.client.request(method, url, name=name, catch_response=True,
+                                     headers=self.headers, **kwargs) as response:
+                if response.status_code != status:
+                    response.failure(f"{response.status_code}: {response.text[:200]}")
+                    self.view = None  # start over with a new hand
+                    raise RescheduleTask()
+                body: dict[str, Any] = response.json()
+                return body
+
+        @task
+        def play(self) -> None:
+            if self.match_id is None or (self.hands >= HANDS_PER_MATCH
+                                         and (self.view is None
+                                              or self.view["status"] == "finished")):
+                self.headers = {}
+                body = self._expect("POST", f"{API}/matches", f"{API}/matches", 201,
+                                    json={"game": random.choice(GAMES)})
+                self.match_id, self.hands, self.view = body["match_id"], 0, None
+                self.headers = {"Authorization": f"Bearer {body['token']}"}
+            elif self.view is None or self.view["status"] == "finished":
+                self.view = self._expect("POST", f"{API}/matches/{self.match_id}/hands",
+                                         f"{API}/matches/[id]/hands", 201)
+                self.hands += 1
+            else:
+                view = self.view
+                self.view = self._expect(
+                    "POST", f"{API}/hands/{view['hand_id']}/actions", ACTION, 200,
+                    json={"action": random.choice(view["legal_actions"]), "seq": view["seq"]})
+
+
+# ---- the runner ------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_server(port: int, workers: int, env: dict[str, str], log: Path,
+                 timeout: float = 120.0) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
+               "--port", str(port), "--workers", str(workers), "--log-level", "info",
+               "--no-access-log", "--http", "app.serve:NoDelayH11Protocol"]
+    with open(log, "wb") as out:
+        server = subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdout=out,
+                                  stderr=subprocess.STDOUT, start_new_session=True)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"the server exited with {server.returncode}:\n"
+                             f"{log.read_text()[-3000:]}")
+        if log.read_text(errors="replace").count("Application startup complete") >= workers:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    return server
+            except OSError:
+                pass
+        time.sleep(0.1)
+    stop_server(server)
+    raise SystemExit(f"the server did not start within {timeout} s:\n{log.read_text()[-3000:]}")
+
+
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    if server.poll() is None:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(timeout=30)
+
+
+def read_stats(prefix: Path) -> dict[str, dict[str, Any]]:
+    """locust's ``<prefix>_stats.csv``: one row per request name, plus ``Aggregated``."""
+    with open(f"{prefix}_stats.csv", newline="") as handle:
+        return {row["Name"]: row for row in csv.DictReader(handle)}
+
+
+def row_summary(row: dict[str, Any]) -> dict[str, float]:
+    def number(key: str) -> float:
+        value = row.get(key) or "0"
+        return float(value) if value != "N/A" else float("nan")
+
+    return {
+        "requests": int(number("Request Count")),
+        "failures": int(number("Failure Count")),
+        "rps": round(number("Requests/s"), 1),
+        "p50_ms": number("50%"),
+        "p95_ms": number("95%"),
+        "p99_ms": number("99%"),
+        "max_ms": round(number("Max Response Time"), 1),
+    }
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    store = Path(args.store or os.environ.get("STRATEGY_STORE") or
+                 REPO_ROOT / "strategies" / "strategies.sqlite")
+    if not store.is_file():
+        raise SystemExit(f"no strategy store at {store}; run `python -m solver build` first")
+    tmp = Path(tempfile.mkdtemp(prefix="load-test-"))
+    try:
+        port = free_port()
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(REPO_ROOT),
+            "DATABASE_URL": args.database_url or f"sqlite:///{tmp / 'load.sqlite'}",
+            "STRATEGY_STORE": str(store),
+            "SECRET_KEY": "load-test",
+            "APP_DATA_DIR": str(tmp),
+            "LOAD_THINK": args.think,
+        }
+        server = start_server(port, args.workers, env, tmp / "server.log")
+        try:
+            prefix = tmp / "locust"
+            command = [sys.executable, "-m", "locust", "-f", str(Path(__file__).resolve()),
+                       "--headless", "-u", str(args.users), "-r", str(args.spawn_rate),
+                       "-t", args.time, "--host", f"http://127.0.0.1:{port}",
+                       "--csv", str(prefix), "--only-summary", "--stop-timeout", "10",
+                       "--loglevel", "WARNING", *(["--reset-stats"] if args.steady else [])]
+            locust = subprocess.run(command, cwd=REPO_ROOT, env=env, capture_output=True,
+                                    text=True, check=False)
+            if not Path(f"{prefix}_stats.csv").exists():
+                raise SystemExit(f"locust failed ({locust.returncode}):\n{locust.stderr[-3000:]}")
+            stats = read_stats(prefix)
+            failures_text = ""
+            failures_csv = Path(f"{prefix}_failures.csv")
+            if failures_csv.exists():
+                failures_text = failures_csv.read_text()
+            exceptions_csv = Path(f"{prefix}_exceptions.csv")
+            exceptions = 0
+            if exceptions_csv.exists():
+                with open(exceptions_csv, newline="") as handle:
+                    exceptions = sum(int(r.get("Count") or 0) for r in csv.DictReader(handle))
+        finally:
+            stop_server(server)
+        log = (tmp / "server.log").read_text(errors="replace")
+        total = row_summary(stats["Aggregated"])
+        action = row_summary(stats[ACTION]) if ACTION in stats else None
+        return {
+            "workers": args.workers,
+            "users": args.users,
+            "spawn_rate": args.spawn_rate,
+            "time": args.time,
+            "think_s": args.think,
+            "steady_state_only": args.steady,
+            "database": "sqlite" if not args.database_url else args.database_url.split(":")[0],
+            "overall": total,
+            "action": action,
+            "by_endpoint": {name: row_summary(row) for name, row in stats.items()
+                            if name != "Aggregated"},
+            "errors": total["failures"] + exceptions,
+            "failures": failures_text.strip().splitlines()[1:],
+            "server_tracebacks": log.count("Traceback"),
+        }
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workers", type=int, default=1, help="uvicorn workers (1)")
+    parser.add_argument("--users", "-u", type=int, default=100, help="simulated players (100)")
+    parser.add_argument("--spawn-rate", "-r", type=float, default=20, help="users/s (20)")
+    parser.add_argument("--time", "-t", default="60s", help="duration, e.g. 60s or 2m (60s)")
+    parser.add_argument("--think", default=DEFAULT_THINK,
+                        help=f"seconds between a player's requests, MIN-MAX ({DEFAULT_THINK})")
+    parser.add_argument("--steady", action="store_true",
+                        help="count only after all users have started (locust --reset-stats)")
+    parser.add_argument("--database-url", help="play database (default: SQLite in a temp dir)")
+    parser.add_argument("--store", help="strategy store (default $STRATEGY_STORE or "
+                                        "strategies/strategies.sqlite)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args(argv)
+    parse_think(args.think)
+    result = run(args)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(f"{result['users']} players, think {result['think_s']} s, {result['time']}, "
+              f"{result['workers']} worker(s), {result['database']}"
+              + (", after the ramp-up" if result["steady_state_only"] else ""))
+        print(f"{'':<10} {'requests':>9} {'req/s':>7} {'p50 ms':>7} {'p95 ms':>7} "
+              f"{'p99 ms':>7} {'max ms':>7} {'errors':>7}")
+        rows = [("actions", result["action"]), ("overall", result["overall"])]
+        for name, s in rows:
+            if s is None:
+                continue
+            print(f"{name:<10} {s['requests']:>9} {s['rps']:>7.1f} {s['p50_ms']:>7.0f} "
+                  f"{s['p95_ms']:>7.0f} {s['p99_ms']:>7.0f} {s['max_ms']:>7.0f} "
+                  f"{s['failures']:>7}")
+        print(f"errors: {result['errors']}")
+        for line in result["failures"][:10]:
+            print(f"  {line}")
+    return 1 if result["errors"] or result["server_tracebacks"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
