@@ -44,22 +44,9 @@ def _chromium() -> str | None:
 
 
 @pytest.fixture(scope="session")
-def browser_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    existing = os.environ.get("TEST_STRATEGY_STORE", "").strip()
-    if existing:
-        path = Path(existing).expanduser()
-        if not path.is_file():
-            pytest.fail(f"TEST_STRATEGY_STORE={existing} does not exist")
-        return path
-    path = tmp_path_factory.mktemp("browser-store") / "strategies.sqlite"
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-    result = subprocess.run(
-        [sys.executable, "-m", "solver", "build", "--store", str(path), "--quiet"],
-        cwd=REPO_ROOT, env=env, capture_output=True, text=True, check=False,
-    )
-    if result.returncode != 0:
-        pytest.fail(f"building the strategy store failed:\n{result.stderr}")
-    return path
+def browser_store(store_path: Path) -> Path:
+    """The same strategy store as the other tests (built once per session)."""
+    return store_path
 
 
 def _free_port() -> int:
