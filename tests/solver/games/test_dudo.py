@@ -4,6 +4,7 @@ import pytest
 
 from solver.games import get_game, legal_labels, play
 from solver.games.dudo import BID_LABELS, CALZO, DUDO
+from solver.policy import iter_states
 
 
 def bid(label: str) -> int:
@@ -94,14 +95,9 @@ def test_keys() -> None:
 
 
 def count_tree(name: str) -> tuple[int, int]:
-    histories, infosets = 0, set()
-    stack = [get_game(name).initial_state()]
-    while stack:
-        state = stack.pop()
-        histories += 1
-        if state.current_player() in (0, 1):
-            infosets.add(state.information_state_key())
-        stack.extend(state.apply_action(a) for a in state.legal_actions())
+    states = list(iter_states(get_game(name)))
+    histories = len(states)
+    infosets = {s.information_state_key() for s in states if s.current_player() in (0, 1)}
     return histories, len(infosets)
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from solver.games import CHANCE, get_game, legal_labels, play
+from solver.policy import iter_states
 
 J, Q, K = 0, 1, 2
 PASS, BET = 0, 1
@@ -69,14 +70,9 @@ def test_illegal_actions_name_the_legal_ones() -> None:
 
 
 def test_counts() -> None:
-    histories, infosets = 0, set()
-    stack = [get_game("kuhn").initial_state()]
-    while stack:
-        state = stack.pop()
-        histories += 1
-        if state.current_player() in (0, 1):
-            infosets.add(state.information_state_key())
-        stack.extend(state.apply_action(a) for a in state.legal_actions())
+    states = list(iter_states(get_game("kuhn")))
+    histories = len(states)
+    infosets = {s.information_state_key() for s in states if s.current_player() in (0, 1)}
     assert histories == 58
     assert infosets == {f"{c}|{h}" for c in "JQK" for h in ("", "p", "b", "pb")}
 

@@ -4,6 +4,7 @@ import pytest
 
 from solver.games import get_game, legal_labels, play
 from solver.games.leduc import CARD_NAMES
+from solver.policy import iter_states
 
 JS, JH, QS, QH, KS, KH = range(6)
 F, C, R = 0, 1, 2
@@ -91,14 +92,9 @@ def test_illegal_actions_name_the_legal_ones() -> None:
 
 
 def test_counts() -> None:
-    histories, infosets = 0, set()
-    stack = [get_game("leduc").initial_state()]
-    while stack:
-        state = stack.pop()
-        histories += 1
-        if state.current_player() in (0, 1):
-            infosets.add(state.information_state_key())
-        stack.extend(state.apply_action(a) for a in state.legal_actions())
+    states = list(iter_states(get_game("leduc")))
+    histories = len(states)
+    infosets = {s.information_state_key() for s in states if s.current_player() in (0, 1)}
     assert (histories, len(infosets)) == (9_457, 936)
 
 
