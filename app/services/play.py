@@ -150,6 +150,20 @@ def check_token(match: Match, token: str | None) -> None:
         raise PermissionDeniedError("the token does not open this match")
 
 
+def match_for_token(session: Session, match_id: str, token: str) -> Match:
+    """The match `match_id` if `token` opens it: 404 if there is no such match, 403 if not."""
+    match = get_match(session, match_id)
+    check_token(match, token)
+    return match
+
+
+def hand_for_token(session: Session, hand_id: str, token: str) -> Hand:
+    """The hand `hand_id` if `token` opens its match: 404 if there is no such hand, 403 if not."""
+    hand = get_hand(session, hand_id)
+    check_token(hand.match, token)
+    return hand
+
+
 def check_owner(match: Match, owner: str | None) -> None:
     """403 unless the browser session `owner` created the match."""
     if owner is None or match.owner is None or not hmac.compare_digest(owner, match.owner):
