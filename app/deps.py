@@ -78,18 +78,27 @@ async def bearer_token(
 class Backend:
     """What an API request works with: the play database, the strategies and the rng.
 
-    An API route is ``async`` and hands all of its blocking work (lookups, the service call) to
-    the thread pool in one hop, :meth:`run`, with a session of its own. A plain ``def`` route
-    with a database dependency would hop three times: once for the dependency, once for the
-    route and once more for FastAPI to validate the answer; at a hundred requests a second on
-    two cores those hops were a third of the time of a request."""
+    An API route is ``async`` and runs all of its database work (the lookups and the service
+    call) in one go, :meth:`run`, with a session of its own. A plain ``def`` route with a
+    database dependency costs three hops to the thread pool (the dependency, the route, and
+    FastAPI validating the answer), and each hop, with the GIL changing hands twice, cost about
+    as much CPU as the SQLite work itself.
+
+    On SQLite (`inline`) the work runs right on the event loop: it is local, CPU-bound and
+    takes a millisecond or two, so the requests of a worker simply run one after the other,
+    which is what the GIL makes of them anyway. A database across a network (PostgreSQL)
+    would stall the loop while it waits, so there the work goes to the thread pool."""
 
     sessions: sessionmaker[Session]
     source: StrategySource
     rng: random.Random
+    inline: bool
 
     async def run(self, work: Callable[[Session], T]) -> T:
-        """``work(session)`` in the thread pool; the session is closed there too."""
+        """``work(session)``, on the event loop or in the thread pool; the session is
+        closed where it was used."""
+        if self.inline:
+            return self._run(work)
         return await run_in_threadpool(self._run, work)
 
     def _run(self, work: Callable[[Session], T]) -> T:
@@ -99,7 +108,9 @@ class Backend:
 
 async def get_backend(request: Request, rng: Annotated[random.Random, Depends(get_rng)]
                       ) -> Backend:
-    return Backend(request.app.state.sessionmaker, request.app.state.strategies, rng)
+    state = request.app.state
+    return Backend(state.sessionmaker, state.strategies, rng,
+                   inline=state.engine.dialect.name == "sqlite")
 
 
 async def current_owner(request: Request) -> str:

@@ -6,6 +6,7 @@ one configured from the environment.
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -41,6 +42,15 @@ class SolvedBotsApp(FastAPI):
         return SecurityHeadersMiddleware(super().build_middleware_stack())
 
 
+def freeze_startup_objects() -> None:
+    """Move everything allocated so far (the libraries, the app, its tables) out of the garbage
+    collector's reach: those objects live as long as the process, and scanning them again in
+    every full collection paused a worker for 70-80 ms a few times a minute under load, long
+    enough to show in the p99 latency. Requests' own objects are collected as before."""
+    gc.collect()
+    gc.freeze()
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """An app on `settings` (default: from the environment). Creates the play tables; a missing
     or broken strategy store is logged and reported by ``/healthz``, not fatal."""
@@ -53,6 +63,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        freeze_startup_objects()
         yield
         source.close()
         engine.dispose()

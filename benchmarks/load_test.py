@@ -10,6 +10,11 @@ and p99 latencies for the action endpoint and overall, and the error count::
     PYTHONPATH=. .venv/bin/python benchmarks/load_test.py --workers 2 --users 100 --time 60s
     PYTHONPATH=. .venv/bin/python benchmarks/load_test.py --workers 2 --json
 
+The players are locust ``FastHttpUser``s (geventhttpclient): the load generator shares the two
+cores with the server, and its own CPU time per request is a fraction of ``HttpUser``'s
+(requests), so less of what is measured is the client. ``--loop`` and ``--http`` pick uvicorn's
+event loop and HTTP protocol (default: uvloop if installed, and :data:`app.serve.HTTP_PROTOCOL`).
+
 Each player waits ``--think`` seconds (uniform, default 0.5-1.5) between two requests, as a
 player (or a bot client) does between moves; ``--think 0`` measures saturation instead. The
 exit status is 1 if any request failed (any answer other than the expected 200/201).
@@ -52,12 +57,12 @@ def parse_think(text: str) -> tuple[float, float]:
 # ---- the locustfile --------------------------------------------------------------------------
 
 if __name__ != "__main__":  # imported by locust (importing it here would monkey-patch the runner)
-    from locust import HttpUser, task
+    from locust import FastHttpUser, task
     from locust.exception import RescheduleTask
 
     _THINK = parse_think(os.environ.get("LOAD_THINK", DEFAULT_THINK))
 
-    class ApiPlayer(HttpUser):
+    class ApiPlayer(FastHttpUser):
         """One player: one request per task, then a think time."""
 
         def wait_time(self) -> float:
@@ -111,10 +116,13 @@ def free_port() -> int:
 
 
 def start_server(port: int, workers: int, env: dict[str, str], log: Path,
-                 timeout: float = 120.0) -> subprocess.Popen[bytes]:
+                 timeout: float = 120.0, http: str | None = None,
+                 loop: str = "auto") -> subprocess.Popen[bytes]:
+    from app.serve import HTTP_PROTOCOL  # not at the top: locust imports this file too
+
     command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
                "--port", str(port), "--workers", str(workers), "--log-level", "info",
-               "--no-access-log", "--http", "app.serve:NoDelayH11Protocol"]
+               "--no-access-log", "--http", http or HTTP_PROTOCOL, "--loop", loop]
     with open(log, "wb") as out:
         server = subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdout=out,
                                   stderr=subprocess.STDOUT, start_new_session=True)
@@ -183,7 +191,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "APP_DATA_DIR": str(tmp),
             "LOAD_THINK": args.think,
         }
-        server = start_server(port, args.workers, env, tmp / "server.log")
+        server = start_server(port, args.workers, env, tmp / "server.log", http=args.http,
+                              loop=args.loop)
         try:
             prefix = tmp / "locust"
             command = [sys.executable, "-m", "locust", "-f", str(Path(__file__).resolve()),
@@ -243,6 +252,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database-url", help="play database (default: SQLite in a temp dir)")
     parser.add_argument("--store", help="strategy store (default $STRATEGY_STORE or "
                                         "strategies/strategies.sqlite)")
+    parser.add_argument("--loop", default="auto", choices=("auto", "asyncio", "uvloop"),
+                        help="uvicorn's event loop (auto: uvloop if installed)")
+    parser.add_argument("--http", help="uvicorn's HTTP protocol (default: app.serve's)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
     parse_think(args.think)
