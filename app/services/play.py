@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session, joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from app.db import write_lock
-from app.models import FINISHED, IN_PROGRESS, Action, Hand, Match, utcnow
+from app.models import FINISHED, IN_PROGRESS, Action, Hand, Match, new_public_id, utcnow
 from app.schemas import (
     ActionProbability,
     BotDecision,
@@ -104,9 +104,12 @@ def match_created(match: Match, token: str) -> MatchCreated:
 _SELECT_MATCH = select(Match).where(Match.public_id == bindparam("public_id"))
 _SELECT_HAND = (select(Hand).where(Hand.public_id == bindparam("public_id"))
                 .options(joinedload(Hand.match)))
-_SELECT_LAST_HAND = (select(Hand).where(Hand.match_id == bindparam("match_id"))
-                     .order_by(Hand.number.desc()).limit(1))
 _HANDS = cast(Table, Hand.__table__)
+_SELECT_LAST_HAND = (select(_HANDS.c.public_id, _HANDS.c.number, _HANDS.c.status)
+                     .where(_HANDS.c.match_id == bindparam("match_id"))
+                     .order_by(_HANDS.c.number.desc()).limit(1))
+_INSERT_HAND = _HANDS.insert()
+_NEW_HAND_COLUMNS = tuple(c.key for c in _HANDS.c if c.key != "id")
 _ACTIONS = cast(Table, Action.__table__)
 _SELECT_ACTIONS = (
     select(_ACTIONS.c.seq, _ACTIONS.c.actor, _ACTIONS.c.action, _ACTIONS.c.label,
@@ -299,7 +302,7 @@ def start_hand(
     409 if the previous hand is unfinished, 503 if the game has no solved strategy."""
     source.require(match.game)
     number = 1
-    last = session.scalars(_SELECT_LAST_HAND, {"match_id": match.id}).first()
+    last = session.connection().execute(_SELECT_LAST_HAND, {"match_id": match.id}).first()
     if last is not None:
         if last.status == IN_PROGRESS:
             raise HandInProgressError(
@@ -308,19 +311,23 @@ def start_hand(
                 last.public_id,
             )
         number = last.number + 1
+    # Written with a plain INSERT, not the ORM's unit of work (the hot path again): `hand`
+    # stays a transient object that carries the values for the view.
+    hand = Hand(public_id=new_public_id(), match_id=match.id, number=number,
+                human_seat=human_seat_for(number), status=IN_PROGRESS, human_payoff=None,
+                created=utcnow(), finished=None, version=0)
+    set_committed_value(hand, "match", match)
     actions: list[Recorded] = []
-    with session.no_autoflush:  # nothing is written before the write lock is held
-        hand = Hand(match=match, number=number, human_seat=human_seat_for(number), version=0)
-        state, failure = _simulate(source, hand, actions, get_game(match.game).initial_state(),
-                                   rng)
-        if state.is_terminal():
-            _finish(hand, state)
-        session.add(hand)
+    state, failure = _simulate(source, hand, actions, get_game(match.game).initial_state(), rng)
+    if state.is_terminal():
+        _finish(hand, state)
     # The hand and its deal in one transaction: the unique (match, number) index turns a
     # second "next hand" at the same time into a 409.
     with write_lock(session), _conflicts_as_409(
             session, "another hand of this match was started at the same time"):
-        session.flush()
+        inserted = session.connection().execute(
+            _INSERT_HAND, {key: getattr(hand, key) for key in _NEW_HAND_COLUMNS})
+        set_committed_value(hand, "id", (inserted.inserted_primary_key or (None,))[0])
         _insert(session, hand, actions)
         session.commit()
     if failure is not None:
