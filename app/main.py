@@ -18,10 +18,10 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp
 
 from app.api import errors
-from app.api.main import api_router
+from app.api.main import API_TAGS, api_router
 from app.api.routes import health
 from app.config import REPO_ROOT, Settings
-from app.db import create_tables, make_engine, make_sessionmaker
+from app.db import WalCheckpointer, create_tables, make_engine, make_sessionmaker
 from app.security import BodySizeLimitMiddleware, SecurityHeadersMiddleware
 from app.services import StrategySource
 from app.web import pages
@@ -61,10 +61,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if (error := source.open()) is not None:
         log.error("starting without strategies (games answer 503 until it is fixed): %s", error)
 
+    checkpointer = WalCheckpointer(engine) if WalCheckpointer.wanted(engine) else None
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         freeze_startup_objects()
+        if checkpointer is not None:
+            checkpointer.start()
         yield
+        if checkpointer is not None:
+            checkpointer.stop()
         source.close()
         engine.dispose()
 
@@ -73,6 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Play imperfect-information games against bots that follow CFR equilibria.",
         version="1.0.0",
         lifespan=lifespan,
+        openapi_tags=API_TAGS,
     )
     app.state.settings = settings
     app.state.engine = engine
@@ -92,8 +99,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # refused before anything reads it.
     app.add_middleware(BodySizeLimitMiddleware)
     errors.install(app)
+    app.include_router(api_router, prefix=API_PREFIX)  # first: the routes under load
     app.include_router(health.router)
-    app.include_router(api_router, prefix=API_PREFIX)
     # Most specific mount first: /static/vendor/htmx must not be shadowed by /static.
     if HTMX_DIR.is_dir():
         app.mount("/static/vendor/htmx", StaticFiles(directory=HTMX_DIR), name="htmx")

@@ -1,18 +1,26 @@
 """The play database on SQLite and PostgreSQL: creating the tables from several processes at
-once, and bringing a database created before ``hands.version`` up to date."""
+once, bringing a database created before ``hands.version`` up to date, and SQLite's WAL
+checkpoints off the request path."""
 
 from __future__ import annotations
 
 import multiprocessing
 import random
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import inspect, text
 
 from app import services
-from app.db import create_tables, make_engine, make_sessionmaker
+from app.db import (
+    AUTOCHECKPOINT_PAGES,
+    WalCheckpointer,
+    create_tables,
+    make_engine,
+    make_sessionmaker,
+)
 from app.services import StrategySource
 
 PROCESSES = 6
@@ -131,3 +139,32 @@ def test_writers_never_wait_for_the_lock_without_a_connection(tmp_path: Path,
     finally:
         source.close()
         engine.dispose()
+
+
+def test_wal_checkpointer_moves_the_log_into_the_database_file(tmp_path: Path) -> None:
+    """Rows committed in WAL mode live in the -wal file until a checkpoint copies them into the
+    database file; with SQLite's own checkpoints pushed to 20,000 pages, the checkpointer's
+    thread is what does it."""
+    path = tmp_path / "app.sqlite"
+    engine = make_engine(f"sqlite:///{path}")
+    assert WalCheckpointer.wanted(engine)
+    assert not WalCheckpointer.wanted(make_engine("sqlite://"))
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE blobs (data BLOB)")
+        assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == AUTOCHECKPOINT_PAGES
+    for _ in range(20):
+        with engine.begin() as conn:
+            conn.exec_driver_sql("INSERT INTO blobs VALUES (?)", (b"x" * 100_000,))
+    assert path.stat().st_size < 1_000_000 < Path(f"{path}-wal").stat().st_size
+    checkpointer = WalCheckpointer(engine, interval=0.05)
+    checkpointer.start()
+    try:
+        deadline = time.monotonic() + 10
+        while path.stat().st_size < 2_000_000 and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        checkpointer.stop()
+    assert path.stat().st_size >= 2_000_000
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("SELECT count(*) FROM blobs").scalar() == 20
+    engine.dispose()

@@ -61,7 +61,9 @@ def test_freeze_startup_objects_moves_them_to_the_permanent_generation() -> None
         gc.unfreeze()
 
 
-def test_app_freezes_at_startup(tmp_path: Path, store_path: Path) -> None:
+def test_app_freezes_at_startup_and_checkpoints_in_the_background(
+    tmp_path: Path, store_path: Path
+) -> None:
     from fastapi.testclient import TestClient
 
     gc.unfreeze()
@@ -71,6 +73,8 @@ def test_app_freezes_at_startup(tmp_path: Path, store_path: Path) -> None:
         with TestClient(create_app(settings)) as client:
             assert gc.get_freeze_count() > 0
             assert client.get("/healthz").status_code == 200
+            assert "wal-checkpoint" in {t.name for t in threading.enumerate()}
+        assert "wal-checkpoint" not in {t.name for t in threading.enumerate()}
     finally:
         gc.unfreeze()
 
