@@ -7,12 +7,18 @@ processes or app instances may share one database, and may all start at once.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 import weakref
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
@@ -154,17 +160,53 @@ def _add_missing_columns(conn: Connection) -> None:
             conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {ddl}"))
 
 
-_SQLITE_WRITERS: weakref.WeakKeyDictionary[Engine, threading.Lock] = (
+class SqliteWriterLock:
+    """One writer at a time on a SQLite database: the threads of a process queue on a
+    ``threading.Lock``, the processes on ``flock`` of a file next to the database
+    (``<database>-writer.lock``). Either hands over the moment the writer is done, where
+    SQLite's own busy handler sleeps and polls (1, 2, 5, 10 ... ms); with the app's SQLite work
+    on the event loop (:class:`app.deps.Backend`) that sleep stalled the whole worker. Where
+    ``flock`` is unavailable (Windows, a read-only folder) processes fall back on SQLite's
+    lock and busy timeout."""
+
+    def __init__(self, database: str | None) -> None:
+        self._threads = threading.Lock()
+        self._fd: int | None = None
+        if fcntl is not None and database and database != ":memory:":
+            try:
+                self._fd = os.open(f"{database}-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError as exc:
+                log.warning("no writer lock file next to %s (%s): writers of several "
+                            "processes wait on SQLite's busy timeout instead", database, exc)
+            else:
+                weakref.finalize(self, os.close, self._fd)
+
+    def __enter__(self) -> None:
+        self._threads.acquire()
+        if self._fd is not None and fcntl is not None:
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_EX)
+            except BaseException:
+                self._threads.release()
+                raise
+
+    def __exit__(self, *_exc: object) -> None:
+        try:
+            if self._fd is not None and fcntl is not None:
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
+        finally:
+            self._threads.release()
+
+
+_SQLITE_WRITERS: weakref.WeakKeyDictionary[Engine, SqliteWriterLock] = (
     weakref.WeakKeyDictionary())
 _SQLITE_WRITERS_LOCK = threading.Lock()
 
 
 def write_lock(session: Session) -> AbstractContextManager[Any]:
     """Hold this around a write transaction (first write to commit). On SQLite, one writer at
-    a time per process: the threads of a worker queue on a lock, which hands over at once,
-    instead of on SQLite's busy handler, which sleeps and polls (1, 2, 5, 10 ... ms). Other
-    processes still meet SQLite's lock (and its busy timeout). A no-op on other databases,
-    whose writers do not block each other.
+    a time (:class:`SqliteWriterLock`). A no-op on other databases, whose writers do not block
+    each other.
 
     The session's connection is taken from the pool *before* waiting for the lock: a thread
     must never hold the lock while it waits for a connection that the threads queued behind it
@@ -176,7 +218,9 @@ def write_lock(session: Session) -> AbstractContextManager[Any]:
     lock = _SQLITE_WRITERS.get(engine)
     if lock is None:
         with _SQLITE_WRITERS_LOCK:
-            lock = _SQLITE_WRITERS.setdefault(engine, threading.Lock())
+            lock = _SQLITE_WRITERS.get(engine)
+            if lock is None:
+                lock = _SQLITE_WRITERS[engine] = SqliteWriterLock(engine.url.database)
     return lock
 
 

@@ -152,6 +152,27 @@ def stop_server(server: subprocess.Popen[bytes]) -> None:
             server.wait(timeout=30)
 
 
+def cpu_times() -> list[int] | None:
+    """The machine's CPU time counters (``/proc/stat``: user, nice, system, idle, iowait, irq,
+    softirq, steal), or None off Linux."""
+    try:
+        with open("/proc/stat") as handle:
+            fields = handle.readline().split()
+    except OSError:
+        return None
+    return [int(x) for x in fields[1:9]] if fields and fields[0] == "cpu" else None
+
+
+def steal_percent(before: list[int] | None, after: list[int] | None) -> float | None:
+    """Share of the CPU time the hypervisor gave to other guests between two readings: on a
+    shared VM it stalls the server and the players alike, and shows in the tail latencies."""
+    if before is None or after is None:
+        return None
+    delta = [b - a for a, b in zip(before, after, strict=True)]
+    total = sum(delta)
+    return round(100 * delta[7] / total, 1) if total > 0 else None
+
+
 def read_stats(prefix: Path) -> dict[str, dict[str, Any]]:
     """locust's ``<prefix>_stats.csv``: one row per request name, plus ``Aggregated``."""
     with open(f"{prefix}_stats.csv", newline="") as handle:
@@ -200,8 +221,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                        "-t", args.time, "--host", f"http://127.0.0.1:{port}",
                        "--csv", str(prefix), "--only-summary", "--stop-timeout", "10",
                        "--loglevel", "WARNING", *(["--reset-stats"] if args.steady else [])]
+            cpu_before = cpu_times()
             locust = subprocess.run(command, cwd=REPO_ROOT, env=env, capture_output=True,
                                     text=True, check=False)
+            steal = steal_percent(cpu_before, cpu_times())
             if not Path(f"{prefix}_stats.csv").exists():
                 raise SystemExit(f"locust failed ({locust.returncode}):\n{locust.stderr[-3000:]}")
             stats = read_stats(prefix)
@@ -232,6 +255,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "by_endpoint": {name: row_summary(row) for name, row in stats.items()
                             if name != "Aggregated"},
             "errors": total["failures"] + exceptions,
+            "cpu_steal_percent": steal,
             "failures": failures_text.strip().splitlines()[1:],
             "server_tracebacks": log.count("Traceback"),
         }
@@ -275,6 +299,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"{s['p95_ms']:>7.0f} {s['p99_ms']:>7.0f} {s['max_ms']:>7.0f} "
                   f"{s['failures']:>7}")
         print(f"errors: {result['errors']}")
+        if result["cpu_steal_percent"] is not None:
+            print(f"CPU steal during the run: {result['cpu_steal_percent']}% "
+                  "(time the hypervisor gave to other guests)")
         for line in result["failures"][:10]:
             print(f"  {line}")
     return 1 if result["errors"] or result["server_tracebacks"] else 0

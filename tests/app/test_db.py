@@ -16,6 +16,7 @@ from sqlalchemy import inspect, text
 from app import services
 from app.db import (
     AUTOCHECKPOINT_PAGES,
+    SqliteWriterLock,
     WalCheckpointer,
     create_tables,
     make_engine,
@@ -168,3 +169,31 @@ def test_wal_checkpointer_moves_the_log_into_the_database_file(tmp_path: Path) -
     with engine.connect() as conn:
         assert conn.exec_driver_sql("SELECT count(*) FROM blobs").scalar() == 20
     engine.dispose()
+
+
+def _try_writer_lock(database: str) -> bool:
+    """In another process: can this process take the writer lock of `database` right now?"""
+    import fcntl
+    import os
+
+    fd = os.open(f"{database}-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    finally:
+        os.close(fd)
+    return True
+
+
+def test_sqlite_writer_lock_excludes_other_processes(tmp_path: Path) -> None:
+    """While a worker writes, another worker's writer waits on the lock file (and is woken
+    the moment it is released) rather than on SQLite's sleeping busy handler."""
+    database = str(tmp_path / "app.sqlite")
+    lock = SqliteWriterLock(database)
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(1) as pool:
+        assert pool.apply(_try_writer_lock, (database,))
+        with lock:
+            assert not pool.apply(_try_writer_lock, (database,))
+        assert pool.apply(_try_writer_lock, (database,))
