@@ -183,7 +183,7 @@ class SqliteWriterLock:
 
     def __enter__(self) -> None:
         self._threads.acquire()
-        if self._fd is not None and fcntl is not None:
+        if self._fd is not None:
             try:
                 fcntl.flock(self._fd, fcntl.LOCK_EX)
             except BaseException:
@@ -192,7 +192,7 @@ class SqliteWriterLock:
 
     def __exit__(self, *_exc: object) -> None:
         try:
-            if self._fd is not None and fcntl is not None:
+            if self._fd is not None:
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
         finally:
             self._threads.release()

@@ -64,14 +64,8 @@ _bearer = HTTPBearer(
 async def bearer_token(
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> str:
-    """The match token of an API request; 401 before any lookup if there is none, so that a
-    request without one learns nothing about what exists."""
-    if credentials is None or not credentials.credentials:
-        raise services.AuthenticationError(
-            "this endpoint needs the match's token: send 'Authorization: Bearer <token>' "
-            "with the token returned by POST /api/v1/matches"
-        )
-    return credentials.credentials
+    """The match token of an API request (401 without one, :func:`services.require_token`)."""
+    return services.require_token(credentials.credentials if credentials is not None else None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,7 @@ from app.services.play import (
     match_created,
     match_for_token,
     match_results,
+    require_token,
     start_hand,
     system_rng,
 )
@@ -70,6 +71,7 @@ __all__ = [
     "match_created",
     "match_for_token",
     "match_results",
+    "require_token",
     "start_hand",
     "strategy",
     "system_rng",

@@ -142,14 +142,20 @@ def get_hand(session: Session, hand_id: str) -> Hand:
     return hand
 
 
-def check_token(match: Match, token: str | None) -> None:
-    """401 without a token, 403 with one that is not this match's."""
+def require_token(token: str | None) -> str:
+    """The bearer token; 401 without one, before any lookup, so that a request without a token
+    learns nothing about what exists."""
     if not token:
         raise AuthenticationError(
             "this endpoint needs the match's token: send 'Authorization: Bearer <token>' "
             "with the token returned by POST /api/v1/matches"
         )
-    if not hmac.compare_digest(hash_token(token), match.token_hash):
+    return token
+
+
+def check_token(match: Match, token: str | None) -> None:
+    """401 without a token, 403 with one that is not this match's."""
+    if not hmac.compare_digest(hash_token(require_token(token)), match.token_hash):
         raise PermissionDeniedError("the token does not open this match")
 
 
