@@ -1,17 +1,31 @@
-"""The games the solver knows, by the short names the CLI, the store and the URLs use."""
+"""The games the solver knows, by the short names the CLI, the store and the URLs use.
+
+A game is one module (or one small package for a family) and one line of `_REGISTRY`: nothing
+else in the solver, the store or the app names a game.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 from solver.games.base import (
     CHANCE,
     TERMINAL,
+    ActionGroup,
+    Card,
+    Die,
     Game,
+    LabelPart,
+    Move,
+    OpenSpielMapping,
+    Piece,
+    PublicView,
     State,
     action_from_label,
     legal_labels,
     play,
+    split_infoset_key,
 )
 from solver.games.dudo import DudoGame
 from solver.games.kuhn import KuhnGame
@@ -22,26 +36,57 @@ __all__ = [
     "CHANCE",
     "GAME_NAMES",
     "TERMINAL",
+    "ActionGroup",
+    "Card",
+    "Die",
     "Game",
+    "LabelPart",
+    "Move",
+    "OpenSpielMapping",
+    "Piece",
+    "PublicView",
     "State",
     "action_from_label",
+    "game_names",
     "get_game",
     "legal_labels",
     "play",
+    "register_game",
+    "split_infoset_key",
 ]
 
-GAME_NAMES: tuple[str, ...] = ("rps", "kuhn", "leduc", "dudo", "dudo-calzo")
+_REGISTRY: dict[str, Callable[[], Game]] = {
+    "rps": RPSGame,
+    "kuhn": KuhnGame,
+    "leduc": LeducGame,
+    "dudo": DudoGame,
+    "dudo-calzo": lambda: DudoGame(calzo=True),
+}
+
+GAME_NAMES: tuple[str, ...] = tuple(_REGISTRY)
+"""Every registered game, in the order the lobby shows them."""
+
+
+def register_game(name: str, factory: Callable[[], Game]) -> None:
+    """Add a game under `name` (a plug-in, or a test's own game)."""
+    global GAME_NAMES
+    _REGISTRY[name] = factory
+    GAME_NAMES = tuple(_REGISTRY)
+    get_game.cache_clear()
+
+
+def game_names() -> tuple[str, ...]:
+    """The registered games now (`GAME_NAMES` is the import-time snapshot of it)."""
+    return tuple(_REGISTRY)
 
 
 @cache
 def get_game(name: str) -> Game:
     """The game called `name`; one shared instance per name, since games hold no state."""
-    if name == "rps":
-        return RPSGame()
-    if name == "kuhn":
-        return KuhnGame()
-    if name == "leduc":
-        return LeducGame()
-    if name in ("dudo", "dudo-calzo"):
-        return DudoGame(calzo=name == "dudo-calzo")
-    raise KeyError(f"unknown game {name!r}; valid names: {', '.join(GAME_NAMES)}")
+    factory = _REGISTRY.get(name)
+    if factory is None:
+        raise KeyError(f"unknown game {name!r}; valid names: {', '.join(_REGISTRY)}")
+    game = factory()
+    if game.name != name:
+        raise ValueError(f"the game registered as {name!r} calls itself {game.name!r}")
+    return game

@@ -10,17 +10,91 @@ card or die).  The fast solver engine groups histories by their public key and v
 private keys, which is what makes it fast; the invariant it relies on is
 
     information_state_key(p) is a function of (public_key(), private_key(p)) and vice versa.
+
+A game also says how a player sees it (`public_view`, `private_pieces`, `action_groups`,
+`outcome_text`, and on the `Game` the kind of pieces, a legend and notes), so that the app can
+draw any game without knowing which one it is: the app names no game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from dataclasses import dataclass
+from typing import Literal, Protocol, runtime_checkable
 
 CHANCE = -1
 """`current_player()` of a chance node."""
 TERMINAL = -2
 """`current_player()` of a finished game."""
+
+
+# ---- how a player sees a game ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A playing card as drawn: rank character and suit letter (``"c"``, ``"d"``, ``"h"``,
+    ``"s"``; empty for a deck without suits, like Kuhn's)."""
+
+    rank: str
+    suit: str = ""
+
+    def __str__(self) -> str:
+        return self.rank + self.suit
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    face: int
+
+    def __str__(self) -> str:
+        return str(self.face)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A choice shown as a word (a Rock-Paper-Scissors move)."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+Piece = Card | Die | Move
+PieceKind = Literal["cards", "dice", "moves"]
+LabelPart = str | Piece
+"""An action label drawn as text and pieces: ``"2x5"`` is ``("2 ×", Die(5))``."""
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """What both players see of a position; a game fills in the fields it has."""
+
+    pot: int | None = None
+    contributions: tuple[int, int] | None = None
+    """Chips put in by seat 0 and seat 1, antes and blinds included."""
+    round: int | None = None
+    rounds: int | None = None
+    board: tuple[Piece, ...] = ()
+    board_slots: int = 0
+    """How many board pieces the game deals in all (drawn face down until dealt)."""
+    bids: tuple[str, ...] = ()
+    last_bid: str | None = None
+    pieces_held: tuple[int, int] | None = None
+    """How many private pieces (dice) each seat holds, where that is public and varies."""
+    betting: str | None = None
+    """The betting so far in the game's compact notation, if it has one."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionGroup:
+    """Choices drawn together, in order: a grid of `columns` buttons (0: one row). Labels
+    not legal in the position are drawn disabled, so that the grid keeps its shape."""
+
+    title: str
+    labels: tuple[str, ...]
+    columns: int = 0
 
 
 @runtime_checkable
@@ -76,9 +150,39 @@ class State(Protocol):
         """Human-readable private information of `player` (``"K♠"``, ``"die 3"``)."""
         ...
 
+    def private_pieces(self, player: int) -> tuple[Piece, ...]:
+        """`player`'s private cards, dice or move, as drawn; empty before they are dealt."""
+        ...
+
+    def public_view(self) -> PublicView: ...
+
+    def action_groups(self) -> tuple[ActionGroup, ...]:
+        """How to lay out the choices of the player to move."""
+        ...
+
+    def outcome_text(self, names: tuple[str, str]) -> str:
+        """At a terminal state, why it ended as it did, naming the seats `names` (``("you",
+        "the bot")``): ``"dudo on 2x5: one 5 and a wild 1 make 2, the bid stands"``."""
+        ...
+
+
+class OpenSpielMapping(Protocol):
+    """How our states and actions are named in the OpenSpiel game that equals ours."""
+
+    game_string: str
+    """What ``pyspiel.load_game`` takes (``"kuhn_poker"``, ``"universal_poker(...)"``)."""
+
+    def information_state_string(self, state: State, player: int) -> str:
+        """What OpenSpiel's ``information_state_string(player)`` returns at `state`."""
+        ...
+
+    def action_id(self, state: State, action: int) -> int:
+        """OpenSpiel's id of our `action` at `state` (chance outcomes included)."""
+        ...
+
 
 class Game(Protocol):
-    """A two-player zero-sum game with perfect recall."""
+    """A two-player zero-sum game with perfect recall, and how to show it to a player."""
 
     name: str
     """Short identifier used by the CLI, the store and the URLs (``"leduc"``)."""
@@ -88,11 +192,31 @@ class Game(Protocol):
     """The rules in two lines, for the lobby."""
     reference_value: float | None
     """Published value for player 0 (first to act), for display and tests; None if unknown."""
+    pieces: PieceKind
+    """What a player's private information is drawn as."""
+    simultaneous: bool
+    """True if the players choose at once (the sequential tree hides the first move)."""
+    notes: tuple[str, ...]
+    """What a newcomer needs at the table beyond the two lines of rules."""
+    history_legend: str
+    """How the public part of an information-set key is written."""
+    history_example: str
+    """A public history to show as an example (``"rc|Qh"``)."""
+    openspiel: OpenSpielMapping | None
+    """The same game in OpenSpiel, if it has one: exported strategies are judged there."""
 
     def initial_state(self) -> State: ...
 
     def num_distinct_actions(self) -> int:
         """Player action ids are ``0 .. num_distinct_actions() - 1``."""
+        ...
+
+    def label_parts(self, label: str) -> tuple[LabelPart, ...]:
+        """`label` drawn as text and pieces (``"Qh"`` as a card, ``"2x5"`` as 2 × a die)."""
+        ...
+
+    def describe_history(self, public: str) -> str:
+        """A sentence for the public part of an information-set key."""
         ...
 
 
@@ -115,3 +239,32 @@ def play(game: Game, actions: Sequence[int]) -> State:
     for action in actions:
         state = state.apply_action(action)
     return state
+
+
+def split_infoset_key(key: str) -> tuple[str, str]:
+    """``"Ks|rc"`` -> (``"Ks"``, ``"rc"``): the private part before the first ``|`` and the
+    public history after it; a key without ``|`` is all public."""
+    private, sep, public = key.partition("|")
+    return (private, public) if sep else ("", key)
+
+
+class GameDefaults:
+    """What most games share: no notes, a single row of the legal actions, labels drawn as
+    text, and histories described by themselves. A game overrides what it needs."""
+
+    simultaneous: bool = False
+    openspiel: OpenSpielMapping | None = None
+    notes: tuple[str, ...] = ()
+    history_legend: str = ""
+    history_example: str = ""
+
+    def label_parts(self, label: str) -> tuple[LabelPart, ...]:
+        return (label,)
+
+    def describe_history(self, public: str) -> str:
+        return f"History: {public}" if public else "Opening move: nothing has happened yet"
+
+
+def legal_action_group(state: State) -> tuple[ActionGroup, ...]:
+    """The default layout: the legal actions in one row."""
+    return (ActionGroup("Your move", tuple(legal_labels(state))),)

@@ -8,7 +8,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.games.base import CHANCE, TERMINAL
+from solver.games.base import (
+    CHANCE,
+    TERMINAL,
+    ActionGroup,
+    Die,
+    GameDefaults,
+    LabelPart,
+    Piece,
+    PieceKind,
+    PublicView,
+    State,
+)
 
 NUM_BIDS = 12
 DUDO = 12
@@ -139,7 +150,40 @@ class DudoState:
         return str(self.history[player] + 1) if player < len(self.history) else ""
 
     def private_view(self, player: int) -> str:
-        return f"die {self.history[player] + 1}" if player < len(self.history) else ""
+        return self.private_key(player)
+
+    def private_pieces(self, player: int) -> tuple[Piece, ...]:
+        return (Die(self.history[player] + 1),) if player < len(self.history) else ()
+
+    def public_view(self) -> PublicView:
+        bids = tuple(BID_LABELS[m] for m in self.moves() if m < NUM_BIDS)
+        return PublicView(bids=bids, last_bid=bids[-1] if bids else None)
+
+    def action_groups(self) -> tuple[ActionGroup, ...]:
+        calls = ("dudo", "calzo") if self.calzo else ("dudo",)
+        return (ActionGroup("Bids", BID_LABELS, columns=6), ActionGroup("Calls", calls))
+
+    def outcome_text(self, names: tuple[str, str]) -> str:
+        if not self.is_terminal():
+            return ""
+        h = self.history
+        caller, bidder = (len(h) - 1) % 2, len(h) % 2
+        bid = h[-2]
+        quantity, face = bid_quantity(bid), bid_face(bid)
+        dice = (h[0] + 1, h[1] + 1)
+        count = count_matching(dice, face)
+        counted = describe_count(dice, face)
+        call = "dudo" if h[-1] == DUDO else "calzo"
+        text = f"{names[caller].capitalize()} called {call} on {BID_LABELS[bid]}: {counted}"
+        if h[-1] == DUDO:
+            stands = count >= quantity
+            verdict = "the bid stands" if stands else "the bid fails"
+            winner = bidder if stands else caller
+        else:
+            exact = count == quantity
+            verdict = "exactly right" if exact else f"not exactly {quantity}"
+            winner = caller if exact else bidder
+        return f"{text}, {verdict}: 1 to {names[winner]}."
 
 
 _OPENING = tuple(range(NUM_BIDS))
@@ -154,13 +198,58 @@ _AFTER_BID: dict[bool, tuple[tuple[int, ...], ...]] = {
 """Legal moves after bid ``last``: any stronger bid, dudo, and calzo if playing it."""
 
 
-class DudoGame:
+def describe_count(dice: tuple[int, ...], face: int) -> str:
+    """``"one 5 and a wild 1 make 2"``: how the dice count for a bid on `face`."""
+    plain = sum(1 for d in dice if d == face)
+    wild = sum(1 for d in dice if d == 1) if face != 1 else 0
+    if plain + wild == 0:
+        return f"no {face} and no wild 1: 0" if face != 1 else "no 1: 0"
+    parts = [f"{_count_word(plain)} {face}" + ("s" if plain > 1 else "")] if plain else []
+    if wild:
+        parts.append(f"{'a' if wild == 1 else _count_word(wild)} wild 1"
+                     + ("s" if wild > 1 else ""))
+    verb = "makes" if len(parts) == 1 and plain + wild == 1 else "make"
+    return f"{' and '.join(parts)} {verb} {plain + wild}"
+
+
+def _count_word(n: int) -> str:
+    words = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+    return words[n] if n < len(words) else str(n)
+
+
+class DudoOpenSpiel:
+    """OpenSpiel's ``liars_dice`` (one die each): its wild face is its highest (6), placed
+    last within each quantity, so bid and "Liar" ids coincide with ours and only the roll
+    outcomes move (our face 1 is its 6, our face r its r - 1). Its information state is
+    ``"<its face> <q-f> <q-f> ..."`` with bids in its labelling."""
+
+    game_string = "liars_dice"
+
+    def information_state_string(self, state: State, player: int) -> str:
+        assert isinstance(state, DudoState)
+        moves = "".join(f" {b // 6 + 1}-{b % 6 + 1}" for b in state.moves())
+        return f"{openspiel_face(state.history[player] + 1)}{moves}"
+
+    def action_id(self, state: State, action: int) -> int:
+        # Our roll outcome is face - 1; OpenSpiel's is its face - 1.
+        return openspiel_face(action + 1) - 1 if state.is_chance() else action
+
+
+def openspiel_face(face: int) -> int:
+    """Our die face -> liars_dice's face (its wild 6 is our wild 1)."""
+    return 6 if face == 1 else face - 1
+
+
+class DudoGame(GameDefaults):
     """Dudo, plain or with calzo; a plain class because `Game` declares settable fields."""
 
     name: str
     title: str
     rules: str
     reference_value: float | None
+    pieces: PieceKind = "dice"
+    history_legend = "History: the bids so far, quantity x face."
+    history_example = "e.g. 1x2,1x6"
 
     def __init__(self, calzo: bool = False) -> None:
         self.calzo = calzo
@@ -173,6 +262,27 @@ class DudoGame:
             f"Or call dudo (the bid is wrong){extra}: the loser of the call pays 1."
         )
         self.reference_value = None if calzo else -7.0 / 258.0
+        self.openspiel = None if calzo else DudoOpenSpiel()
+        self.notes = (
+            "A bid 'q x f' says that at least q of all the dice show f or a 1: 1s are wild.",
+            "A bid must be stronger than the last: more dice, or as many on a higher face. "
+            "Each row of bids ends with the 1s: a bid on 1s counts only 1s, so it outranks "
+            "the same quantity of any other face.",
+            "Dudo: you doubt the last bid. If fewer dice match, its bidder loses; otherwise you "
+            "lose." + (" Calzo: you claim the last bid is exactly right; you win if it is, "
+                       "and lose otherwise." if calzo else ""),
+        )
+
+    def label_parts(self, label: str) -> tuple[LabelPart, ...]:
+        quantity, sep, face = label.partition("x")
+        if sep and quantity.isdigit() and face.isdigit():
+            return (f"{quantity} ×", Die(int(face)))
+        if label.isdigit() and len(label) == 1:
+            return (Die(int(label)),)
+        return (label,)
+
+    def describe_history(self, public: str) -> str:
+        return f"Bids: {public.replace(',', ', ')}" if public else "Opening bid"
 
     def initial_state(self) -> DudoState:
         return DudoState(self.calzo)

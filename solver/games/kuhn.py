@@ -8,7 +8,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.games.base import CHANCE, TERMINAL
+from solver.games.base import (
+    CHANCE,
+    TERMINAL,
+    ActionGroup,
+    Card,
+    GameDefaults,
+    LabelPart,
+    OpenSpielMapping,
+    Piece,
+    PieceKind,
+    PublicView,
+    State,
+    legal_action_group,
+)
 
 CARDS = "JQK"
 """Card id -> letter; a higher id is a higher card."""
@@ -102,8 +115,53 @@ class KuhnState:
     def private_view(self, player: int) -> str:
         return self.private_key(player)
 
+    def private_pieces(self, player: int) -> tuple[Piece, ...]:
+        return (Card(CARDS[self.cards[player]]),) if player < len(self.cards) else ()
 
-class KuhnGame:
+    def contributions(self) -> tuple[int, int]:
+        """Chips in the pot from each seat: the ante, plus 1 for each bet or call."""
+        put = [1, 1]
+        for i, char in enumerate(self.bets):
+            put[i % 2] += char == "b"
+        return put[0], put[1]
+
+    def public_view(self) -> PublicView:
+        put = self.contributions()
+        return PublicView(pot=sum(put), contributions=put, betting=self.bets)
+
+    def action_groups(self) -> tuple[ActionGroup, ...]:
+        return legal_action_group(self)
+
+    def outcome_text(self, names: tuple[str, str]) -> str:
+        if not self.is_terminal():
+            return ""
+        put = self.contributions()
+        if self.bets in ("bp", "pbp"):
+            folder = (len(self.bets) - 1) % 2
+            winner = 1 - folder
+            return (f"{names[folder].capitalize()} folded to the bet: {put[folder]} to "
+                    f"{names[winner]}.")
+        winner = 0 if self.cards[0] > self.cards[1] else 1
+        loser = 1 - winner
+        return (f"Showdown: {CARDS[self.cards[winner]]} beats {CARDS[self.cards[loser]]}: "
+                f"{put[loser]} to {names[winner]}.")
+
+
+class KuhnOpenSpiel:
+    """OpenSpiel's ``kuhn_poker``: the same ids; its information state is the card id then
+    the betting (``"1pb"``)."""
+
+    game_string = "kuhn_poker"
+
+    def information_state_string(self, state: State, player: int) -> str:
+        assert isinstance(state, KuhnState)
+        return f"{state.cards[player]}{state.bets}"
+
+    def action_id(self, state: State, action: int) -> int:
+        return action
+
+
+class KuhnGame(GameDefaults):
     """Kuhn poker; a plain class because the `Game` protocol declares settable fields."""
 
     name: str = "kuhn"
@@ -113,6 +171,13 @@ class KuhnGame:
         "If nobody folds, the higher card wins the pot."
     )
     reference_value: float | None = -1.0 / 18.0
+    pieces: PieceKind = "cards"
+    openspiel: OpenSpielMapping | None = KuhnOpenSpiel()
+    history_legend = "History: p = check or fold, b = bet or call."
+    history_example = "e.g. pb"
+
+    def label_parts(self, label: str) -> tuple[LabelPart, ...]:
+        return (Card(label),) if label in CARDS else (label,)
 
     def initial_state(self) -> KuhnState:
         return KuhnState()

@@ -9,13 +9,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.games.base import CHANCE, TERMINAL
+from solver.games.base import (
+    CHANCE,
+    TERMINAL,
+    ActionGroup,
+    Card,
+    GameDefaults,
+    LabelPart,
+    OpenSpielMapping,
+    Piece,
+    PieceKind,
+    PublicView,
+    State,
+    legal_action_group,
+)
 
 FOLD, CALL, RAISE = 0, 1, 2
 _CHARS = "fcr"
 RANKS = "JQK"
 SUITS = "sh"
-_SYMBOLS = "♠♥"
+_RANK_NAMES = ("Jack", "Queen", "King")
 CARD_NAMES: tuple[str, ...] = tuple(RANKS[c // 2] + SUITS[c % 2] for c in range(6))
 """Card id -> name: ``Js, Jh, Qs, Qh, Ks, Kh``."""
 ANTE = 1
@@ -152,13 +165,80 @@ class LeducState:
         return CARD_NAMES[self.cards[player]] if player < len(self.cards) else ""
 
     def private_view(self, player: int) -> str:
-        if player >= len(self.cards):
+        return self.private_key(player)
+
+    def private_pieces(self, player: int) -> tuple[Piece, ...]:
+        return (card_piece(self.cards[player]),) if player < len(self.cards) else ()
+
+    def public_view(self) -> PublicView:
+        board = (card_piece(self.cards[2]),) if len(self.cards) == 3 else ()
+        betting = self.round1 + (f"/{self.round2}" if board else "")
+        return PublicView(pot=sum(self.stakes), contributions=self.stakes,
+                          round=2 if board else 1, rounds=2, board=board, board_slots=1,
+                          betting=betting)
+
+    def action_groups(self) -> tuple[ActionGroup, ...]:
+        return legal_action_group(self)
+
+    def outcome_text(self, names: tuple[str, str]) -> str:
+        if self.player != TERMINAL:
             return ""
-        card = self.cards[player]
-        return RANKS[card // 2] + _SYMBOLS[card % 2]
+        last = self.round2 or self.round1
+        if last.endswith("f"):
+            folder = (len(last) - 1) % 2
+            return (f"{names[folder].capitalize()} folded: {self.stakes[folder]} to "
+                    f"{names[1 - folder]}.")
+        board = self.cards[2]
+        ranks = [self.cards[p] // 2 for p in (0, 1)]
+        s0, s1 = _strength(self.cards[0], board), _strength(self.cards[1], board)
+        shown = f"Showdown with {CARD_NAMES[board]} on the board"
+        if s0 == s1:
+            return f"{shown}: both hold a {_RANK_NAMES[ranks[0]]}, the pot is split."
+        winner = 0 if s0 > s1 else 1
+        how = ("pairs the board" if ranks[winner] == board // 2
+               else f"is higher than {_RANK_NAMES[ranks[1 - winner]]}")
+        return (f"{shown}: {_RANK_NAMES[ranks[winner]]} {how}: {self.stakes[1 - winner]} to "
+                f"{names[winner]}.")
 
 
-class LeducGame:
+def card_piece(card: int) -> Card:
+    return Card(RANKS[card // 2], SUITS[card % 2])
+
+
+_CARD_IDS = {name: c for c, name in enumerate(CARD_NAMES)}
+_OPENSPIEL_MONEY = 100
+"""OpenSpiel's leduc_poker starting stack; its strings show what is left of it."""
+_OPENSPIEL_IDS = {"f": "0", "c": "1", "r": "2"}
+
+
+class LeducOpenSpiel:
+    """OpenSpiel's ``leduc_poker``: the same card and action ids; its information state is
+    ``[Observer: p][Private: c][Round r][Player: p][Pot: n][Money: a b]([Public: b])``
+    ``[Round1: ids][Round2: ids]`` with 100 chips each."""
+
+    game_string = "leduc_poker"
+
+    def information_state_string(self, state: State, player: int) -> str:
+        assert isinstance(state, LeducState)
+        round2 = len(state.cards) == 3
+        a, b = state.stakes
+        parts = [
+            f"[Observer: {player}][Private: {state.cards[player]}][Round {2 if round2 else 1}]",
+            f"[Player: {state.current_player()}][Pot: {a + b}]",
+            f"[Money: {_OPENSPIEL_MONEY - a} {_OPENSPIEL_MONEY - b}]",
+        ]
+        if round2:
+            parts.append(f"[Public: {state.cards[2]}]")
+        r1 = " ".join(_OPENSPIEL_IDS[c] for c in state.round1)
+        r2 = " ".join(_OPENSPIEL_IDS[c] for c in state.round2)
+        parts.append(f"[Round1: {r1}][Round2: {r2}]")
+        return "".join(parts)
+
+    def action_id(self, state: State, action: int) -> int:
+        return action
+
+
+class LeducGame(GameDefaults):
     """Leduc hold'em; a plain class because the `Game` protocol declares settable fields."""
 
     name: str = "leduc"
@@ -169,6 +249,23 @@ class LeducGame:
         "At showdown a pair with the public card wins, else the higher card; equal ranks split."
     )
     reference_value: float | None = -0.085606424078
+    pieces: PieceKind = "cards"
+    openspiel: OpenSpielMapping | None = LeducOpenSpiel()
+    history_legend = ("History: c = check or call, r = bet or raise, f = fold; round 1 | board "
+                      "| round 2.")
+    history_example = "e.g. rc|Qh"
+
+    def label_parts(self, label: str) -> tuple[LabelPart, ...]:
+        card = _CARD_IDS.get(label)
+        return (card_piece(card),) if card is not None else (label,)
+
+    def describe_history(self, public: str) -> str:
+        if not public:
+            return "Opening move: nothing has happened yet"
+        round1, _, rest = public.partition("|")
+        board, _, round2 = rest.partition("|")
+        text = f"Round 1: {round1 or '—'}"
+        return text + (f"; board {board}; round 2: {round2 or '—'}" if board else "")
 
     def initial_state(self) -> LeducState:
         return LeducState()

@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.games.base import TERMINAL
+from solver.games.base import (
+    TERMINAL,
+    ActionGroup,
+    GameDefaults,
+    Move,
+    Piece,
+    PieceKind,
+    PublicView,
+    legal_action_group,
+)
 
 MOVES: tuple[str, ...] = ("rock", "paper", "scissors")
 """Action ids 0, 1, 2; each move beats the one before it (cyclically)."""
@@ -82,8 +91,27 @@ class RPSState:
     def private_view(self, player: int) -> str:
         return self.private_key(player)
 
+    def private_pieces(self, player: int) -> tuple[Piece, ...]:
+        return (Move(MOVES[self.history[player]]),) if player < len(self.history) else ()
 
-class RPSGame:
+    def public_view(self) -> PublicView:
+        return PublicView()
+
+    def action_groups(self) -> tuple[ActionGroup, ...]:
+        return legal_action_group(self)
+
+    def outcome_text(self, names: tuple[str, str]) -> str:
+        if not self.is_terminal():
+            return ""
+        a, b = self.history
+        if a == b:
+            return f"Both chose {MOVES[a]}: a tie."
+        winner = 0 if (a - b) % 3 == 1 else 1
+        won, lost = MOVES[self.history[winner]], MOVES[self.history[1 - winner]]
+        return f"{won.capitalize()} beats {lost}: 1 to {names[winner]}."
+
+
+class RPSGame(GameDefaults):
     """Rock-Paper-Scissors; a plain class because the `Game` protocol declares settable fields."""
 
     name: str = "rps"
@@ -93,6 +121,13 @@ class RPSGame:
         "Rock beats scissors, scissors beat paper, paper beats rock: +1 a win, -1 a loss."
     )
     reference_value: float | None = 0.0
+    pieces: PieceKind = "moves"
+    simultaneous = True
+    history_legend = "P1 chooses without seeing P2's choice, and P2 without seeing P1's."
+    history_example = "e.g. P2"
+
+    def describe_history(self, public: str) -> str:
+        return "Choosing: the other's choice is hidden"
 
     def initial_state(self) -> RPSState:
         return RPSState()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import pyspiel
 import pytest
 
 from solver.games import State, get_game
@@ -19,8 +20,6 @@ from solver.openspiel_format import (
     openspiel_action,
     openspiel_policy,
 )
-
-pyspiel = pytest.importorskip("pyspiel")
 
 GAMES = ("kuhn", "leduc", "dudo")
 HISTORIES = {"kuhn": 58, "leduc": 9_457, "dudo": 294_883}
@@ -39,7 +38,7 @@ def lockstep(name: str) -> Iterator[tuple[State, Any]]:
         ours, theirs = stack.pop()
         yield ours, theirs
         for a in ours.legal_actions():
-            stack.append((ours.apply_action(a), theirs.child(openspiel_action(ours, a))))
+            stack.append((ours.apply_action(a), theirs.child(openspiel_action(name, ours, a))))
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -52,12 +51,12 @@ def test_trees_match_openspiel_at_every_history(name: str) -> None:
         assert ours.is_chance() == theirs.is_chance_node(), ours.history
         if not ours.is_terminal():
             assert ours.current_player() == theirs.current_player(), ours.history
-        mapped = sorted(openspiel_action(ours, a) for a in ours.legal_actions())
+        mapped = sorted(openspiel_action(name, ours, a) for a in ours.legal_actions())
         assert mapped == theirs.legal_actions(), ours.history
         if ours.is_terminal():
             assert list(ours.returns()) == theirs.returns(), ours.history  # whole chips / +-1
         elif ours.is_chance():
-            outcomes = {openspiel_action(ours, a): p for a, p in ours.chance_outcomes()}
+            outcomes = {openspiel_action(name, ours, a): p for a, p in ours.chance_outcomes()}
             assert outcomes == pytest.approx(dict(theirs.chance_outcomes())), ours.history
     assert count == HISTORIES[name]
 
@@ -69,11 +68,11 @@ def test_information_state_strings_match_openspiel(name: str) -> None:
         if ours.is_terminal() or ours.is_chance():
             continue
         p = ours.current_player()
-        string = information_state_string(ours)
+        string = information_state_string(name, ours)
         assert string == theirs.information_state_string(p), ours.history
         if name != "dudo":  # the opponent's view too (kept out of the 300k-history walk)
             q = 1 - p
-            assert information_state_string(ours, q) == theirs.information_state_string(q)
+            assert information_state_string(name, ours, q) == theirs.information_state_string(q)
         assert ours_to_theirs.setdefault(ours.information_state_key(), string) == string
     # One OpenSpiel infoset per one of ours: a bijection.
     assert len(ours_to_theirs) == INFOSETS[name]
@@ -128,13 +127,13 @@ def test_exported_kuhn_equilibrium_is_unexploitable() -> None:
 def test_dudo_rolls_map_to_openspiel_faces() -> None:
     root = get_game("dudo").initial_state()
     # Our outcome o is face o + 1; liars_dice's outcome is its face - 1 with our 1 as its 6.
-    assert [openspiel_action(root, o) for o in range(6)] == [5, 0, 1, 2, 3, 4]
+    assert [openspiel_action("dudo", root, o) for o in range(6)] == [5, 0, 1, 2, 3, 4]
     state = root.apply_action(0).apply_action(2)  # our dice: 1 and 3
-    assert information_state_string(state) == "6"
-    assert information_state_string(state, 1) == "2"
+    assert information_state_string("dudo", state) == "6"
+    assert information_state_string("dudo", state, 1) == "2"
     state = state.apply_action(5).apply_action(7)  # 1x1, 2x3
-    assert information_state_string(state) == "6 1-6 2-2"
-    assert openspiel_action(state, 12) == 12  # dudo is "Liar"
+    assert information_state_string("dudo", state) == "6 1-6 2-2"
+    assert openspiel_action("dudo", state, 12) == 12  # dudo is "Liar"
 
 
 def test_missing_and_stray_entries_are_reported() -> None:

@@ -86,7 +86,7 @@ def test_keys() -> None:
     assert root.public_key() == "" and root.private_key(0) == ""
     state = play(game, [roll(3), roll(6)])
     assert state.information_state_key() == "3|"
-    assert state.private_key(1) == "6" and state.private_view(0) == "die 3"
+    assert state.private_key(1) == "6" and state.private_view(0) == "3"
     state = play(game, [roll(3), roll(6), bid("1x2"), bid("2x5")])
     assert state.information_state_key() == "3|1x2,2x5"
     assert state.information_state_key(1) == "6|1x2,2x5"

@@ -74,7 +74,7 @@ def test_keys() -> None:
     assert dealt.public_key() == "" and dealt.private_key(0) == "Ks" and dealt.private_key(1) == ""
     state = play(game, [KS, JH])
     assert state.information_state_key() == "Ks|"
-    assert state.private_view(0) == "K♠" and state.private_view(1) == "J♥"
+    assert state.private_view(0) == "Ks" and state.private_view(1) == "Jh"
     state = play(game, [KS, JH, R, C, QH, C, R])
     assert state.information_state_key() == "Ks|rc|Qh|cr"
     assert state.information_state_key(1) == "Jh|rc|Qh|cr"
