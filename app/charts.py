@@ -266,9 +266,10 @@ class ResultsGeometry:
 
 
 def results_scales(cumulative: Sequence[float], expected: Sequence[float] | None = None,
-                   band: Sequence[tuple[float, float]] | None = None) -> ResultsGeometry:
+                   band: Sequence[tuple[float, float]] | None = None,
+                   hands: Sequence[int] | None = None) -> ResultsGeometry:
     """The scales :func:`results_chart` uses for these series (hand 0 at the origin)."""
-    n = len(cumulative)
+    n = hands[-1] if hands else len(cumulative)
     values = [0.0, *cumulative, *(expected or ())]
     if band:
         values += [v for pair in band for v in pair]
@@ -281,15 +282,20 @@ def results_scales(cumulative: Sequence[float], expected: Sequence[float] | None
 
 def results_chart(cumulative: Sequence[float], expected: Sequence[float] | None,
                   band: Sequence[tuple[float, float]] | None = None, *,
+                  hands: Sequence[int] | None = None,
                   title: str = "Cumulative winnings") -> str:
-    """Cumulative winnings after hands 1..n against the expectation, as an SVG string.
+    """Cumulative winnings against the expectation, as an SVG string.
 
     ``cumulative[i]`` and ``expected[i]`` are the player's total and the expected total after
-    hand ``i + 1``; ``band[i]`` is the ``(low, high)`` 95% band after that hand, drawn around
-    the expectation. Every series starts from 0 at hand 0. Without ``expected`` (no known game
-    value) only the player's line is drawn.
+    hand ``hands[i]`` (default: hand ``i + 1``; a long match passes a sample of its hands);
+    ``band[i]`` is the ``(low, high)`` 95% band after that hand, drawn around the expectation.
+    Every series starts from 0 at hand 0. Without ``expected`` (no known game value) only the
+    player's line is drawn.
     """
     n = len(cumulative)
+    xs = [0, *(hands if hands is not None else range(1, n + 1))]
+    if len(xs) != n + 1:
+        raise ValueError(f"results_chart: {len(xs) - 1} hand numbers for {n} points")
     if (expected is not None and len(expected) != n) or (band is not None and len(band) != n):
         raise ValueError(
             f"results_chart needs series of equal length: {n} cumulative, "
@@ -302,7 +308,8 @@ def results_chart(cumulative: Sequence[float], expected: Sequence[float] | None,
     if not n:
         summary = "No hands played yet."
     else:
-        summary = f"After {n} hand{'s' if n != 1 else ''}: {fmt_number(cumulative[-1])} won"
+        summary = (f"After {xs[-1]} hand{'s' if xs[-1] != 1 else ''}: "
+                   f"{fmt_number(cumulative[-1])} won")
         summary += (f", {fmt_number(round(expected[-1], 3))} expected." if expected
                     else ".")
     parts = _open_svg(f"{title}. {summary}", title, summary, "results-chart")
@@ -312,17 +319,17 @@ def results_chart(cumulative: Sequence[float], expected: Sequence[float] | None,
         parts += _axes(geo.x, geo.y, "hand", "winnings", [], geo.y.ticks())
         return _empty(parts, "Play a hand to start the chart")
 
-    geo = results_scales(cumulative, expected, band)
+    geo = results_scales(cumulative, expected, band, xs[1:])
     sx, sy = geo.x, geo.y
-    x_ticks = [t for t in linear_ticks(0, n, 6) if float(t).is_integer()]
+    x_ticks = [t for t in linear_ticks(0, xs[-1], 6) if float(t).is_integer()]
     parts += _axes(sx, sy, "hand", "winnings", x_ticks, sy.ticks())
     if sy.lo < 0 < sy.hi:
         parts.append(f'<line class="c-zero" x1="{PLOT_LEFT}" x2="{PLOT_RIGHT}" '
                      f'y1="{sy(0):.2f}" y2="{sy(0):.2f}"/>')
-    xs = list(range(n + 1))
     if band is not None:
-        upper = [_xy(sx(0), sy(0))] + [_xy(sx(i + 1), sy(hi)) for i, (_, hi) in enumerate(band)]
-        lower = [_xy(sx(i + 1), sy(lo)) for i, (lo, _) in enumerate(band)]
+        upper = [_xy(sx(0), sy(0))] + [_xy(sx(xs[i + 1]), sy(hi))
+                                       for i, (_, hi) in enumerate(band)]
+        lower = [_xy(sx(xs[i + 1]), sy(lo)) for i, (lo, _) in enumerate(band)]
         outline = upper + lower[::-1]
         parts.append(f'<path class="c-band" d="M{" L".join(outline)} Z"/>')
     if expected is not None:
@@ -330,7 +337,8 @@ def results_chart(cumulative: Sequence[float], expected: Sequence[float] | None,
                      f'points="{_points(xs, [0.0, *expected], sx, sy)}"/>')
     parts.append(f'<polyline class="c-actual" points="{_points(xs, [0.0, *cumulative], sx, sy)}"'
                  "/>")
-    parts.append(f'<circle class="c-dot" cx="{sx(n):.2f}" cy="{sy(cumulative[-1]):.2f}" r="4"/>')
+    parts.append(f'<circle class="c-dot" cx="{sx(xs[-1]):.2f}" cy="{sy(cumulative[-1]):.2f}" '
+                 'r="4"/>')
     legend = [("c-actual", "you")]
     if expected is not None:
         legend.append(("c-expected", "expected"))

@@ -36,8 +36,39 @@ take turns instead of racing to CREATE the same table."""
 
 ADDED_COLUMNS = {
     ("hands", "version"): "INTEGER NOT NULL DEFAULT 0",
+    ("matches", "hands_finished"): "INTEGER NOT NULL DEFAULT 0",
+    ("matches", "seat0_finished"): "INTEGER NOT NULL DEFAULT 0",
+    ("matches", "payoff_sum"): "FLOAT NOT NULL DEFAULT 0",
+    ("matches", "payoff_sumsq"): "FLOAT NOT NULL DEFAULT 0",
+    ("hands", "cumulative_payoff"): "FLOAT",
+    ("hands", "seat_balance"): "INTEGER",
 }
 """Columns added after the first release: added to databases created before them."""
+
+BACKFILLS = {
+    ("matches", "hands_finished"): (
+        "UPDATE matches SET"
+        " hands_finished = (SELECT COUNT(*) FROM hands h WHERE h.match_id = matches.id"
+        "   AND h.status = 'finished'),"
+        " seat0_finished = (SELECT COUNT(*) FROM hands h WHERE h.match_id = matches.id"
+        "   AND h.status = 'finished' AND h.human_seat = 0),"
+        " payoff_sum = (SELECT COALESCE(SUM(h.human_payoff), 0) FROM hands h"
+        "   WHERE h.match_id = matches.id AND h.status = 'finished'),"
+        " payoff_sumsq = (SELECT COALESCE(SUM(h.human_payoff * h.human_payoff), 0) FROM hands h"
+        "   WHERE h.match_id = matches.id AND h.status = 'finished')"
+    ),
+    ("hands", "cumulative_payoff"): (
+        "UPDATE hands SET"
+        " cumulative_payoff = (SELECT SUM(h.human_payoff) FROM hands h"
+        "   WHERE h.match_id = hands.match_id AND h.number <= hands.number"
+        "   AND h.status = 'finished'),"
+        " seat_balance = (SELECT SUM(1 - 2 * h.human_seat) FROM hands h"
+        "   WHERE h.match_id = hands.match_id AND h.number <= hands.number"
+        "   AND h.status = 'finished')"
+        " WHERE status = 'finished'"
+    ),
+}
+"""What fills an added column from the rows that were there before it (the running totals)."""
 
 
 def make_engine(database_url: str, **options: Any) -> Engine:
@@ -154,10 +185,15 @@ def create_tables(engine: Engine, attempts: int = 10) -> None:
 
 def _add_missing_columns(conn: Connection) -> None:
     inspector = inspect(conn)
+    added: set[tuple[str, str]] = set()
     for (table, column), ddl in ADDED_COLUMNS.items():
         if column not in {c["name"] for c in inspector.get_columns(table)}:
             log.info("adding the column %s.%s to the play database", table, column)
             conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {ddl}"))
+            added.add((table, column))
+    for (table, column), statement in BACKFILLS.items():
+        if (table, column) in added:
+            conn.execute(text(statement))
 
 
 class SqliteWriterLock:

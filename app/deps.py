@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, TypeVar
 
@@ -19,7 +19,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app import services
 from app.config import Settings
-from app.services import StrategySource
+from app.services import Bot, OwnerAccess, StrategySource, TokenAccess
+from solver.games import game_names
 
 T = TypeVar("T")
 
@@ -29,20 +30,6 @@ OWNER_KEY = "owner"
 async def get_settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
-
-
-async def get_session(request: Request) -> AsyncIterator[Session]:
-    """A session for the request. Creating one does no I/O (a connection is taken from the
-    pool on first use, in the thread pool); closing it hands the connection back."""
-    factory: sessionmaker[Session] = request.app.state.sessionmaker
-    session = factory()
-    try:
-        yield session
-    finally:
-        if request.app.state.engine.dialect.name == "sqlite":
-            session.close()  # a local rollback: microseconds, not worth a thread hop
-        else:
-            await run_in_threadpool(session.close)
 
 
 async def get_source(request: Request) -> StrategySource:
@@ -63,20 +50,21 @@ _bearer = HTTPBearer(
 
 async def bearer_token(
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> str:
-    """The match token of an API request (401 without one, :func:`services.require_token`)."""
-    return services.require_token(credentials.credentials if credentials is not None else None)
+) -> TokenAccess:
+    """The match token of an API request (401 without one, before anything is looked up)."""
+    token = credentials.credentials if credentials is not None else None
+    return TokenAccess(services.require_token(token))
 
 
 @dataclass(frozen=True, slots=True)
 class Backend:
-    """What an API request works with: the play database, the strategies and the rng.
+    """What a request works with: the play database, the strategies, the bot and the rng.
 
-    An API route is ``async`` and runs all of its database work (the lookups and the service
-    call) in one go, :meth:`run`, with a session of its own. A plain ``def`` route with a
-    database dependency costs three hops to the thread pool (the dependency, the route, and
-    FastAPI validating the answer), and each hop, with the GIL changing hands twice, cost about
-    as much CPU as the SQLite work itself.
+    Every route (API and pages alike) is ``async`` and runs all of its database work (the
+    lookups and the service call) in one go, :meth:`run`, with a session of its own. A plain
+    ``def`` route with a database dependency costs three hops to the thread pool (the
+    dependency, the route, and FastAPI validating the answer), and each hop, with the GIL
+    changing hands twice, cost about as much CPU as the SQLite work itself.
 
     On SQLite (`inline`) the work runs right on the event loop: it is local, CPU-bound and
     takes a millisecond or two, so the requests of a worker simply run one after the other,
@@ -85,6 +73,7 @@ class Backend:
 
     sessions: sessionmaker[Session]
     source: StrategySource
+    bot: Bot
     rng: random.Random
     inline: bool
 
@@ -103,17 +92,17 @@ class Backend:
 async def get_backend(request: Request, rng: Annotated[random.Random, Depends(get_rng)]
                       ) -> Backend:
     state = request.app.state
-    return Backend(state.sessionmaker, state.strategies, rng,
+    return Backend(state.sessionmaker, state.strategies, state.bot, rng,
                    inline=state.engine.dialect.name == "sqlite")
 
 
-async def current_owner(request: Request) -> str:
+async def current_owner(request: Request) -> OwnerAccess:
     """The browser player's id, kept in the signed session cookie; created on first use."""
     owner = request.session.get(OWNER_KEY)
     if not isinstance(owner, str) or not owner:
         owner = secrets.token_urlsafe(24)
         request.session[OWNER_KEY] = owner
-    return owner
+    return OwnerAccess(owner)
 
 
 ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
@@ -125,12 +114,10 @@ MatchIdPath = Annotated[str, Path(pattern=ID_PATTERN, description="The match's i
 HandIdPath = Annotated[str, Path(pattern=ID_PATTERN, description="The hand's id.",
                                  examples=["7e1d2c3b4a5f46e8a9b0c1d2e3f4a5b6"])]
 GamePath = Annotated[str, Path(pattern=ID_PATTERN, description="The game's name.",
-                               examples=["kuhn"])]
+                               examples=list(game_names()[:1]))]
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
-SessionDep = Annotated[Session, Depends(get_session)]
 SourceDep = Annotated[StrategySource, Depends(get_source)]
-RngDep = Annotated[random.Random, Depends(get_rng)]
-TokenDep = Annotated[str, Depends(bearer_token)]
-OwnerDep = Annotated[str, Depends(current_owner)]
+TokenDep = Annotated[TokenAccess, Depends(bearer_token)]
+OwnerDep = Annotated[OwnerAccess, Depends(current_owner)]
 BackendDep = Annotated[Backend, Depends(get_backend)]

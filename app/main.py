@@ -12,8 +12,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp
 
@@ -23,8 +25,9 @@ from app.api.routes import health
 from app.config import REPO_ROOT, Settings
 from app.db import WalCheckpointer, create_tables, make_engine, make_sessionmaker
 from app.security import BodySizeLimitMiddleware, SecurityHeadersMiddleware
-from app.services import StrategySource
-from app.web import pages
+from app.services import StoredStrategyBot, StrategySource
+from app.web import errors as web_errors
+from app.web.routes import router as pages_router
 
 log = logging.getLogger("app")
 
@@ -85,6 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.sessionmaker = make_sessionmaker(engine)
     app.state.strategies = source
+    app.state.bot = StoredStrategyBot(source)
 
     # The session cookie is signed, HttpOnly (Starlette always sets it) and SameSite=Lax; it
     # carries the browser's player id and its CSRF token (app.web.csrf).
@@ -105,8 +109,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if HTMX_DIR.is_dir():
         app.mount("/static/vendor/htmx", StaticFiles(directory=HTMX_DIR), name="htmx")
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
-    app.include_router(pages.router)
-    pages.install_error_pages(app)
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        """Browsers ask for it on every site, whatever the pages link."""
+        return FileResponse(STATIC_DIR / "favicon.ico", media_type="image/x-icon",
+                            headers={"Cache-Control": "public, max-age=86400"})
+
+    app.include_router(pages_router)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        """An address no route answers, or a method it does not take: a page for a browser,
+        the API's JSON for everybody else."""
+        assert isinstance(exc, StarletteHTTPException)
+        if web_errors.wants_html(request) and exc.status_code >= 400:
+            return web_errors.http_error_page(request, exc)
+        return await errors.http_error(request, exc)
+
+    app.add_exception_handler(StarletteHTTPException, http_error)
     return app
 
 

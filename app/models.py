@@ -17,6 +17,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Text,
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -48,6 +49,12 @@ class Match(Base):
     owner: Mapped[str | None] = mapped_column(String(64), index=True, nullable=True)
     token_hash: Mapped[str] = mapped_column(String(64))
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Running totals over the finished hands, kept up to date in the transaction that finishes
+    # a hand, so that a match's results read in O(1) however long it has been played.
+    hands_finished: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    seat0_finished: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    payoff_sum: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
+    payoff_sumsq: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
 
     hands: Mapped[list[Hand]] = relationship(
         back_populates="match", order_by="Hand.number", cascade="all, delete-orphan"
@@ -71,6 +78,11 @@ class Hand(Base):
     version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """Bumped by every write to the hand (``UPDATE ... WHERE version = <the one read>``): a
     write based on an out-of-date read changes no row and is refused, in any process."""
+    cumulative_payoff: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """The match's winnings up to and including this hand, set when it finishes."""
+    seat_balance: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """Finished hands in seat 0 minus those in seat 1 up to this one: the equilibrium
+    expectation of the winnings so far is this times the game value."""
 
     match: Mapped[Match] = relationship(back_populates="hands")
     actions: Mapped[list[Action]] = relationship(
@@ -94,3 +106,21 @@ class Action(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     hand: Mapped[Hand] = relationship(back_populates="actions")
+
+
+class IdempotentAction(Base):
+    """The answer to an action sent with an ``Idempotency-Key``: a retry of the same request
+    gets it again instead of being played a second time. Written in the transaction that
+    plays the action."""
+
+    __tablename__ = "idempotent_actions"
+    __table_args__ = (UniqueConstraint("match_id", "key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    key: Mapped[str] = mapped_column(String(255))
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    """SHA-256 of the hand and the request body: the same key with another request is an
+    error, not a replay."""
+    response: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -10,6 +10,8 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from solver.games import game_names
+
 
 def _aware(value: datetime) -> datetime:
     """SQLite hands back naive datetimes; everything stored is UTC."""
@@ -36,15 +38,26 @@ class SolveSummary(Frozen):
     created: UTCDateTime
 
 
-class GameSummary(Frozen):
+class GameDescription(Frozen):
+    """What a game is and how it is shown, from the game itself."""
+
     name: str
     title: str
     rules: list[str] = Field(description="The rules in two lines.")
+    reference_value: float | None = Field(description="Published game value for seat 0.")
+    pieces: Literal["cards", "dice", "moves"] = Field(
+        description="What a player's private information is drawn as.")
+    simultaneous: bool = Field(description="True if both players choose at once.")
+    notes: list[str] = Field(description="What a newcomer needs beyond the two lines of rules.")
+    openspiel: str | None = Field(
+        description="The OpenSpiel game this one equals (``pyspiel.load_game`` string), if any.")
+
+
+class GameSummary(GameDescription):
     value: float | None = Field(
         description="Game value for seat 0 (first to act) from the stored solve; null if the "
         "game was not solved."
     )
-    reference_value: float | None = Field(description="Published game value for seat 0.")
     solve: SolveSummary | None
     available: bool = Field(description="True if a solved strategy is stored: the bot can play.")
 
@@ -52,6 +65,8 @@ class GameSummary(Frozen):
 class GameDetail(GameSummary):
     infosets: int = Field(description="Information sets in the stored strategy.")
     solver_version: str | None
+    history_legend: str = Field(description="How the public part of a key is written.")
+    history_example: str
 
 
 class ActionProbability(Frozen):
@@ -92,7 +107,7 @@ class Convergence(Frozen):
 
 class MatchCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    game: str = Field(examples=["kuhn"], max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
+    game: str = Field(examples=list(game_names()[:1]), max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
                       description="A game's name, as listed by GET /api/v1/games.")
 
 
@@ -111,7 +126,8 @@ class ActionRequest(BaseModel):
     seq: int | None = Field(
         default=None, ge=0, le=1_000_000, examples=[3],
         description="The ``seq`` of the hand view the action was chosen on. If the hand has "
-        "changed since (a double click, another tab, a retry), nothing is played: 409.",
+        "changed since (a double click, another tab, a retry), nothing is played: 409. Send "
+        "it, or an ``Idempotency-Key`` header, with every action (422 without either).",
     )
 
 
@@ -129,17 +145,44 @@ class Event(Frozen):
     text: str
 
 
+class PieceOut(Frozen):
+    """A card, a die or a move as drawn. ``text`` is its notation: ``Ks`` (rank, then suit
+    letter c, d, h or s; no suit where the deck has none), ``3`` for a die, ``rock``."""
+
+    kind: Literal["card", "die", "move"]
+    text: str
+    rank: str | None = None
+    suit: str | None = None
+    face: int | None = None
+
+
 class PublicState(Frozen):
-    """What both players see. Fields a game does not have are null."""
+    """What both players see. Fields a game does not have are null (or empty)."""
 
     pot: int | None = None
     contributions: list[int] | None = Field(
-        default=None, description="Chips put in by seat 0 and seat 1 (antes included)."
+        default=None, description="Chips put in by seat 0 and seat 1 (antes and blinds "
+        "included)."
     )
     round: int | None = None
-    board: str | None = None
+    rounds: int | None = None
+    board: list[PieceOut] = Field(default=[], description="Public cards dealt so far.")
+    board_slots: int = Field(default=0, description="Public cards the game deals in all.")
     bids: list[str] | None = None
     last_bid: str | None = None
+    pieces_held: list[int] | None = Field(
+        default=None, description="How many dice each seat holds, where that varies.")
+    betting: str | None = Field(
+        default=None, description="The betting so far in the game's compact notation.")
+
+
+class ActionGroupOut(Frozen):
+    """Choices shown together (a grid of ``columns`` buttons, 0 for one row); those not in
+    ``legal_actions`` are shown disabled so that the grid keeps its shape."""
+
+    title: str
+    labels: list[str]
+    columns: int
 
 
 class BotDecision(Frozen):
@@ -153,6 +196,9 @@ class HandOutcome(Frozen):
     human_payoff: float
     human_private_view: str
     bot_private_view: str
+    human_pieces: list[PieceOut]
+    bot_pieces: list[PieceOut]
+    explanation: str = Field(description="Why the hand ended as it did.")
     bot_decisions: list[BotDecision]
 
 
@@ -170,13 +216,17 @@ class HandView(Frozen):
     bot_seat: int
     status: HandStatus
     to_act: Literal["you", "bot", "chance"] | None
-    private_view: str = Field(description="Your card or die.")
+    private_view: str = Field(description="Your cards, dice or move, in their notation.")
+    private_pieces: list[PieceOut]
+    bot_pieces_hidden: int = Field(description="How many pieces the bot holds face down.")
     public: PublicState
     events: list[Event]
     new_events: list[Event] = Field(
         description="The events this request caused: your action and the bot's replies."
     )
     legal_actions: list[str] = Field(description="Your legal actions; empty if not your turn.")
+    action_groups: list[ActionGroupOut] = Field(
+        description="How a table draws your choices; empty if not your turn.")
     hint: list[ActionProbability] | None = Field(
         default=None, description="Equilibrium strategy at your information set, if asked for."
     )
@@ -198,10 +248,13 @@ class HandSummary(Frozen):
 
 
 class SeriesPoint(Frozen):
-    number: int
+    number: int = Field(description="Hand number; hands 1 .. number are finished.")
     payoff: float
     cumulative: float
     expected_cumulative: float | None
+
+
+Verdict = Literal["too_few_hands", "consistent", "better", "worse", "no_expectation"]
 
 
 class MatchResults(Frozen):
@@ -212,14 +265,25 @@ class MatchResults(Frozen):
     total: float
     mean: float | None
     std: float | None = Field(description="Sample standard deviation; null under 2 hands.")
-    ci95_low: float | None
+    ci95_low: float | None = Field(
+        description="95% confidence interval of the mean (Student's t); null under 2 hands.")
     ci95_high: float | None
     game_value: float | None = Field(description="Game value for seat 0 used for expectations.")
     expected_total: float | None = Field(
         description="Equilibrium expectation of your winnings for the seats you played."
     )
-    series: list[SeriesPoint]
-    hands: list[HandSummary] = Field(description="Newest first.")
+    expected_mean: float | None
+    verdict: Verdict = Field(
+        description="How the mean compares with the expectation: ``too_few_hands`` before "
+        "30 hands or while the interval has no width, then ``consistent`` (expectation "
+        "inside the interval), ``better`` or ``worse``.")
+    verdict_text: str
+    series: list[SeriesPoint] = Field(
+        description="Cumulative winnings after finished hands, at most 500 points spread "
+        "evenly over the match (the last hand always included).")
+    hands: list[HandSummary] = Field(description="A page of the hands, newest first.")
+    next_cursor: int | None = Field(
+        description="Pass as ``before`` for the next (older) page; null on the last page.")
     current_hand_id: str | None = Field(description="The hand in progress, if any.")
 
 

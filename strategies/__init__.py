@@ -11,6 +11,7 @@ from strategies.store import (
     StrategyStore,
     TracePoint,
     default_store_path,
+    split_key,
 )
 
 __all__ = [
@@ -24,4 +25,5 @@ __all__ = [
     "StrategyStore",
     "TracePoint",
     "default_store_path",
+    "split_key",
 ]

@@ -24,7 +24,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """Version of the table layout below; bump on any incompatible change."""
 
 SCHEMA_VERSION_KEY = "schema_version"
@@ -84,14 +84,24 @@ class SolveRow(Base):
 
 
 class InfosetRow(Base):
-    """The average strategy at one information set of one solve."""
+    """The average strategy at one information set of one solve.
+
+    A key is ``<private part>|<public part>`` (no ``|``: all public); both parts are also
+    kept apart, so that the explorer pages through one public history, or one private card,
+    in the database."""
 
     __tablename__ = "infosets"
-    __table_args__ = (Index("ux_infosets_solve_key", "solve_id", "key", unique=True),)
+    __table_args__ = (
+        Index("ux_infosets_solve_key", "solve_id", "key", unique=True),
+        Index("ix_infosets_solve_public", "solve_id", "public"),
+        Index("ix_infosets_solve_private_public", "solve_id", "private", "public"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     solve_id: Mapped[int] = mapped_column(ForeignKey("solves.id", ondelete="CASCADE"))
     key: Mapped[str] = mapped_column(String)
+    private: Mapped[str] = mapped_column(String)
+    public: Mapped[str] = mapped_column(String)
     player: Mapped[int] = mapped_column(Integer)
     labels: Mapped[list[str]] = mapped_column(JSON)
     probabilities: Mapped[list[float]] = mapped_column(JSON)

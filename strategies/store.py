@@ -144,11 +144,19 @@ _SELECT_INFOSET = (
     "SELECT player, labels, probabilities FROM infosets WHERE solve_id = ? AND key = ?"
 )
 _INSERT_INFOSETS = (
-    "INSERT INTO infosets (solve_id, key, player, labels, probabilities) VALUES (?, ?, ?, ?, ?)"
+    "INSERT INTO infosets (solve_id, key, private, public, player, labels, probabilities) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
 _SELECT_INFOSETS = (
     "SELECT key, player, labels, probabilities FROM infosets WHERE solve_id = ? ORDER BY id"
 )
+
+
+def split_key(key: str) -> tuple[str, str]:
+    """``"Ks|rc"`` -> (``"Ks"``, ``"rc"``): the private part before the first ``|`` and the
+    public history after it; a key without ``|`` is all public."""
+    private, sep, public = key.partition("|")
+    return (private, public) if sep else ("", key)
 
 
 def _encode_floats(values: Iterable[float]) -> str:
@@ -294,7 +302,7 @@ class StrategyStore:
             session.flush()
             sid = solve.id
             label_json: dict[tuple[str, ...], str] = {}  # few distinct action lists per game
-            rows: list[tuple[int, str, int, str, str]] = []
+            rows: list[tuple[int, str, str, str, int, str, str]] = []
             for s in strategy:
                 labels = tuple(s.labels)
                 if len(labels) != len(s.probabilities):
@@ -305,9 +313,9 @@ class StrategyStore:
                 encoded = label_json.get(labels)
                 if encoded is None:
                     encoded = label_json[labels] = json.dumps([str(a) for a in labels])
-                rows.append(
-                    (sid, str(s.key), int(s.player), encoded, _encode_floats(s.probabilities))
-                )
+                private, public = split_key(str(s.key))
+                rows.append((sid, str(s.key), private, public, int(s.player), encoded,
+                             _encode_floats(s.probabilities)))
             if rows:
                 session.connection().exec_driver_sql(_INSERT_INFOSETS, rows)
             points = [
@@ -443,6 +451,49 @@ class StrategyStore:
             )
             return result
 
+    def infoset_page(
+        self,
+        game: str,
+        *,
+        prefix: str = "",
+        contains: str = "",
+        private: str | None = None,
+        public_prefix: str = "",
+        offset: int = 0,
+        limit: int | None = None,
+    ) -> tuple[int, list[InfosetStrategy]]:
+        """How many infosets of the latest solve of ``game`` match, and those of them from
+        ``offset`` on (at most ``limit``), in the solver's order. A key matches if it starts
+        with ``prefix`` and contains ``contains``, its private part is ``private`` (any if
+        None) and its public part starts with ``public_prefix``. Paged by the database: a page
+        of a big solve costs a page, not the solve. (0, []) if the game has no solve."""
+        with self._lock:
+            sid = self._solve_id_locked(game, None)
+        if sid is None:
+            return 0, []
+        where = ["solve_id = ?"]
+        params: list[object] = [sid]
+        # Ranges rather than LIKE: they use the indexes, and SQLite's LIKE ignores case.
+        for column, start in (("key", prefix), ("public", public_prefix)):
+            if start:
+                where.append(f"{column} >= ? AND {column} < ?")
+                params += [start, start + "\U0010ffff"]
+        if private is not None:
+            where.append("private = ?")
+            params.append(private)
+        if contains:
+            where.append("instr(key, ?) > 0")
+            params.append(contains)
+        condition = " AND ".join(where)
+        with self._engine.connect() as conn:
+            total = conn.exec_driver_sql(
+                f"SELECT COUNT(*) FROM infosets WHERE {condition}", tuple(params)).scalar_one()
+            rows = conn.exec_driver_sql(
+                f"SELECT key, player, labels, probabilities FROM infosets WHERE {condition} "
+                "ORDER BY id LIMIT ? OFFSET ?",
+                (*params, -1 if limit is None else max(0, limit), max(0, offset))).fetchall()
+        return int(total), _decode_rows(rows)
+
     def clear_cache(self) -> None:
         """Drop everything held in memory (it is rebuilt on demand)."""
         with self._lock:
@@ -497,14 +548,20 @@ class StrategyStore:
         """Decode a whole solve, through a pooled connection (without the lock)."""
         with self._engine.connect() as conn:
             rows = conn.exec_driver_sql(_SELECT_INFOSETS, (solve_id,)).fetchall()
-        labels_of: dict[str, tuple[str, ...]] = {}  # few distinct action lists per game
-        decoded: dict[str, InfosetStrategy] = {}
-        for key, player, labels_text, probabilities_text in rows:
-            labels = labels_of.get(labels_text)
-            if labels is None:
-                labels = labels_of[labels_text] = tuple(json.loads(labels_text))
-            decoded[key] = InfosetStrategy(key, player, labels, _decode_floats(probabilities_text))
-        return decoded
+        return {row.key: row for row in _decode_rows(rows)}
+
+
+def _decode_rows(rows: Iterable[Any]) -> list[InfosetStrategy]:
+    """(key, player, labels JSON, probabilities JSON) rows, decoded; the few distinct action
+    lists of a game are decoded once."""
+    labels_of: dict[str, tuple[str, ...]] = {}
+    decoded = []
+    for key, player, labels_text, probabilities_text in rows:
+        labels = labels_of.get(labels_text)
+        if labels is None:
+            labels = labels_of[labels_text] = tuple(json.loads(labels_text))
+        decoded.append(InfosetStrategy(key, player, labels, _decode_floats(probabilities_text)))
+    return decoded
 
 
 def _make_engine(path: Path, busy_timeout: float) -> Engine:

@@ -18,16 +18,35 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app.schemas import ErrorOut, HandInProgressOut, IllegalActionOut
 from app.services import (
     AuthenticationError,
+    BotStalledError,
+    HandFinishedError,
     HandInProgressError,
     IllegalActionError,
     ServiceError,
+    UnguardedActionError,
 )
 
 log = logging.getLogger("app.api")
 
 
+def api_message(error: ServiceError) -> str:
+    """The service's message, with what an API client does about it."""
+    if isinstance(error, AuthenticationError):
+        return (f"{error.message}: send 'Authorization: Bearer <token>' with the token returned "
+                "by POST /api/v1/matches")
+    if isinstance(error, HandFinishedError):
+        return (f"{error.message}: POST /api/v1/matches/{error.match_id}/hands deals the next "
+                "hand")
+    if isinstance(error, UnguardedActionError):
+        return (f"{error.message}. Send the hand view's 'seq' in the body "
+                "({\"action\": ..., \"seq\": <seq of the view>}) or an 'Idempotency-Key' header")
+    if isinstance(error, BotStalledError):
+        return f"{error.message}: POST /api/v1/hands/{error.hand_id}/resume"
+    return error.message
+
+
 def error_response(error: ServiceError) -> JSONResponse:
-    body: dict[str, Any] = {"detail": error.message}
+    body: dict[str, Any] = {"detail": api_message(error)}
     headers = None
     if isinstance(error, IllegalActionError):
         body["legal_actions"] = list(error.legal_actions)
@@ -167,3 +186,7 @@ TOO_LARGE: dict[int | str, dict[str, Any]] = {
     413: {"model": ErrorOut, "description": "The request body is over the size limit."}}
 JSON_BODY: dict[int | str, dict[str, Any]] = {
     415: {"model": ErrorOut, "description": "The body is not JSON."}}
+ACTION_INPUT: dict[int | str, dict[str, Any]] = {
+    422: {"description": "Invalid body, or neither ``seq`` nor ``Idempotency-Key`` (nothing "
+                         "was played), or an ``Idempotency-Key`` already used for another "
+                         "action of the match."}}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from app.schemas import (
     ActionProbability,
     Convergence,
+    GameDescription,
     GameDetail,
     GameSummary,
     InfosetEntry,
@@ -14,15 +15,24 @@ from app.schemas import (
 )
 from app.services.errors import NotFoundError, StrategyUnavailableError
 from app.services.strategy_source import StrategySource
-from solver.games import GAME_NAMES, Game, get_game
+from solver.games import Game, game_names, get_game
 from strategies import InfosetStrategy, SolveInfo
 
 
 def game_or_404(name: str) -> Game:
     """The game called `name`; `NotFoundError` naming the valid games otherwise."""
-    if name not in GAME_NAMES:
-        raise NotFoundError(f"unknown game {name!r}; valid games: {', '.join(GAME_NAMES)}")
+    if name not in game_names():
+        raise NotFoundError(f"unknown game {name!r}; valid games: {', '.join(game_names())}")
     return get_game(name)
+
+
+def game_value(source: StrategySource, game: str) -> float | None:
+    """Seat 0's value from the stored solve; the published value if the store is unavailable."""
+    try:
+        info = source.latest_solve(game)
+    except StrategyUnavailableError:
+        info = None
+    return info.value if info is not None else get_game(game).reference_value
 
 
 def _solve_summary(info: SolveInfo) -> SolveSummary:
@@ -37,13 +47,28 @@ def _solve_summary(info: SolveInfo) -> SolveSummary:
     )
 
 
-def _summary_fields(game: Game, info: SolveInfo | None) -> dict[str, object]:
+def _description_fields(game: Game) -> dict[str, object]:
     return {
         "name": game.name,
         "title": game.title,
         "rules": game.rules.splitlines(),
-        "value": info.value if info is not None else None,
         "reference_value": game.reference_value,
+        "pieces": game.pieces,
+        "simultaneous": game.simultaneous,
+        "notes": list(game.notes),
+        "openspiel": game.openspiel.game_string if game.openspiel is not None else None,
+    }
+
+
+def game_description(name: str) -> GameDescription:
+    """What the game is and how it is shown (no store access); 404 if unknown."""
+    return GameDescription.model_validate(_description_fields(game_or_404(name)))
+
+
+def _summary_fields(game: Game, info: SolveInfo | None) -> dict[str, object]:
+    return {
+        **_description_fields(game),
+        "value": info.value if info is not None else None,
         "solve": _solve_summary(info) if info is not None else None,
         "available": info is not None,
     }
@@ -52,7 +77,7 @@ def _summary_fields(game: Game, info: SolveInfo | None) -> dict[str, object]:
 def list_games(source: StrategySource) -> list[GameSummary]:
     """Every game, solved or not (``available`` says whether the bot can play it)."""
     out = []
-    for name in GAME_NAMES:
+    for name in game_names():
         try:
             info = source.latest_solve(name)
         except StrategyUnavailableError:
@@ -66,7 +91,7 @@ def game_detail(source: StrategySource, name: str) -> GameDetail:
     game = game_or_404(name)
     try:
         info = source.latest_solve(name)
-        infosets = len(source.strategy(name)) if info is not None else 0
+        infosets = source.infoset_page(name, limit=0)[0] if info is not None else 0
     except StrategyUnavailableError:
         info, infosets = None, 0
     return GameDetail.model_validate(
@@ -74,6 +99,8 @@ def game_detail(source: StrategySource, name: str) -> GameDetail:
             **_summary_fields(game, info),
             "infosets": infosets,
             "solver_version": info.solver_version if info is not None else None,
+            "history_legend": game.history_legend,
+            "history_example": game.history_example,
         }
     )
 
@@ -96,12 +123,15 @@ def strategy(
     infoset: str | None = None,
     prefix: str | None = None,
     contains: str | None = None,
+    private: str | None = None,
+    history: str = "",
     offset: int = 0,
     limit: int | None = None,
 ) -> StrategyPage:
     """The stored strategy of a game: one information set (`infoset`, 404 if unknown) or those
-    whose key starts with `prefix` and contains `contains`, in the solver's order, paged by
-    `offset`/`limit`. 503 if the game has no solve."""
+    whose key starts with `prefix` and contains `contains`, whose private part is `private`
+    and whose public history starts with `history`, in the solver's order, paged by
+    `offset`/`limit` in the store. 503 if the game has no solve."""
     game_or_404(name)
     info = source.solve(name)
     if infoset is not None:
@@ -112,24 +142,21 @@ def strategy(
                 f"{_example_keys(source, name)}"
             )
         return StrategyPage(game=name, solve_id=info.id, total=1, offset=0, infosets=[_entry(row)])
-    rows = [
-        row
-        for key, row in source.strategy(name).items()
-        if (not prefix or key.startswith(prefix)) and (not contains or contains in key)
-    ]
     offset = max(0, offset)
-    page = rows[offset:] if limit is None else rows[offset : offset + max(0, limit)]
+    total, page = source.infoset_page(name, prefix=prefix or "", contains=contains or "",
+                                      private=private, public_prefix=history, offset=offset,
+                                      limit=limit)
     return StrategyPage(
         game=name,
         solve_id=info.id,
-        total=len(rows),
+        total=total,
         offset=offset,
         infosets=[_entry(row) for row in page],
     )
 
 
 def _example_keys(source: StrategySource, name: str) -> str:
-    keys = list(source.strategy(name))[:3]
+    keys = [row.key for row in source.infoset_page(name, limit=3)[1]]
     return ", ".join(repr(k) for k in keys) or "(none stored)"
 
 

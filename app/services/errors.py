@@ -1,4 +1,9 @@
-"""Domain errors of the service layer; the API maps each to one HTTP status."""
+"""Domain errors of the service layer.
+
+Each carries a message fit for a player and the facts a front end needs to word it its own
+way; none names an HTTP path or header (the API and the pages add those). `status_code` is the
+HTTP status the API answers with.
+"""
 
 from __future__ import annotations
 
@@ -20,7 +25,7 @@ class NotFoundError(ServiceError):
 
 
 class AuthenticationError(ServiceError):
-    """No credentials where the endpoint needs them."""
+    """No credentials where the match needs them."""
 
     status_code = 401
 
@@ -31,6 +36,21 @@ class PermissionDeniedError(ServiceError):
     status_code = 403
 
 
+class InvalidRequestError(ServiceError):
+    """A request the service cannot act on as sent (it names what is missing or wrong)."""
+
+    status_code = 422
+
+
+class UnguardedActionError(InvalidRequestError):
+    """An action with neither the ``seq`` of the view it was chosen on nor an idempotency
+    key: a retry of it could not be told from a second action, so it is not played."""
+
+
+class IdempotencyKeyReuseError(InvalidRequestError):
+    """An idempotency key already used for another request of this match."""
+
+
 class ConflictError(ServiceError):
     """The request does not fit the current state (e.g. a concurrent update)."""
 
@@ -38,11 +58,19 @@ class ConflictError(ServiceError):
 
 
 class IllegalActionError(ConflictError):
-    """Illegal action, not the player's turn, or the hand is over; carries the legal labels."""
+    """Illegal action or not the player's turn; carries the legal labels."""
 
     def __init__(self, message: str, legal_actions: list[str]) -> None:
         super().__init__(message)
         self.legal_actions = legal_actions
+
+
+class HandFinishedError(IllegalActionError):
+    """An action in a hand that is over; `match_id` names where the next hand is dealt."""
+
+    def __init__(self, message: str, match_id: str) -> None:
+        super().__init__(message, [])
+        self.match_id = match_id
 
 
 class StaleHandError(IllegalActionError):
@@ -70,3 +98,12 @@ class StrategyUnavailableError(ServiceError):
     """No usable solved strategy for the game (store missing, corrupt or without the game)."""
 
     status_code = 503
+
+
+class BotStalledError(StrategyUnavailableError):
+    """The bot could not answer (no usable strategy) after what was played was saved: the
+    hand waits for it, and resuming the hand lets it move once it can."""
+
+    def __init__(self, message: str, hand_id: str) -> None:
+        super().__init__(message)
+        self.hand_id = hand_id

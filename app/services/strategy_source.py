@@ -18,7 +18,7 @@ from pathlib import Path
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.services.errors import StrategyUnavailableError
-from solver.games import GAME_NAMES
+from solver.games import game_names
 from strategies import InfosetStrategy, SolveInfo, StoreError, StrategyStore, TracePoint
 
 log = logging.getLogger("app.strategies")
@@ -159,6 +159,16 @@ class StrategySource:
         except _STORE_FAILURES as exc:
             raise self._failed(exc) from exc
 
+    def infoset_page(self, game: str, *, prefix: str = "", contains: str = "",
+                     private: str | None = None, public_prefix: str = "", offset: int = 0,
+                     limit: int | None = None) -> tuple[int, list[InfosetStrategy]]:
+        store = self.store()
+        try:
+            return store.infoset_page(game, prefix=prefix, contains=contains, private=private,
+                                      public_prefix=public_prefix, offset=offset, limit=limit)
+        except _STORE_FAILURES as exc:
+            raise self._failed(exc) from exc
+
     def trace(self, solve_id: int) -> list[TracePoint]:
         store = self.store()
         try:
@@ -172,8 +182,9 @@ class StrategySource:
             store = self.store()
             solved = set(store.games())
         except StrategyUnavailableError as exc:
-            return StoreStatus(self.path, exc.message, (), GAME_NAMES)
+            return StoreStatus(self.path, exc.message, (), game_names())
         except _STORE_FAILURES as exc:
-            return StoreStatus(self.path, self._failed(exc).message, (), GAME_NAMES)
-        ready = tuple(g for g in GAME_NAMES if g in solved)
-        return StoreStatus(self.path, None, ready, tuple(g for g in GAME_NAMES if g not in solved))
+            return StoreStatus(self.path, self._failed(exc).message, (), game_names())
+        ready = tuple(g for g in game_names() if g in solved)
+        return StoreStatus(self.path, None, ready,
+                           tuple(g for g in game_names() if g not in solved))

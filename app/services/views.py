@@ -1,7 +1,7 @@
-"""What the human may see of a hand: public state and the event history.
+"""What the human may see of a hand, drawn from its trace through the game's own description.
 
 The rule that keeps the bot's secrets: an event's label is shown mid-hand only if it is public
-(it changed the public key, like Leduc's board card, or it is a bet everybody sees) or private to
+(it changed the public key, like a board card, or it is a bet everybody sees) or private to
 the human. Whether a move is private is read off the game itself: a chance outcome that leaves
 the public key unchanged is a private deal to whoever's private key changed, and a move that
 changes its own player's private key (a Rock-Paper-Scissors choice) is secret too.
@@ -9,104 +9,156 @@ changes its own player's private key (a Rock-Paper-Scissors choice) is secret to
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import Literal
 
-from app.schemas import Event, PublicState
-from solver.games import CHANCE, State
-from solver.games.dudo import BID_LABELS, NUM_BIDS, DudoState
-from solver.games.kuhn import KuhnState
-from solver.games.leduc import CARD_NAMES, LeducState
+from app.schemas import (
+    ActionGroupOut,
+    ActionProbability,
+    BotDecision,
+    Event,
+    HandOutcome,
+    HandView,
+    PieceOut,
+    PublicState,
+)
+from app.services.bot import Policy
+from app.services.hand_store import HandRow
+from app.services.trace import Step, Trace
+from solver.games import CHANCE, Card, Die, Game, Piece, State, legal_labels
 
-_SUIT_SYMBOLS = {"s": "♠", "h": "♥"}
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One recorded action with the states around it."""
-
-    seq: int
-    actor: int
-    action: int
-    label: str
-    before: State
-    after: State
+SEAT_NAMES = ("you", "the bot")
+"""How the games' outcome texts name the human and the bot (human first)."""
 
 
-def replay_steps(initial: State, actions: Sequence[tuple[int, int, int]]) -> list[Step]:
-    """`actions` as (seq, actor, action id) in order -> steps with their states."""
-    steps = []
-    state = initial
-    for seq, actor, action in actions:
-        after = state.apply_action(action)
-        steps.append(Step(seq, actor, action, state.action_label(action), state, after))
-        state = after
-    return steps
+def piece_out(piece: Piece) -> PieceOut:
+    if isinstance(piece, Card):
+        return PieceOut(kind="card", text=str(piece), rank=piece.rank, suit=piece.suit or None)
+    if isinstance(piece, Die):
+        return PieceOut(kind="die", text=str(piece), face=piece.face)
+    return PieceOut(kind="move", text=str(piece))
+
+
+def pieces_out(pieces: tuple[Piece, ...]) -> list[PieceOut]:
+    return [piece_out(p) for p in pieces]
 
 
 def _owner_of_secret(step: Step) -> int | None:
     """The seat a step is secret to, or None if it is public."""
-    if step.actor == CHANCE:
+    if step.recorded.actor == CHANCE:
         if step.after.public_key() != step.before.public_key():
             return None
         for seat in (0, 1):
             if step.after.private_key(seat) != step.before.private_key(seat):
                 return seat
         return -1  # changes nothing anybody sees: keep it hidden from both
-    if step.after.private_key(step.actor) != step.before.private_key(step.actor):
-        return step.actor
+    actor = step.recorded.actor
+    if step.after.private_key(actor) != step.before.private_key(actor):
+        return actor
     return None
 
 
-def _leduc_card(card: int) -> str:
-    name = CARD_NAMES[card]
-    return name[0] + _SUIT_SYMBOLS[name[1]]
-
-
-def event_for(step: Step, human_seat: int, reveal_all: bool) -> Event:
+def event_for(game: Game, step: Step, human_seat: int, reveal_all: bool) -> Event:
     """The event as the human sees it (everything once `reveal_all`, at the end of the hand)."""
     secret_of = _owner_of_secret(step)
     hidden = not reveal_all and secret_of is not None and secret_of != human_seat
-    label = None if hidden else step.label
-    if step.actor == CHANCE:
+    label = None if hidden else step.recorded.label
+    shown = "hidden" if hidden else step.recorded.label
+    if step.recorded.actor == CHANCE:
         seat = secret_of if secret_of is not None and secret_of >= 0 else None
         if seat is None:
-            shown = _leduc_card(step.action) if isinstance(step.before, LeducState) else label
-            what = "Board card" if isinstance(step.before, LeducState) else "Chance"
-            text = f"{what}: {shown}"
+            text = f"Board: {shown}"
         else:
-            whom = "you" if seat == human_seat else "the bot"
-            shown = "hidden" if hidden else step.after.private_view(seat)
-            text = f"Dealt to {whom}: {shown}"
-        return Event(seq=step.seq, actor="chance", seat=seat, label=label, hidden=hidden,
-                     text=text)
-    mine = step.actor == human_seat
-    who = "You" if mine else "Bot"
-    return Event(
-        seq=step.seq,
-        actor="you" if mine else "bot",
-        seat=step.actor,
-        label=label,
-        hidden=hidden,
-        text=f"{who}: {'hidden' if hidden else step.label}",
-    )
+            verb = "Rolled for" if game.pieces == "dice" else "Dealt to"
+            text = f"{verb} {SEAT_NAMES[seat != human_seat]}: {shown}"
+        return Event(seq=step.recorded.seq, actor="chance", seat=seat, label=label,
+                     hidden=hidden, text=text)
+    mine = step.recorded.actor == human_seat
+    return Event(seq=step.recorded.seq, actor="you" if mine else "bot",
+                 seat=step.recorded.actor, label=label, hidden=hidden,
+                 text=f"{'You' if mine else 'Bot'}: {shown}")
 
 
 def public_state(state: State) -> PublicState:
-    """The public facts of a position, per game (Rock-Paper-Scissors has none)."""
-    if isinstance(state, KuhnState):
-        contributions = [1, 1]
-        for i, char in enumerate(state.bets):
-            if char == "b":
-                contributions[i % 2] += 1
-        return PublicState(pot=sum(contributions), contributions=contributions, round=1)
-    if isinstance(state, LeducState):
-        board = _leduc_card(state.cards[2]) if len(state.cards) >= 3 else None
-        stakes = list(state.stakes)
-        return PublicState(
-            pot=sum(stakes), contributions=stakes, round=2 if board else 1, board=board
+    view = state.public_view()
+    return PublicState(
+        pot=view.pot,
+        contributions=list(view.contributions) if view.contributions else None,
+        round=view.round,
+        rounds=view.rounds,
+        board=pieces_out(view.board),
+        board_slots=view.board_slots,
+        bids=list(view.bids) if view.bids is not None else None,
+        last_bid=view.last_bid,
+        pieces_held=list(view.pieces_held) if view.pieces_held else None,
+        betting=view.betting,
+    )
+
+
+def _hidden_pieces(state: State, seat: int) -> int:
+    """How many face-down pieces to draw for `seat`: as many as it holds, once dealt."""
+    return len(state.private_pieces(seat))
+
+
+def hand_view(hand: HandRow, trace: Trace, since: int, hint: Policy | None) -> HandView:
+    """The hand as the human sees it; `since` is where the events of this request start."""
+    game = trace.game
+    human, bot = hand.human_seat, 1 - hand.human_seat
+    state = trace.state
+    finished = state.is_terminal()
+    events = [event_for(game, step, human, finished) for step in trace.steps]
+    player = state.current_player()
+    to_act: Literal["you", "bot", "chance"] | None = (
+        None if finished else "chance" if player == CHANCE else "you" if player == human
+        else "bot")
+    mine = to_act == "you"
+    outcome = None
+    if finished:
+        outcome = HandOutcome(
+            human_payoff=float(state.returns()[human]),
+            human_private_view=state.private_view(human),
+            bot_private_view=state.private_view(bot),
+            human_pieces=pieces_out(state.private_pieces(human)),
+            bot_pieces=pieces_out(state.private_pieces(bot)),
+            explanation=state.outcome_text(_names(human)),
+            bot_decisions=[_decision(step, bot) for step in trace.steps
+                           if step.recorded.actor == bot],
         )
-    if isinstance(state, DudoState):
-        bids = [BID_LABELS[m] for m in state.moves() if 0 <= m < NUM_BIDS]
-        return PublicState(bids=bids, last_bid=bids[-1] if bids else None)
-    return PublicState()
+    return HandView(
+        hand_id=hand.public_id,
+        match_id=hand.match.public_id,
+        game=game.name,
+        number=hand.number,
+        human_seat=human,
+        bot_seat=bot,
+        status="finished" if finished else "in_progress",
+        to_act=to_act,
+        private_view=state.private_view(human),
+        private_pieces=pieces_out(state.private_pieces(human)),
+        bot_pieces_hidden=0 if finished else _hidden_pieces(state, bot),
+        public=public_state(state),
+        events=events,
+        new_events=events[since:],
+        legal_actions=legal_labels(state) if mine else [],
+        action_groups=[ActionGroupOut(title=g.title, labels=list(g.labels), columns=g.columns)
+                       for g in state.action_groups()] if mine else [],
+        hint=[ActionProbability(label=label, probability=p)
+              for label, p in zip(hint.labels, hint.probabilities, strict=True)]
+        if hint is not None and mine else None,
+        outcome=outcome,
+        seq=trace.seq,
+    )
+
+
+def _names(human: int) -> tuple[str, str]:
+    """Seat names in seat order for the game's texts."""
+    return (SEAT_NAMES[0], SEAT_NAMES[1]) if human == 0 else (SEAT_NAMES[1], SEAT_NAMES[0])
+
+
+def _decision(step: Step, bot: int) -> BotDecision:
+    return BotDecision(
+        seq=step.recorded.seq,
+        infoset=step.before.information_state_key(bot),
+        chosen=step.recorded.label,
+        probabilities=[ActionProbability(label=label, probability=float(p))
+                       for label, p in (step.recorded.probabilities or {}).items()],
+    )

@@ -25,7 +25,6 @@ from solver.games.base import (
     action_from_label,
     legal_labels,
     play,
-    split_infoset_key,
 )
 from solver.games.dudo import DudoGame
 from solver.games.kuhn import KuhnGame
@@ -52,7 +51,7 @@ __all__ = [
     "legal_labels",
     "play",
     "register_game",
-    "split_infoset_key",
+    "unregister_game",
 ]
 
 _REGISTRY: dict[str, Callable[[], Game]] = {
@@ -64,19 +63,24 @@ _REGISTRY: dict[str, Callable[[], Game]] = {
 }
 
 GAME_NAMES: tuple[str, ...] = tuple(_REGISTRY)
-"""Every registered game, in the order the lobby shows them."""
+"""The games that come with the solver, in the order the lobby shows them."""
 
 
 def register_game(name: str, factory: Callable[[], Game]) -> None:
     """Add a game under `name` (a plug-in, or a test's own game)."""
-    global GAME_NAMES
+    if name in _REGISTRY:
+        raise ValueError(f"a game is already registered as {name!r}")
     _REGISTRY[name] = factory
-    GAME_NAMES = tuple(_REGISTRY)
+    get_game.cache_clear()
+
+
+def unregister_game(name: str) -> None:
+    _REGISTRY.pop(name, None)
     get_game.cache_clear()
 
 
 def game_names() -> tuple[str, ...]:
-    """The registered games now (`GAME_NAMES` is the import-time snapshot of it)."""
+    """Every registered game now, in the order the lobby shows them."""
     return tuple(_REGISTRY)
 
 

@@ -64,7 +64,7 @@ class Move:
 Piece = Card | Die | Move
 PieceKind = Literal["cards", "dice", "moves"]
 LabelPart = str | Piece
-"""An action label drawn as text and pieces: ``"2x5"`` is ``("2 ×", Die(5))``."""
+"""An action label drawn as text and pieces: ``"2x5"`` is ``("2×", Die(5))``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +79,8 @@ class PublicView:
     board: tuple[Piece, ...] = ()
     board_slots: int = 0
     """How many board pieces the game deals in all (drawn face down until dealt)."""
-    bids: tuple[str, ...] = ()
+    bids: tuple[str, ...] | None = None
+    """The bids so far (empty before the first), for a game that has bids."""
     last_bid: str | None = None
     pieces_held: tuple[int, int] | None = None
     """How many private pieces (dice) each seat holds, where that is public and varies."""
@@ -239,13 +240,6 @@ def play(game: Game, actions: Sequence[int]) -> State:
     for action in actions:
         state = state.apply_action(action)
     return state
-
-
-def split_infoset_key(key: str) -> tuple[str, str]:
-    """``"Ks|rc"`` -> (``"Ks"``, ``"rc"``): the private part before the first ``|`` and the
-    public history after it; a key without ``|`` is all public."""
-    private, sep, public = key.partition("|")
-    return (private, public) if sep else ("", key)
 
 
 class GameDefaults:

@@ -203,7 +203,7 @@ def describe_count(dice: tuple[int, ...], face: int) -> str:
     plain = sum(1 for d in dice if d == face)
     wild = sum(1 for d in dice if d == 1) if face != 1 else 0
     if plain + wild == 0:
-        return f"no {face} and no wild 1: 0" if face != 1 else "no 1: 0"
+        return f"no {face} and no wild 1" if face != 1 else "no 1 at all"
     parts = [f"{_count_word(plain)} {face}" + ("s" if plain > 1 else "")] if plain else []
     if wild:
         parts.append(f"{'a' if wild == 1 else _count_word(wild)} wild 1"
@@ -276,7 +276,7 @@ class DudoGame(GameDefaults):
     def label_parts(self, label: str) -> tuple[LabelPart, ...]:
         quantity, sep, face = label.partition("x")
         if sep and quantity.isdigit() and face.isdigit():
-            return (f"{quantity} ×", Die(int(face)))
+            return (f"{quantity}×", Die(int(face)))
         if label.isdigit() and len(label) == 1:
             return (Die(int(label)),)
         return (label,)

@@ -34,7 +34,7 @@ def play_hand(api: AppHandle, match_id: str, headers: dict[str, str],
         assert view["legal_actions"]
         action = chooser.choice(view["legal_actions"])
         response = api.client.post(f"{API}/hands/{view['hand_id']}/actions", headers=headers,
-                                   json={"action": action})
+                                   json={"action": action, "seq": view["seq"]})
         assert response.status_code == 200, response.text
         after = response.json()
         assert after["new_events"][0]["actor"] == "you"
@@ -115,19 +115,20 @@ def test_bot_replies_come_with_the_action(api: AppHandle) -> None:
 def test_leduc_public_state_shows_pot_and_board(api: AppHandle) -> None:
     match_id, headers = new_match(api.client, "leduc")
     view = api.client.post(f"{API}/matches/{match_id}/hands", headers=headers).json()
-    assert view["public"] == {"pot": 2, "contributions": [1, 1], "round": 1, "board": None,
-                              "bids": None, "last_bid": None}
+    assert view["public"] == {"pot": 2, "contributions": [1, 1], "round": 1, "rounds": 2,
+                              "board": [], "board_slots": 1, "bids": None, "last_bid": None,
+                              "pieces_held": None, "betting": ""}
     # Checking and calling only: the bot cannot fold, so the board card comes out.
-    while view["public"]["board"] is None:
+    while not view["public"]["board"]:
         assert view["status"] == "in_progress"
         action = "check" if "check" in view["legal_actions"] else "call"
         view = api.client.post(f"{API}/hands/{view['hand_id']}/actions", headers=headers,
-                               json={"action": action}).json()
+                               json={"action": action, "seq": view["seq"]}).json()
     board = [e for e in view["events"] if e["actor"] == "chance" and e["seat"] is None]
     assert len(board) == 1 and not board[0]["hidden"]
-    assert view["public"]["board"] == board[0]["text"].split(": ")[1]
-    assert view["public"]["board"] == board[0]["label"][0] + {"s": "♠", "h": "♥"}[
-        board[0]["label"][1]]
+    card = view["public"]["board"][0]
+    assert card["kind"] == "card" and card["text"] == board[0]["label"]
+    assert card["rank"] + card["suit"] == board[0]["text"].split(": ")[1]
     assert view["public"]["round"] == 2
     pot = view["public"]["pot"]
     assert view["public"]["contributions"][0] == view["public"]["contributions"][1] == pot // 2
@@ -259,7 +260,7 @@ def test_illegal_action_is_409_with_the_legal_actions(api: AppHandle) -> None:
     match_id, headers = new_match(api.client, "kuhn")
     hand = api.client.post(f"{API}/matches/{match_id}/hands", headers=headers).json()
     response = api.client.post(f"{API}/hands/{hand['hand_id']}/actions", headers=headers,
-                               json={"action": "raise"})
+                               json={"action": "raise", "seq": hand["seq"]})
     assert response.status_code == 409
     body = response.json()
     assert body["legal_actions"] == ["check", "bet"]
@@ -273,13 +274,14 @@ def test_acting_in_a_finished_hand_is_409(api: AppHandle) -> None:
     match_id, headers = new_match(api.client, "rps")
     hand = api.client.post(f"{API}/matches/{match_id}/hands", headers=headers).json()
     done = api.client.post(f"{API}/hands/{hand['hand_id']}/actions", headers=headers,
-                           json={"action": "rock"}).json()
+                           json={"action": "rock", "seq": hand["seq"]}).json()
     assert done["status"] == "finished"
     response = api.client.post(f"{API}/hands/{hand['hand_id']}/actions", headers=headers,
-                               json={"action": "rock"})
+                               json={"action": "rock", "seq": done["seq"]})
     assert response.status_code == 409
     assert response.json()["legal_actions"] == []
-    assert "finished" in response.json()["detail"]
+    detail = response.json()["detail"]
+    assert "finished" in detail and f"/api/v1/matches/{match_id}/hands" in detail
 
 
 def test_new_hand_while_one_is_in_progress_is_409(api: AppHandle) -> None:
@@ -306,7 +308,7 @@ def test_acting_out_of_turn_is_409(api: AppHandle) -> None:
                            label=state.action_label(0)))  # the human checks
         session.commit()
     response = api.client.post(f"{API}/hands/{hand['hand_id']}/actions", headers=headers,
-                               json={"action": "bet"})
+                               json={"action": "bet", "seq": hand["seq"] + 1})
     assert response.status_code == 409
     body = response.json()
     assert "not your turn" in body["detail"]
@@ -365,25 +367,34 @@ def test_strategy_lost_mid_hand_is_503_then_resumes(
     api = make_app()
     match_id, headers = new_match(api.client, "leduc")
     hand = api.client.post(f"{API}/matches/{match_id}/hands", headers=headers).json()
-    full = api.app.state.strategies
-    from app.services import StrategySource
+    full, bot = api.app.state.strategies, api.app.state.bot
+    from app.services import StoredStrategyBot, StrategySource
 
     api.app.state.strategies = StrategySource(store_without_leduc)
+    api.app.state.bot = StoredStrategyBot(api.app.state.strategies)
+    resume = f"{API}/hands/{hand['hand_id']}/resume"
     try:
         response = api.client.post(f"{API}/hands/{hand['hand_id']}/actions", headers=headers,
-                                    json={"action": "check"})
+                                    json={"action": "check", "seq": hand["seq"]})
         assert response.status_code == 503
-        assert "no solved strategy for 'leduc'" in response.json()["detail"]
-        assert api.client.get(f"{API}/hands/{hand['hand_id']}",
-                              headers=headers).status_code == 503
+        detail = response.json()["detail"]
+        assert "no solved strategy for 'leduc'" in detail and resume in detail
+        # Looking changes nothing: the bot is still to move.
+        waiting = api.client.get(f"{API}/hands/{hand['hand_id']}", headers=headers)
+        assert waiting.status_code == 200 and waiting.json()["to_act"] == "bot"
+        assert api.client.post(resume, headers=headers).status_code == 503
     finally:
         api.app.state.strategies.close()
-        api.app.state.strategies = full
-    # The check was kept; with the strategy back the bot answers it.
-    view = api.client.get(f"{API}/hands/{hand['hand_id']}", headers=headers).json()
+        api.app.state.strategies, api.app.state.bot = full, bot
+    # The check was kept; with the strategy back the bot answers it when the hand resumes.
+    assert api.client.get(f"{API}/hands/{hand['hand_id']}",
+                          headers=headers).json()["to_act"] == "bot"
+    view = api.client.post(resume, headers=headers).json()
     labels = [e["label"] for e in view["events"] if e["actor"] != "chance"]
     assert labels[0] == "check" and len(labels) >= 2
     assert view["to_act"] in ("you", None)
+    again = api.client.post(resume, headers=headers).json()  # nothing left to resume
+    assert again["seq"] == view["seq"]
 
 
 def test_missing_store_starts_and_reports(make_app: AppFactory, tmp_path: Path) -> None:

@@ -25,10 +25,10 @@ API = "/api/v1"
 
 # The only places a number may appear in a hand view: these are public.
 PUBLIC_NUMBERS = {"seq", "seat", "number", "human_seat", "bot_seat", "pot", "contributions",
-                  "round"}
-# Lists of labels that are the human's own business (legal actions and the hint, both functions
-# of the human's information set; checked separately against the true state).
-OWN_LABELS = {"legal_actions", "hint"}
+                  "round", "rounds", "board_slots", "bot_pieces_hidden", "pieces_held"}
+# What is the human's own business (the human's pieces, legal actions and the hint, all
+# functions of the human's information set; checked separately against the true state).
+OWN_LABELS = {"legal_actions", "hint", "action_groups", "private_pieces"}
 TOKEN = re.compile(r"[^\s,:;()\[\]{}\"'|]+")
 
 
@@ -94,7 +94,8 @@ def test_the_checker_catches_leaks(api: AppHandle) -> None:
         assert leaks(view, secrets, infosets) == []
         while view["status"] == "in_progress":
             view = api.client.post(f"{API}/hands/{view['hand_id']}/actions", headers=headers,
-                                   json={"action": view["legal_actions"][0]}).json()
+                                   json={"action": view["legal_actions"][0],
+                                         "seq": view["seq"]}).json()
         secrets, infosets, _ = hidden_info(api, "kuhn", view["hand_id"])
         assert leaks(view, secrets, infosets)  # outcome.bot_private_view, revealed labels
         assert any("bot_private_view" in leak for leak in leaks(view, secrets, infosets))
@@ -147,7 +148,7 @@ def test_no_mid_hand_response_reveals_the_bot(api: AppHandle, game: str) -> None
                 break
             action = chooser.choice(view["legal_actions"])
             view = api.client.post(f"{API}/hands/{hand_id}/actions", headers=headers,
-                                   json={"action": action}).json()
+                                   json={"action": action, "seq": view["seq"]}).json()
         assert view["outcome"] is not None
     assert checked >= 12  # at least one mid-hand position per hand
 
@@ -158,15 +159,17 @@ def test_rps_bot_move_hidden_until_the_end(api: AppHandle) -> None:
     first = api.client.post(f"{API}/matches/{match_id}/hands", headers=headers).json()
     assert first["events"] == []
     api.client.post(f"{API}/hands/{first['hand_id']}/actions", headers=headers,
-                    json={"action": "paper"})
+                    json={"action": "paper", "seq": first["seq"]})
     second = api.client.post(f"{API}/matches/{match_id}/hands", headers=headers).json()
     assert second["human_seat"] == 1
     (event,) = second["events"]
     assert event["actor"] == "bot" and event["hidden"] and event["label"] is None
     assert second["public"] == {"pot": None, "contributions": None, "round": None,
-                                "board": None, "bids": None, "last_bid": None}
+                                "rounds": None, "board": [], "board_slots": 0, "bids": None,
+                                "last_bid": None, "pieces_held": None, "betting": None}
+    assert second["bot_pieces_hidden"] == 1
     done = api.client.post(f"{API}/hands/{second['hand_id']}/actions", headers=headers,
-                           json={"action": "rock"}).json()
+                           json={"action": "rock", "seq": second["seq"]}).json()
     assert done["events"][0]["label"] == done["outcome"]["bot_private_view"]
     assert not done["events"][0]["hidden"]
 
@@ -176,4 +179,7 @@ def test_private_deal_of_the_human_is_shown_to_the_human(api: AppHandle) -> None
     view = api.client.post(f"{API}/matches/{match_id}/hands", headers=headers).json()
     mine = [e for e in view["events"] if e["actor"] == "chance" and e["seat"] == 0]
     assert len(mine) == 1 and not mine[0]["hidden"]
-    assert view["private_view"] == f"die {mine[0]['label']}"
+    assert view["private_view"] == mine[0]["label"]
+    assert view["private_pieces"] == [{"kind": "die", "text": mine[0]["label"],
+                                       "face": int(mine[0]["label"]), "rank": None,
+                                       "suit": None}]

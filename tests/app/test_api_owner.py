@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from fastapi import FastAPI
+from sqlalchemy.orm import Session
 
 from app import services
-from app.deps import OwnerDep, SessionDep, SourceDep
+from app.deps import BackendDep, OwnerDep
 from app.main import SESSION_COOKIE
 from tests.app.conftest import AppFactory
 
@@ -14,10 +15,13 @@ def _add_probe(app: FastAPI) -> None:
     """A route using the dependency the way the HTML pages do."""
 
     @app.post("/_probe/matches")
-    def probe(owner: OwnerDep, session: SessionDep, source: SourceDep) -> dict[str, object]:
-        match, _ = services.create_match(session, source, "kuhn", owner=owner)
-        return {"owner": owner, "match": match.public_id,
-                "mine": [m.match_id for m in services.list_matches(session, owner)]}
+    async def probe(access: OwnerDep, backend: BackendDep) -> dict[str, object]:
+        def work(session: Session) -> dict[str, object]:
+            created = services.create_match(session, backend.source, "kuhn", access.owner)
+            return {"owner": access.owner, "match": created.match_id,
+                    "mine": [m.match_id for m in services.list_matches(session, access.owner)]}
+
+        return await backend.run(work)
 
 
 def test_owner_cookie_is_created_signed_and_stable(make_app: AppFactory) -> None:

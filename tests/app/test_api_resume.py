@@ -19,7 +19,7 @@ def test_restart_mid_hand_resumes_it(make_app: AppFactory, tmp_path: Path) -> No
     match_id, headers = new_match(first.client, "leduc")
     view = first.client.post(f"{API}/matches/{match_id}/hands", headers=headers).json()
     view = first.client.post(f"{API}/hands/{view['hand_id']}/actions", headers=headers,
-                             json={"action": "check"}).json()
+                             json={"action": "check", "seq": view["seq"]}).json()
     assert view["status"] == "in_progress"
     before = view
     first.client.__exit__(None, None, None)  # the app stops
@@ -33,7 +33,7 @@ def test_restart_mid_hand_resumes_it(make_app: AppFactory, tmp_path: Path) -> No
     while again["status"] == "in_progress":
         action = "call" if "call" in again["legal_actions"] else "check"
         again = second.client.post(f"{API}/hands/{again['hand_id']}/actions", headers=headers,
-                                   json={"action": action}).json()
+                                   json={"action": action, "seq": again["seq"]}).json()
     assert len(again["events"]) > len(before["events"])
     for old, new in zip(before["events"], again["events"], strict=False):
         assert (new["seq"], new["actor"]) == (old["seq"], old["actor"])
@@ -48,8 +48,8 @@ def test_restart_mid_hand_resumes_it(make_app: AppFactory, tmp_path: Path) -> No
 
 
 def test_restart_between_human_action_and_bot_reply(make_app: AppFactory, tmp_path: Path) -> None:
-    """The human's action was committed, then the app died before the bot answered: the next
-    look at the hand has the bot answer."""
+    """The human's action was committed, then the app died before the bot answered: looking
+    at the hand shows the bot to move, and resuming the hand has the bot answer."""
     db = tmp_path / "shared.sqlite"
     first = make_app(db=db)
     match_id, headers = new_match(first.client, "dudo")
@@ -63,7 +63,10 @@ def test_restart_between_human_action_and_bot_reply(make_app: AppFactory, tmp_pa
     first.client.__exit__(None, None, None)
 
     second = make_app(db=db)
-    resumed = second.client.get(f"{API}/hands/{view['hand_id']}", headers=headers).json()
+    waiting = second.client.get(f"{API}/hands/{view['hand_id']}", headers=headers).json()
+    assert waiting["to_act"] == "bot" and waiting["legal_actions"] == []
+    resumed = second.client.post(f"{API}/hands/{view['hand_id']}/resume",
+                                 headers=headers).json()
     moves = [e for e in resumed["events"] if e["actor"] != "chance"]
     assert [m["actor"] for m in moves] == ["you", "bot"]
     assert moves[0]["label"] == "1x2"

@@ -1,19 +1,22 @@
 """Double submissions: of two simultaneous actions on one hand exactly one is played, the other
-gets a 409, on SQLite and on PostgreSQL, with one worker, two workers, or two app instances.
+gets a 409 (or, sent with the same idempotency key, the first answer), on SQLite and on
+PostgreSQL, with one worker, two workers, or two app instances.
 
 The end-to-end tests fire real concurrent HTTP requests (two threads released by a barrier, each
 with its own keep-alive connection) at uvicorn servers in subprocesses, then read what the
 database holds. A service-level test forces the interleaving that only the database guard can
-catch (both requests read the hand before either writes) on both back ends.
+catch (both requests read the hand before either writes, the second in another process) on
+both back ends.
 """
 
 from __future__ import annotations
 
-import contextlib
 import random
+import subprocess
+import sys
 import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,14 +24,16 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
 
 from app import services
 from app.db import create_tables, make_engine, make_sessionmaker
 from app.models import Action, Hand
 from app.schemas import HandView
 from app.services import StrategySource
-from app.services import play as play_module
+from solver.games import Game, State
 from tests.app.server import Server, start_server
+from tests.conftest import REPO_ROOT
 
 API = "/api/v1"
 PAIRS = 30
@@ -127,27 +132,32 @@ def human_actions(database_url: str, hand_ids: list[str]) -> dict[str, list[str]
     return out
 
 
+MODES = ("seq", "idempotency key", "unguarded")
+
+
 def test_simultaneous_actions_play_exactly_one(deployment: Deployment) -> None:
-    """30 pairs of simultaneous actions with ``seq`` and 30 without, each pair on a new hand:
-    one 200 and one 409 per pair, and the database holds exactly one human action per hand, the
-    one answered with 200."""
-    for with_seq in (True, False):
-        _pairs(deployment, with_seq)
+    """30 pairs of simultaneous actions with ``seq``, 30 pairs of identical actions with one
+    ``Idempotency-Key`` and no ``seq``, and 30 pairs with neither, each pair on a new hand.
+    With a guard exactly one of each pair is played (the database holds exactly the action
+    answered first); without one, neither is."""
+    for mode in MODES:
+        _pairs(deployment, mode)
 
 
-def _pairs(deployment: Deployment, with_seq: bool) -> None:
-    """With ``seq``: Leduc, where either action would still be legal after the other (check,
-    then the bot checks: a new round), so only the guards stop the second. Without: Kuhn's first
-    move (check or bet), which the other action can follow only when it came too late to be
-    concurrent, and it is then refused as illegal (still a 409)."""
-    game = "leduc" if with_seq else "kuhn"
+def _pairs(deployment: Deployment, mode: str) -> None:
+    """With ``seq``: Leduc, where either of two different actions would still be legal after
+    the other (check, then the bot checks: a new round), so only the guards stop the second.
+    With a key: Kuhn, the same action twice, as a client's retry sends it; the second answer
+    is a 409 (still in flight) or the first answer replayed. With neither: 422 both."""
+    game = "leduc" if mode == "seq" else "kuhn"
     chooser = random.Random(5)
     reasons: Counter[str] = Counter()
     hands: dict[str, str] = {}
+    unplayed: list[str] = []
     first_url, second_url = deployment.urls
     with httpx.Client(base_url=first_url, timeout=30) as a, \
             httpx.Client(base_url=second_url, timeout=30) as b:
-        for _ in range(PAIRS):
+        for i in range(PAIRS):
             created = a.post(f"{API}/matches", json={"game": game})
             assert created.status_code == 201, created.text
             headers = {"Authorization": f"Bearer {created.json()['token']}"}
@@ -156,24 +166,38 @@ def _pairs(deployment: Deployment, with_seq: bool) -> None:
             assert view["to_act"] == "you" and view["seq"] == len(view["events"])
             labels = list(view["legal_actions"])
             chooser.shuffle(labels)
-            bodies: list[dict[str, Any]] = [{"action": label} for label in labels[:2]]
-            if with_seq:
-                for body in bodies:
-                    body["seq"] = view["seq"]
+            if mode == "seq":
+                bodies = [{"action": label, "seq": view["seq"]} for label in labels[:2]]
+            else:
+                bodies = [{"action": labels[0]}, {"action": labels[0]}]
+            if mode == "idempotency key":
+                headers["Idempotency-Key"] = f"retry-{i}"
             responses = fire_pair((a, b), view["hand_id"], headers, (bodies[0], bodies[1]))
             codes = sorted(r.status_code for r in responses)
-            assert codes == [200, 409], [r.text for r in responses]
-            ok = next(r for r in responses if r.status_code == 200).json()
-            refused = next(r for r in responses if r.status_code == 409).json()
-            assert refused["detail"]
-            reasons[_reason(refused["detail"])] += 1
-            assert ok["new_events"][0]["actor"] == "you"
-            hands[view["hand_id"]] = ok["new_events"][0]["label"]
-            assert ok["seq"] == len(ok["events"]) > view["seq"]
-    recorded = human_actions(deployment.database_url, list(hands))
-    assert recorded == {hand_id: [label] for hand_id, label in hands.items()}
-    print(f"\n{'seq' if with_seq else 'no seq'}: 409 reasons over {PAIRS} pairs: "
-          f"{dict(reasons)}")
+            if mode == "unguarded":
+                assert codes == [422, 422], [r.text for r in responses]
+                unplayed.append(view["hand_id"])
+                continue
+            if mode == "seq" or codes != [200, 200]:
+                assert codes == [200, 409], [r.text for r in responses]
+                refused = next(r for r in responses if r.status_code == 409).json()
+                assert refused["detail"]
+                reasons[_reason(refused["detail"])] += 1
+                ok = next(r for r in responses if r.status_code == 200)
+            else:  # the retry came after the first was played: the same answer, replayed
+                replayed = [r for r in responses if r.headers.get("Idempotent-Replayed")]
+                assert len(replayed) == 1
+                ok = next(r for r in responses if r is not replayed[0])
+                assert replayed[0].json() == ok.json()
+                reasons["replayed"] += 1
+            played = ok.json()
+            assert played["new_events"][0]["actor"] == "you"
+            hands[view["hand_id"]] = played["new_events"][0]["label"]
+            assert played["seq"] == len(played["events"]) > view["seq"]
+    recorded = human_actions(deployment.database_url, list(hands) + unplayed)
+    assert recorded == {**{hand_id: [label] for hand_id, label in hands.items()},
+                        **{hand_id: [] for hand_id in unplayed}}
+    assert sum(reasons.values()) == (0 if mode == "unguarded" else PAIRS), reasons
 
 
 def _reason(detail: str) -> str:
@@ -187,82 +211,129 @@ def _reason(detail: str) -> str:
 # ---- the database guard alone ------------------------------------------------------------------
 
 
-def test_database_guard_refuses_a_write_based_on_an_old_read(
-    database_url: str, store_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Request A reads the hand, then request B (another process, as far as the in-process
-    claim knows) plays and commits before A writes: A's conditional UPDATE of the hand's
-    version changes no row, A is refused with a 409 and writes nothing. Without ``seq`` too."""
+OTHER_PROCESS = """
+import random, sys
+from app import services
+from app.db import make_engine, make_sessionmaker
+from app.services import StoredStrategyBot, StrategySource, TokenAccess
+url, store, hand_id, token, seq = sys.argv[1:]
+engine = make_engine(url)
+source = StrategySource(store)
+with make_sessionmaker(engine)() as session:
+    played = services.act(session, source, StoredStrategyBot(source), hand_id,
+                          TokenAccess(token), "check", seq=int(seq), rng=random.Random(2))
+print(played.view.model_dump_json())
+"""
+
+
+class InterleavingBot:
+    """The stored strategy, but before its first move it lets `meanwhile` run: another
+    request, in another process, plays in the same hand while this one is mid-flight."""
+
+    def __init__(self, inner: services.Bot, meanwhile: Callable[[], None]) -> None:
+        self.inner, self.meanwhile, self.waited = inner, meanwhile, False
+
+    def policy(self, game: Game, state: State) -> services.Policy:
+        if not self.waited:
+            self.waited = True
+            self.meanwhile()
+        return self.inner.policy(game, state)
+
+
+@dataclass
+class Table:
+    factory: sessionmaker[Session]
+    source: StrategySource
+    bot: services.Bot
+    match_id: str
+    access: services.TokenAccess
+
+
+@pytest.fixture
+def leduc_table(database_url: str, store_path: Path) -> Iterator[Table]:
     engine = make_engine(database_url)
     create_tables(engine)
     factory = make_sessionmaker(engine)
     source = StrategySource(store_path)
     with factory() as session:
-        match, _ = services.create_match(session, source, "leduc")
-        view = services.start_hand(session, source, match, rng=random.Random(1))
-
-    def other_request() -> HandView:
-        with factory() as session:
-            hand = services.get_hand(session, view.hand_id)
-            # The other request runs in another process: this one's claim does not see it.
-            with monkeypatch.context() as m:
-                m.setattr(play_module, "_claim", lambda _hand: contextlib.nullcontext())
-                return services.act(session, source, hand, "check", rng=random.Random(2))
-
-    real_simulate = play_module._simulate
-    interleaved: list[HandView | BaseException] = []
-    a_thread = threading.get_ident()
-
-    def run_other() -> None:
-        try:
-            interleaved.append(other_request())
-        except BaseException as exc:  # reported by the assertion below
-            interleaved.append(exc)
-
-    def simulate_after_the_other(*args: Any, **kwargs: Any) -> Any:
-        if threading.get_ident() == a_thread and not interleaved:
-            # A has read the hand and computes its move; B plays now, in another thread.
-            thread = threading.Thread(target=run_other)
-            thread.start()
-            thread.join(timeout=60)
-        return real_simulate(*args, **kwargs)
-
-    monkeypatch.setattr(play_module, "_simulate", simulate_after_the_other)
-    with factory() as session:
-        hand = services.get_hand(session, view.hand_id)
-        with pytest.raises(services.HandBusyError, match="not played"):
-            services.act(session, source, hand, "bet", rng=random.Random(3))
-    assert len(interleaved) == 1 and isinstance(interleaved[0], HandView), interleaved
-    with factory() as session:
-        count = session.scalar(select(func.count()).select_from(Action).join(Hand).where(
-            Hand.public_id == view.hand_id, Action.actor == Hand.human_seat))
-        final = services.hand_view(session, source, services.get_hand(session, view.hand_id))
-    assert count == 1
-    assert [e.label for e in final.events if e.actor == "you"] == ["check"]
-    assert final.events == interleaved[0].events
+        created = services.create_match(session, source, "leduc")
+    yield Table(factory, source, services.StoredStrategyBot(source), created.match_id,
+                services.TokenAccess(created.token))
     source.close()
     engine.dispose()
 
 
-def test_stale_seq_is_409_with_the_legal_actions(database_url: str, store_path: Path) -> None:
+def test_database_guard_refuses_a_write_based_on_an_old_read(
+    leduc_table: Table, database_url: str, store_path: Path
+) -> None:
+    """Request A reads the hand, then request B, in another process, plays and commits before
+    A writes: A's conditional UPDATE of the hand's version changes no row, A is refused with
+    a 409 and writes nothing."""
+    t = leduc_table
+    with t.factory() as session:
+        view = services.start_hand(session, t.source, t.bot, t.match_id, t.access,
+                                   rng=random.Random(1))
+    other: list[str] = []
+
+    def other_process() -> None:
+        done = subprocess.run(
+            [sys.executable, "-c", OTHER_PROCESS, database_url, str(store_path), view.hand_id,
+             str(t.access.token), str(view.seq)],
+            cwd=REPO_ROOT, capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        other.append(done.stdout)
+
+    with t.factory() as session, pytest.raises(services.HandBusyError, match="not played"):
+        services.act(session, t.source, InterleavingBot(t.bot, other_process), view.hand_id,
+                     t.access, "bet", seq=view.seq, rng=random.Random(3))
+    assert len(other) == 1
+    played_by_other = HandView.model_validate_json(other[0])
+    with t.factory() as session:
+        count = session.scalar(select(func.count()).select_from(Action).join(Hand).where(
+            Hand.public_id == view.hand_id, Action.actor == Hand.human_seat))
+        final = services.hand_view(session, t.bot, view.hand_id, t.access)
+    assert count == 1
+    assert [e.label for e in final.events if e.actor == "you"] == ["check"]
+    assert final.events == played_by_other.events
+
+
+def test_stale_seq_is_409_with_the_legal_actions(leduc_table: Table) -> None:
     """A retry of an action that was played (same seq) is refused, and says what is legal now."""
-    engine = make_engine(database_url)
-    create_tables(engine)
-    factory = make_sessionmaker(engine)
-    source = StrategySource(store_path)
-    with factory() as session:
-        match, _ = services.create_match(session, source, "leduc")
-        view = services.start_hand(session, source, match, rng=random.Random(6))
-        hand = services.get_hand(session, view.hand_id)
-        after = services.act(session, source, hand, "check", rng=random.Random(7),
-                             expected_seq=view.seq)
+    t = leduc_table
+    with t.factory() as session:
+        view = services.start_hand(session, t.source, t.bot, t.match_id, t.access,
+                                   rng=random.Random(6))
+        after = services.act(session, t.source, t.bot, view.hand_id, t.access, "check",
+                             seq=view.seq, rng=random.Random(7)).view
         assert after.seq == len(after.events) > view.seq
         with pytest.raises(services.StaleHandError) as stale:
-            services.act(session, source, hand, "check", expected_seq=view.seq)
+            services.act(session, t.source, t.bot, view.hand_id, t.access, "check",
+                         seq=view.seq)
         assert stale.value.legal_actions == after.legal_actions
         assert stale.value.seq == after.seq
         assert f"seq {view.seq}, now {after.seq}" in stale.value.message
-        again = services.hand_view(session, source, hand)
+        again = services.hand_view(session, t.bot, view.hand_id, t.access)
         assert again.events == after.events
-    source.close()
-    engine.dispose()
+
+
+def test_idempotency_key_replays_the_first_answer(leduc_table: Table) -> None:
+    """A request repeated with its key gets the first answer and plays nothing; the same key
+    with another action is refused (422); an action with neither seq nor key is refused."""
+    t = leduc_table
+    with t.factory() as session:
+        view = services.start_hand(session, t.source, t.bot, t.match_id, t.access,
+                                   rng=random.Random(6))
+        with pytest.raises(services.UnguardedActionError):
+            services.act(session, t.source, t.bot, view.hand_id, t.access, "check")
+        first = services.act(session, t.source, t.bot, view.hand_id, t.access, "check",
+                             idempotency_key="k-1", rng=random.Random(7))
+        assert not first.replayed
+        retry = services.act(session, t.source, t.bot, view.hand_id, t.access, "check",
+                             idempotency_key="k-1", rng=random.Random(8))
+        assert retry.replayed and retry.view == first.view
+        with pytest.raises(services.IdempotencyKeyReuseError):
+            services.act(session, t.source, t.bot, view.hand_id, t.access, "bet",
+                         idempotency_key="k-1")
+        now = services.hand_view(session, t.bot, view.hand_id, t.access)
+    assert [e.label for e in now.events if e.actor == "you"] == ["check"]
+    assert now.seq == first.view.seq

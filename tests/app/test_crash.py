@@ -55,16 +55,29 @@ def same_history(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> N
             assert new["label"] == old["label"]
 
 
+def all_hands(client: httpx.Client, match_id: str, headers: dict[str, str]
+              ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The match's results and every one of its hands, page after page."""
+    results = client.get(f"{API}/matches/{match_id}", headers=headers, params={"limit": 100})
+    assert results.status_code == 200, results.text
+    body = results.json()
+    hands = list(body["hands"])
+    cursor = body["next_cursor"]
+    while cursor is not None:
+        page = client.get(f"{API}/matches/{match_id}", headers=headers,
+                          params={"limit": 100, "before": cursor}).json()
+        hands += page["hands"]
+        cursor = page["next_cursor"]
+    return body, hands
+
+
 def verify(client: httpx.Client, match_id: str, headers: dict[str, str],
            journal: Journal) -> dict[str, Any]:
     """After a restart: the acknowledged results are all there and the hand in progress is
     where it was (plus, at most, the one action whose answer the crash swallowed, with the bot's
     replies: a request is all or nothing). The hand's view now."""
-    results = client.get(f"{API}/matches/{match_id}", headers=headers)
-    assert results.status_code == 200, results.text
-    body = results.json()
-    finished = {h["hand_id"]: h["human_payoff"] for h in body["hands"]
-                if h["status"] == "finished"}
+    body, hands = all_hands(client, match_id, headers)
+    finished = {h["hand_id"]: h["human_payoff"] for h in hands if h["status"] == "finished"}
     for hand_id, payoff in journal.finished.items():
         assert finished.get(hand_id) == payoff, (hand_id, payoff, finished)
     assert body["hands_played"] == len(finished) >= len(journal.finished)
@@ -204,7 +217,7 @@ def test_sigkill_loses_nothing(database_url: str, tmp_path: Path, store_path: Pa
                 journal.ack(view)
             view = step(client, match_id, headers, view, rng)
             assert view["status"] == "in_progress"
-            results = client.get(f"{API}/matches/{match_id}", headers=headers).json()
+            results, hands = all_hands(client, match_id, headers)
     finally:
         server.stop()
     assert "Traceback" not in server.log(), server.log()
@@ -212,9 +225,7 @@ def test_sigkill_loses_nothing(database_url: str, tmp_path: Path, store_path: Pa
     assert finished == results["hands_played"] >= len(journal.finished) >= 4
     assert journal.in_flight_kills >= 1  # at least one kill hit a request in flight
     for hand_id, payoff in journal.finished.items():
-        assert next(h for h in results["hands"] if h["hand_id"] == hand_id)[
-            "human_payoff"] == payoff
-    print(f"\n{finished} finished hands, {journal.in_flight_kills} kills during a request")
+        assert next(h for h in hands if h["hand_id"] == hand_id)["human_payoff"] == payoff
 
 
 def test_hand_rows_survive_in_the_database_file(tmp_path: Path, store_path: Path) -> None:

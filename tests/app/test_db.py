@@ -1,5 +1,5 @@
 """The play database on SQLite and PostgreSQL: creating the tables from several processes at
-once, bringing a database created before ``hands.version`` up to date, and SQLite's WAL
+once, bringing a database of an older release up to date, and SQLite's WAL
 checkpoints off the request path."""
 
 from __future__ import annotations
@@ -64,34 +64,55 @@ def test_workers_starting_together_create_the_tables_once(database_url: str) -> 
         engine.dispose()
 
 
-def test_database_from_before_hand_versions_is_upgraded(database_url: str,
-                                                        store_path: Path) -> None:
-    """A hand started on a database without ``hands.version`` goes on after the upgrade."""
+ADDED = {"hands": ("version", "cumulative_payoff", "seat_balance"),
+         "matches": ("hands_finished", "seat0_finished", "payoff_sum", "payoff_sumsq")}
+
+
+def test_database_from_an_older_release_is_upgraded(database_url: str,
+                                                     store_path: Path) -> None:
+    """A database from before ``hands.version`` and the matches' running totals: the columns
+    are added, the totals filled in from the hands there were, and a hand started before the
+    upgrade goes on after it."""
     engine = make_engine(database_url)
     create_tables(engine)
     factory = make_sessionmaker(engine)
     source = StrategySource(store_path)
+    bot = services.StoredStrategyBot(source)
+    rng = random.Random(3)
     try:
         with factory() as session:
-            match, _ = services.create_match(session, source, "leduc")
-            view = services.start_hand(session, source, match, rng=random.Random(3))
+            created = services.create_match(session, source, "leduc")
+            access = services.TokenAccess(created.token)
+            for _ in range(3):
+                view = services.start_hand(session, source, bot, created.match_id, access,
+                                           rng=rng)
+                while view.status == "in_progress":
+                    view = services.act(session, source, bot, view.hand_id, access,
+                                        rng.choice(view.legal_actions), seq=view.seq,
+                                        rng=rng).view
+            before = services.match_results(session, source, created.match_id, access)
+            view = services.start_hand(session, source, bot, created.match_id, access, rng=rng)
         with engine.begin() as conn:
-            conn.execute(text("ALTER TABLE hands DROP COLUMN version"))
+            for table, columns in ADDED.items():
+                for column in columns:
+                    conn.execute(text(f"ALTER TABLE {table} DROP COLUMN {column}"))
         assert "version" not in {c["name"] for c in inspect(engine).get_columns("hands")}
         engine.dispose()
 
         engine = make_engine(database_url)  # the new release starts
         create_tables(engine)
-        assert "version" in {c["name"] for c in inspect(engine).get_columns("hands")}
+        for table, columns in ADDED.items():
+            assert set(columns) <= {c["name"] for c in inspect(engine).get_columns(table)}
         factory = make_sessionmaker(engine)
         with factory() as session:
-            hand = services.get_hand(session, view.hand_id)
-            assert hand.version == 0
-            after = services.act(session, source, hand, "check", rng=random.Random(4),
-                                 expected_seq=view.seq)
-            assert after.events[:len(view.events)] == view.events
-            assert after.new_events[0].actor == "you" and after.new_events[0].label == "check"
-            assert hand.version == 1
+            after_upgrade = services.match_results(session, source, created.match_id, access)
+            assert after_upgrade.model_dump(exclude={"hands"}) == before.model_dump(
+                exclude={"hands", "current_hand_id"}) | {"current_hand_id": view.hand_id}
+            after = services.act(session, source, bot, view.hand_id, access,
+                                 view.legal_actions[0], seq=view.seq, rng=rng).view
+            assert [(e.seq, e.actor) for e in after.events[:len(view.events)]] == [
+                (e.seq, e.actor) for e in view.events]
+            assert after.new_events[0].actor == "you"
         create_tables(engine)  # idempotent
     finally:
         source.close()
@@ -110,22 +131,24 @@ def test_writers_never_wait_for_the_lock_without_a_connection(tmp_path: Path,
     source = StrategySource(store_path)
     errors: list[BaseException] = []
 
+    bot = services.StoredStrategyBot(source)
+
     def player(seed: int) -> None:
         rng = random.Random(seed)
         try:
             for _ in range(3):
                 with factory() as session:  # a new match: its first write needs a connection
-                    match, _ = services.create_match(session, source, rng.choice(
+                    created = services.create_match(session, source, rng.choice(
                         ["kuhn", "leduc", "rps"]))
+                access = services.TokenAccess(created.token)
                 with factory() as session:
-                    match = services.get_match(session, match.public_id)
-                    view = services.start_hand(session, source, match, rng=rng)
+                    view = services.start_hand(session, source, bot, created.match_id, access,
+                                               rng=rng)
                 while view.status == "in_progress":
                     with factory() as session:
-                        hand = services.get_hand(session, view.hand_id)
-                        view = services.act(session, source, hand,
-                                            rng.choice(view.legal_actions), rng=rng,
-                                            expected_seq=view.seq)
+                        view = services.act(session, source, bot, view.hand_id, access,
+                                            rng.choice(view.legal_actions), seq=view.seq,
+                                            rng=rng).view
         except BaseException as exc:  # reported below
             errors.append(exc)
 

@@ -1,4 +1,4 @@
-"""Tests of the HTML pages (app/web/pages.py) through FastAPI's TestClient.
+"""Tests of the HTML pages (app/web/) through FastAPI's TestClient.
 
 Everything here is played the way a browser without JavaScript plays: plain form posts answered
 by 303 redirects. The htmx variants (partials, out-of-band results) are checked separately.
@@ -249,8 +249,8 @@ def test_full_kuhn_hand_with_plain_form_posts(web: AppHandle, store_path: Path) 
         bot_seat = doc.by_id("bot-seat")
         assert bot_seat.find(cls="back") is not None
         assert not [c for c in bot_seat.find_all(cls="playing-card") if "back" not in c.classes]
-        assert f"dealt to the bot: {bot_card}" not in doc.text
-        assert "dealt to the bot: hidden" in doc.text
+        assert f"Dealt to the bot: {bot_card}" not in doc.text
+        assert "Dealt to the bot: hidden" in doc.text
         assert doc.find(id="outcome") is None
         legal = enabled_actions(form)
         assert legal and set(legal) <= {"check", "bet", "call", "fold"}
@@ -267,7 +267,7 @@ def test_full_kuhn_hand_with_plain_form_posts(web: AppHandle, store_path: Path) 
     assert bot_card in reveal.text or any(
         c.attrs.get("aria-label", "").startswith({"J": "Jack", "Q": "Queen", "K": "King"}[bot_card])
         for c in reveal.find_all(cls="playing-card"))
-    assert f"dealt to the bot: {bot_card}" in doc.text
+    assert f"Dealt to the bot: {bot_card}" in doc.text
     game, hand, actions = hand_record(web, url)
     assert hand.status == "finished"
     result = outcome.by_id("outcome-title").text
@@ -415,7 +415,7 @@ def test_every_game_plays_to_the_end_without_js(web: AppHandle, game: str) -> No
         legal = enabled_actions(form)
         if game.startswith("dudo"):
             # The 12 bids are always shown; only stronger ones are enabled.
-            bids = form.find_all("button", cls="bid")
+            bids = form.find_all("button", cls="grid-action")
             assert len(bids) == 12
         choice = "dudo" if "dudo" in legal else legal[0]
         assert post_action(client, form, choice).status_code == 303
@@ -434,7 +434,7 @@ def test_dudo_shows_the_die_and_the_bid_grid(web: AppHandle) -> None:
     assert mine.text == "⚀⚁⚂⚃⚄⚅"[my_face - 1]
     assert doc.by_id("bot-seat").find(cls="hidden") is not None
     form = action_form(doc)
-    bids = form.find_all("button", cls="bid")
+    bids = form.find_all("button", cls="grid-action")
     assert [b.attrs["value"] for b in bids][:3] == ["1x2", "1x3", "1x4"]
     assert not [b for b in bids if "disabled" in b.attrs]  # opening: every bid is legal
     dudo = form.find("button", value="dudo")
@@ -523,11 +523,8 @@ def test_play_page_lists_my_matches(web: AppHandle) -> None:
 
 def test_unknown_urls_get_an_html_404_for_browsers(web: AppHandle, tmp_path: Path) -> None:
     from app.main import create_app
-    from app.web.pages import install_error_pages
 
-    app = create_app(web.settings)
-    install_error_pages(app)  # what create_app should do; idempotent if it does already
-    with TestClient(app) as client:
+    with TestClient(create_app(web.settings)) as client:
         response = client.get("/no/such/page", headers={"Accept": "text/html"})
         assert response.status_code == 404
         assert response.headers["content-type"].startswith("text/html")
@@ -537,3 +534,61 @@ def test_unknown_urls_get_an_html_404_for_browsers(web: AppHandle, tmp_path: Pat
         assert api.status_code == 404 and api.json() == {"detail": "Not Found"}
         plain = client.get("/no/such/page", headers={"Accept": "application/json"})
         assert plain.status_code == 404 and plain.json() == {"detail": "Not Found"}
+
+
+# ---- a newcomer's table ------------------------------------------------------------------------
+
+
+def test_action_buttons_are_neutral_and_rps_has_no_turn_order(web: AppHandle) -> None:
+    """No action is drawn as the primary button (that reads like advice), and in a game where
+    both choose at once nobody acts "first"."""
+    for game in ("kuhn", "rps"):
+        doc = page(web.client, start(web.client, game))
+        form = action_form(doc)
+        assert form is not None
+        assert not [b for b in form.find_all("button") if "btn-primary" in b.classes]
+    table = doc.by_id("table").text
+    assert "act first" not in table and "act second" not in table
+    assert "both choose at once" in table
+    assert "first" not in doc.by_id("bot-seat").text and "first" not in doc.by_id("your-seat").text
+
+
+def test_dudo_explains_the_bids_and_the_count(web: AppHandle) -> None:
+    client = web.client
+    url = start(client, "dudo")
+    doc = page(client, url)
+    notes = doc.by_id("how-to-play").text
+    assert "1s are wild" in notes and "outranks the same quantity" in notes
+    while (form := action_form(doc)) is not None:
+        legal = enabled_actions(form)
+        post_action(client, form, "dudo" if "dudo" in legal else legal[0])
+        doc = page(client, url)
+    explanation = doc.by_id("explanation").text
+    assert re.match(r"(You|The bot) called dudo on \d+x\d: .*: 1 to (you|the bot)\.$",
+                    explanation), explanation
+    _, hand, actions = hand_record(web, url)
+    state = play(get_game("dudo"), actions)
+    names = ("you", "the bot") if hand.human_seat == 0 else ("the bot", "you")
+    assert explanation == state.outcome_text(names)
+
+
+def test_favicon(web: AppHandle) -> None:
+    response = web.client.get("/favicon.ico")
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "image/x-icon"
+    assert response.content[:4] == b"\x00\x00\x01\x00"  # an ICO file
+    assert parse(web.client.get("/").text).find("link", rel="icon") is not None
+
+
+def test_two_wins_give_no_verdict_on_the_page(web: AppHandle) -> None:
+    """Two identical results: no interval of zero width is shown as a verdict."""
+    client = web.client
+    url = start(client, "rps")
+    for _ in range(2):
+        doc = page(client, url)
+        post_action(client, action_form(doc), "rock")
+        client.post(f"{url}/next", data=csrf(client))
+    doc = page(client, url)
+    verdict = doc.find("p", cls="verdict")
+    assert verdict is not None and verdict.attrs["data-verdict"] == "too_few_hands"
+    assert "more hands for a verdict" in verdict.text

@@ -231,7 +231,7 @@ def test_tokens_are_stored_hashed_only(web: AppHandle) -> None:
 
 def test_tokens_are_compared_in_constant_time(web: AppHandle,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.services import play
+    from app.services import tokens
 
     calls: list[tuple[object, object]] = []
     compare_digest = hmac.compare_digest
@@ -241,7 +241,7 @@ def test_tokens_are_compared_in_constant_time(web: AppHandle,
         return compare_digest(a, b)
 
     match_id, headers = new_match(web.client, "kuhn")
-    monkeypatch.setattr(play.hmac, "compare_digest", spy)
+    monkeypatch.setattr(tokens.hmac, "compare_digest", spy)
     assert web.client.get(f"{API}/matches/{match_id}", headers=headers).status_code == 200
     assert web.client.get(f"{API}/matches/{match_id}",
                           headers={"Authorization": "Bearer nope"}).status_code == 403
@@ -262,7 +262,8 @@ def test_ids_alone_open_nothing(web: AppHandle) -> None:
         ("GET", f"{API}/matches/{match_id}", None),
         ("POST", f"{API}/matches/{match_id}/hands", None),
         ("GET", f"{API}/hands/{hand_id}", None),
-        ("POST", f"{API}/hands/{hand_id}/actions", {"action": hand["legal_actions"][0]}),
+        ("POST", f"{API}/hands/{hand_id}/actions", {"action": hand["legal_actions"][0],
+                                                    "seq": hand["seq"]}),
     ]
     fakes = {
         "no token": {},
@@ -374,7 +375,7 @@ def test_unknown_unicode_and_nul_actions_are_409_with_the_legal_ones(web: AppHan
     hand = web.client.post(f"{API}/matches/{match_id}/hands", headers=headers).json()
     for label in ("raise", "ᴮᴱᵀ", "bet\x00", "\x00", "check ", "🂡"):
         response = web.client.post(f"{API}/hands/{hand['hand_id']}/actions", headers=headers,
-                                   json={"action": label})
+                                   json={"action": label, "seq": hand["seq"]})
         assert response.status_code == 409, (label, response.text)
         body = response.json()
         assert body["legal_actions"] == ["check", "bet"]

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
 import random
 import socket
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -19,7 +22,8 @@ from app.db import make_engine, make_sessionmaker
 from app.deps import Backend
 from app.main import create_app, freeze_startup_objects
 from app.serve import set_nodelay
-from app.services import StrategySource
+from app.services import StoredStrategyBot, StrategySource
+from tests.conftest import REPO_ROOT
 
 
 class _Transport(asyncio.BaseTransport):
@@ -83,8 +87,9 @@ def test_app_freezes_at_startup_and_checkpoints_in_the_background(
 def test_backend_runs_the_work_inline_or_in_the_pool(tmp_path: Path, store_path: Path,
                                                       inline: bool) -> None:
     engine = make_engine(f"sqlite:///{tmp_path / 'app.sqlite'}")
-    backend = Backend(make_sessionmaker(engine), StrategySource(store_path), random.Random(1),
-                      inline=inline)
+    source = StrategySource(store_path)
+    backend = Backend(make_sessionmaker(engine), source, StoredStrategyBot(source),
+                      random.Random(1), inline=inline)
     seen: list[tuple[threading.Thread, bool]] = []
 
     def work(session: Session) -> int:
@@ -100,3 +105,22 @@ def test_backend_runs_the_work_inline_or_in_the_pool(tmp_path: Path, store_path:
     assert active
     assert (thread is loop_thread) == inline
     engine.dispose()
+
+
+def test_a_taken_port_is_named_before_anything_is_announced(tmp_path: Path,
+                                                             store_path: Path) -> None:
+    """``python -m app`` on a port another program holds: it says which port and how to pick
+    another, exits 2, and never claims to be serving."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "PORT": str(port),
+               "HOST": "127.0.0.1", "STRATEGY_STORE": str(store_path),
+               "APP_DATA_DIR": str(tmp_path / "data")}
+        done = subprocess.run([sys.executable, "-m", "app", "--no-build"], cwd=REPO_ROOT,
+                              env=env, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"port {port} on 127.0.0.1 is already in use" in done.stderr
+    assert f"PORT={port + 1} scripts/run" in done.stderr
+    assert "Serving on" not in done.stdout + done.stderr

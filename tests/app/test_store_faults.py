@@ -149,7 +149,11 @@ def test_store_corrupted_while_hands_are_open(tmp_path: Path, store_copy: Path,
             detail = response.json()["detail"]
             assert str(store_copy) in detail and FIX in detail, detail
             looked = api.get(f"{API}/hands/{view['hand_id']}", headers=headers)
-            assert looked.status_code == 503  # the bot owes a move it cannot make
+            assert looked.status_code == 200  # looking never writes: the bot owes a move
+            assert looked.json()["to_act"] == "bot"
+            resume = f"{API}/hands/{view['hand_id']}/resume"
+            assert resume in detail
+            assert api.post(resume, headers=headers).status_code == 503
             assert api.post(f"{API}/matches", json={"game": "kuhn"}).status_code == 503
             assert api.get("/healthz").status_code == 503
             # The same in the browser: friendly 503 pages.
@@ -159,7 +163,10 @@ def test_store_corrupted_while_hands_are_open(tmp_path: Path, store_copy: Path,
             assert response.status_code == 503, response.text
             assert response.headers["content-type"].startswith("text/html")
             assert FIX in html.unescape(response.text)
-            assert browser.get(table_url).status_code == 503
+            waiting = browser.get(table_url)
+            assert waiting.status_code == 200 and "Let the bot move" in waiting.text
+            response = browser.post(f"{table_url}/resume", data={"csrf_token": token})
+            assert response.status_code == 503 and FIX in html.unescape(response.text)
 
             rebuild(store_copy, store_path)
 
@@ -168,7 +175,7 @@ def test_store_corrupted_while_hands_are_open(tmp_path: Path, store_copy: Path,
             while api.get("/healthz").status_code != 200:
                 assert time.monotonic() < deadline, "the rebuilt store was not picked up"
                 time.sleep(0.2)
-            resumed = api.get(f"{API}/hands/{view['hand_id']}", headers=headers)
+            resumed = api.post(resume, headers=headers)
             assert resumed.status_code == 200, resumed.text
             hand = resumed.json()
             moves = [e for e in hand["events"] if e["actor"] != "chance"]
@@ -182,9 +189,11 @@ def test_store_corrupted_while_hands_are_open(tmp_path: Path, store_copy: Path,
                 hand = response.json()
             results = api.get(f"{API}/matches/{created['match_id']}", headers=headers).json()
             assert results["hands_played"] == 1
+            response = browser.post(f"{table_url}/resume", data={"csrf_token": token})
+            assert response.status_code == 303
             table = browser.get(table_url)
             assert table.status_code == 200
-            assert "check" in table.text
+            assert "check" in table.text and "Let the bot move" not in table.text
     finally:
         server.stop()
     assert_no_500(server)

@@ -18,7 +18,6 @@ DICE = "⚀⚁⚂⚃⚄⚅"
 def snap(page: Page, shots: Path, name: str) -> Path:
     path = shots / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
-    print(f"screenshot: {path}")
     return path
 
 
@@ -68,7 +67,7 @@ def test_full_kuhn_hand_by_clicking(page: Page, shots: Path) -> None:
     # The bot's card is face down; mine is face up.
     expect(page.locator("#bot-seat .playing-card.back")).to_be_visible()
     expect(page.locator("#your-seat .playing-card:not(.back)")).to_be_visible()
-    expect(page.locator("#table .events")).to_contain_text("dealt to the bot: hidden")
+    expect(page.locator("#table .events")).to_contain_text("Dealt to the bot: hidden")
 
     # The hint toggle shows the equilibrium for my information set, through htmx.
     expect(page.locator("#hint")).to_have_count(0)
@@ -117,7 +116,7 @@ def test_full_dudo_hand_by_clicking(page: Page, shots: Path) -> None:
     die = page.locator("#your-seat .die").inner_text()
     assert die in DICE
     expect(page.locator("#bot-seat .die.hidden")).to_be_visible()
-    bids = page.locator("#table .bids button.bid")
+    bids = page.locator("#table .grid-actions button.grid-action")
     expect(bids).to_have_count(12)
     expect(page.locator("#table button[value=dudo]")).to_be_disabled()
     page.locator("#hint-toggle").click()
@@ -131,7 +130,8 @@ def test_full_dudo_hand_by_clicking(page: Page, shots: Path) -> None:
         if dudo.is_enabled():
             click_and_wait(page, dudo)
         else:
-            click_and_wait(page, page.locator("#table .bids button.bid:not([disabled])").first)
+            click_and_wait(page, page.locator(
+                "#table .grid-actions button.grid-action:not([disabled])").first)
             if page.locator("#outcome").count() == 0:
                 # Only bids stronger than the bot's answer are still enabled.
                 last = page.locator(".bid-history .bid-chip").last.inner_text()
@@ -139,6 +139,10 @@ def test_full_dudo_hand_by_clicking(page: Page, shots: Path) -> None:
     expect(page.locator("#outcome")).to_be_visible()
     revealed = page.locator("#bot-seat .die").inner_text()
     assert revealed in DICE
+    # The count is explained: who called on which bid, what the dice make, who pays.
+    expect(page.locator("#explanation")).to_contain_text(re.compile(
+        r"called dudo on \d+x\d: .* (make|makes|wild 1|at all).*(stands|fails): "
+        r"1 to (you|the bot)"))
     expect(page.locator("#bot-decisions .decision").first).to_be_visible()
     expect(page.locator("#stat-hands")).to_have_text("1")
     assert still_same_document(page)
@@ -266,7 +270,10 @@ def test_pages_run_under_the_content_security_policy(page: Page, server: str) ->
     # A probability bar has its width from a class, not an inline style.
     bar = page.locator("article.infoset li.prob .bar > span").first
     assert bar.get_attribute("style") is None
-    assert float(bar.evaluate("el => el.getBoundingClientRect().width")) >= 0
+    percent = int(str(bar.get_attribute("class")).removeprefix("w-"))
+    width = float(bar.evaluate("el => el.getBoundingClientRect().width"))
+    track = float(bar.evaluate("el => el.parentElement.getBoundingClientRect().width"))
+    assert track > 0 and abs(width - track * percent / 100) <= 1.5, (width, track, percent)
 
     # The watcher is not blind: an inline style injected now is refused and reported.
     other = page.context.new_page()

@@ -6,7 +6,6 @@ import contextlib
 import random
 import sqlite3
 import threading
-import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -326,7 +325,6 @@ def test_missing_file(tmp_path: Path) -> None:
         StrategyStore.open(path)
     assert str(path) in str(err.value)
     assert "python -m solver build" in str(err.value)
-    assert isinstance(err.value, StoreError)
     assert not path.exists() and not path.parent.exists()
 
 
@@ -384,7 +382,6 @@ def test_foreign_file_refused(tmp_path: Path, make, expected_text: str, create: 
     assert str(path) in message
     assert f"expected {SCHEMA_VERSION}" in message or f"schema_version {SCHEMA_VERSION}" in message
     assert "python -m solver build" in message
-    assert isinstance(err.value, StoreError)
     assert path.read_bytes() == before  # never clobbered, even with create=True
 
 
@@ -409,7 +406,7 @@ def test_default_path_and_env_override(tmp_path: Path, monkeypatch: pytest.Monke
     assert default_store_path() == package_dir / "strategies.sqlite"
 
 
-# ---- performance (reported, not asserted) ----------------------------------------------------
+# ---- a Dudo-sized store ----------------------------------------------------------------------
 
 
 def _dudo_like_strategy(n: int) -> list[InfosetStrategy]:
@@ -433,38 +430,25 @@ def _dudo_like_strategy(n: int) -> list[InfosetStrategy]:
     return result
 
 
-def test_report_dudo_sized_timings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_dudo_sized_store_round_trips(tmp_path: Path) -> None:
+    """24,576 infosets: every lookup, the whole strategy and the pages read back what was
+    saved (the timings are benchmarks/strategy_store.py's business)."""
     strategy = _dudo_like_strategy(DUDO_INFOSETS)
-    keys = [s.key for s in strategy]
     rng = random.Random(1)
-    lookups = [rng.choice(keys) for _ in range(10_000)]
-
-    def mean_us(solve_id: int | None) -> float:
-        t0 = time.perf_counter()
-        for key in lookups:
-            store.infoset("dudo", key, solve_id)
-        return (time.perf_counter() - t0) / len(lookups) * 1e6
-
     with StrategyStore.open(tmp_path / "dudo.sqlite", create=True) as store:
-        t0 = time.perf_counter()
         info = save(store, "dudo", strategy=strategy, trace=TRACE * 100)
-        save_ms = (time.perf_counter() - t0) * 1e3
-
-        cold_us = mean_us(None)  # mostly first lookups: one indexed select each
-        warm_us = mean_us(None)  # the same infosets again
-        by_id_us = mean_us(info.id)
-        for key in lookups[:100]:
-            assert store.infoset("dudo", key) == strategy[int(key.rsplit("#", 1)[1])]
-
-        t0 = time.perf_counter()
+        for s in rng.sample(strategy, 2_000):
+            assert store.infoset("dudo", s.key) == s
+            assert store.infoset("dudo", s.key, info.id) == s
         assert store.strategy("dudo") == {s.key: s for s in strategy}
-        decode_ms = (time.perf_counter() - t0) * 1e3
-        cached_us = mean_us(None)
-
-    with capsys.disabled():
-        print(
-            f"\n[strategy store] {DUDO_INFOSETS} infosets: save_solve {save_ms:.0f} ms; "
-            f"infoset() mean over 10,000 random lookups: {cold_us:.1f} us first time, "
-            f"{warm_us:.1f} us repeated, {by_id_us:.1f} us by solve id, "
-            f"{cached_us:.1f} us after strategy() ({decode_ms:.0f} ms to decode all)"
-        )
+        total, page = store.infoset_page("dudo", offset=100, limit=50)
+        assert total == DUDO_INFOSETS and page == strategy[100:150]
+        mine = [s for s in strategy if s.key.startswith("p1:4|")]
+        total, page = store.infoset_page("dudo", private="p1:4", limit=10)
+        assert total == len(mine) and page == mine[:10]
+        after = [s for s in strategy if s.key.split("|", 1)[1].startswith("1x1,")]
+        total, page = store.infoset_page("dudo", public_prefix="1x1,", offset=3, limit=7)
+        assert total == len(after) and page == after[3:10]
+        total, page = store.infoset_page("dudo", private="p0:1", public_prefix="1x1,",
+                                         contains="#", limit=None)
+        assert page == [s for s in after if s.key.startswith("p0:1|")] and total == len(page)

@@ -1,46 +1,82 @@
-"""Hands: look at one, act in it."""
+"""Hands: look at one, act in it, let the bot move after an interruption."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header, Response
 from sqlalchemy.orm import Session
 
 from app import services
-from app.api.errors import AUTH, ILLEGAL, JSON_BODY, NOT_FOUND, UNAVAILABLE, require_json_body
+from app.api.errors import (
+    ACTION_INPUT,
+    AUTH,
+    ILLEGAL,
+    JSON_BODY,
+    NOT_FOUND,
+    UNAVAILABLE,
+    require_json_body,
+)
 from app.deps import BackendDep, HandIdPath, TokenDep
 from app.schemas import ActionRequest, HandView
 
 router = APIRouter(prefix="/hands", tags=["hands"])
 
+IdempotencyKey = Annotated[str | None, Header(
+    alias="Idempotency-Key", max_length=255, pattern=r"^[\x21-\x7e]{1,255}$",
+    description="A key of your choosing, new for each action (a UUID, say). A request repeated "
+    "with the same key and body gets the first answer again, marked "
+    "``Idempotent-Replayed: true``, and nothing is played twice.")]
 
-@router.get("/{hand_id}", response_model=HandView, responses=AUTH | NOT_FOUND | UNAVAILABLE)
+
+@router.get("/{hand_id}", response_model=HandView, responses=AUTH | NOT_FOUND)
 async def get_hand(
-    hand_id: HandIdPath, token: TokenDep, backend: BackendDep, hint: bool = False
+    hand_id: HandIdPath, access: TokenDep, backend: BackendDep, hint: bool = False
 ) -> HandView:
-    """The hand as you see it; ``?hint=true`` adds the equilibrium strategy at your turn."""
+    """The hand as you see it; ``?hint=true`` adds the equilibrium strategy at your turn.
+    Looking never changes the hand."""
 
     def work(session: Session) -> HandView:
-        hand = services.hand_for_token(session, hand_id, token)
-        return services.hand_view(session, backend.source, hand, hint=hint, rng=backend.rng)
+        return services.hand_view(session, backend.bot, hand_id, access, hint=hint)
 
     return await backend.run(work)
 
 
 @router.post("/{hand_id}/actions", response_model=HandView,
-             responses=AUTH | NOT_FOUND | ILLEGAL | JSON_BODY | UNAVAILABLE,
+             responses=AUTH | NOT_FOUND | ILLEGAL | JSON_BODY | ACTION_INPUT | UNAVAILABLE,
              dependencies=[Depends(require_json_body)])
 async def act(
-    body: ActionRequest, hand_id: HandIdPath, token: TokenDep, backend: BackendDep,
-    hint: bool = False,
+    body: ActionRequest, hand_id: HandIdPath, access: TokenDep, backend: BackendDep,
+    response: Response, idempotency_key: IdempotencyKey = None, hint: bool = False,
 ) -> HandView:
     """Play an action by its label (one of ``legal_actions``); the answer includes the bot's
-    replies. 409 with the legal actions if it is illegal, not your turn, or the hand is over;
-    409 if ``seq`` is not the hand's (stale view) or another action on this hand is being
-    played at the same moment (exactly one of two simultaneous submissions is played)."""
+    replies. Every action is played exactly once: send the hand view's ``seq`` with it (a stale
+    one is refused with 409) or an ``Idempotency-Key`` header (a retry gets the first answer
+    again); without either, 422 and nothing is played. 409 with the legal actions if it is
+    illegal, not your turn, or the hand is over; 409 if another action on this hand is being
+    played at the same moment."""
+
+    def work(session: Session) -> services.Played:
+        return services.act(session, backend.source, backend.bot, hand_id, access, body.action,
+                            seq=body.seq, idempotency_key=idempotency_key, rng=backend.rng,
+                            hint=hint)
+
+    played = await backend.run(work)
+    if played.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return played.view
+
+
+@router.post("/{hand_id}/resume", response_model=HandView,
+             responses=AUTH | NOT_FOUND | UNAVAILABLE)
+async def resume(
+    hand_id: HandIdPath, access: TokenDep, backend: BackendDep, hint: bool = False
+) -> HandView:
+    """If the bot could not answer your last action (503: its strategy store was
+    unavailable), it moves now; otherwise the hand as it is."""
 
     def work(session: Session) -> HandView:
-        hand = services.hand_for_token(session, hand_id, token)
-        return services.act(session, backend.source, hand, body.action, rng=backend.rng,
-                            hint=hint, expected_seq=body.seq)
+        return services.resume_hand(session, backend.bot, hand_id, access, rng=backend.rng,
+                                    hint=hint)
 
     return await backend.run(work)

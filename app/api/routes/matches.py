@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, status
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, status
 from sqlalchemy.orm import Session
 
 from app import services
@@ -16,6 +18,7 @@ from app.api.errors import (
 )
 from app.deps import BackendDep, MatchIdPath, TokenDep
 from app.schemas import HandView, MatchCreate, MatchCreated, MatchResults
+from app.services.matches import DEFAULT_PAGE, MAX_PAGE
 
 router = APIRouter(prefix="/matches", tags=["matches"])
 
@@ -28,21 +31,26 @@ async def create_match(body: MatchCreate, backend: BackendDep) -> MatchCreated:
     (``Authorization: Bearer <token>``); it is shown only this once."""
 
     def work(session: Session) -> MatchCreated:
-        match, token = services.create_match(session, backend.source, body.game)
-        return services.match_created(match, token)
+        return services.create_match(session, backend.source, body.game)
 
     return await backend.run(work)
 
 
 @router.get("/{match_id}", response_model=MatchResults, responses=AUTH | NOT_FOUND)
-async def match_results(match_id: MatchIdPath, token: TokenDep, backend: BackendDep
-                        ) -> MatchResults:
-    """Winnings so far with a 95% confidence interval, the equilibrium expectation for the
-    seats played, the cumulative series and the hands, newest first."""
+async def match_results(
+    match_id: MatchIdPath, access: TokenDep, backend: BackendDep,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="Hands per page.")
+                     ] = DEFAULT_PAGE,
+    before: Annotated[int | None, Query(ge=1, le=10**9, description=(
+        "Only hands numbered below this: the ``next_cursor`` of the previous page."))] = None,
+) -> MatchResults:
+    """Winnings so far with a 95% confidence interval (Student's t) and a verdict once there
+    are enough hands, the equilibrium expectation for the seats played, the cumulative series
+    (at most 500 points) and a page of the hands, newest first."""
 
     def work(session: Session) -> MatchResults:
-        match = services.match_for_token(session, match_id, token)
-        return services.match_results(session, backend.source, match)
+        return services.match_results(session, backend.source, match_id, access, limit=limit,
+                                      before=before)
 
     return await backend.run(work)
 
@@ -50,13 +58,13 @@ async def match_results(match_id: MatchIdPath, token: TokenDep, backend: Backend
 @router.post("/{match_id}/hands", status_code=status.HTTP_201_CREATED, response_model=HandView,
              responses=AUTH | NOT_FOUND | IN_PROGRESS | UNAVAILABLE)
 async def start_hand(
-    match_id: MatchIdPath, token: TokenDep, backend: BackendDep, hint: bool = False
+    match_id: MatchIdPath, access: TokenDep, backend: BackendDep, hint: bool = False
 ) -> HandView:
     """Deal the next hand (seats alternate, hand 1 you act first); the bot may already have
     acted. 409 if the previous hand is unfinished."""
 
     def work(session: Session) -> HandView:
-        match = services.match_for_token(session, match_id, token)
-        return services.start_hand(session, backend.source, match, rng=backend.rng, hint=hint)
+        return services.start_hand(session, backend.source, backend.bot, match_id, access,
+                                   rng=backend.rng, hint=hint)
 
     return await backend.run(work)

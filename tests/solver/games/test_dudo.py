@@ -120,3 +120,24 @@ def test_get_game_is_cached_and_lists_names_on_error() -> None:
     assert get_game("dudo") is get_game("dudo")
     with pytest.raises(KeyError, match="rps, kuhn, leduc, dudo, dudo-calzo"):
         get_game("poker")
+
+
+def test_outcome_texts_explain_the_count() -> None:
+    names = ("you", "the bot")
+    # Dice 5 and 1; player 0 bids 2x5, player 1 calls dudo: a 5 and a wild 1 make 2.
+    state = play(get_game("dudo"), [roll(5), roll(1), bid("2x5"), DUDO])
+    assert state.outcome_text(names) == (
+        "The bot called dudo on 2x5: one 5 and a wild 1 make 2, the bid stands: 1 to you.")
+    state = play(get_game("dudo"), [roll(3), roll(4), bid("1x2"), bid("2x6"), DUDO])
+    assert state.outcome_text(names) == (
+        "You called dudo on 2x6: no 6 and no wild 1, the bid fails: 1 to you.")
+    state = play(get_game("dudo"), [roll(1), roll(1), bid("2x1"), DUDO])
+    assert state.outcome_text(names) == (
+        "The bot called dudo on 2x1: two 1s make 2, the bid stands: 1 to you.")
+    calzo = get_game("dudo-calzo")
+    state = play(calzo, [roll(2), roll(1), bid("1x2"), CALZO])
+    assert state.outcome_text(names) == (
+        "The bot called calzo on 1x2: one 2 and a wild 1 make 2, not exactly 1: 1 to you.")
+    state = play(calzo, [roll(2), roll(3), bid("1x2"), CALZO])
+    assert state.outcome_text(("the bot", "you")) == (
+        "You called calzo on 1x2: one 2 makes 1, exactly right: 1 to you.")

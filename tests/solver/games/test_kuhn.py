@@ -82,3 +82,17 @@ def test_game_metadata() -> None:
     assert game.name == "kuhn" and game.title == "Kuhn poker"
     assert game.reference_value == pytest.approx(-1 / 18)
     assert game.num_distinct_actions() == 2
+
+
+def test_outcome_texts() -> None:
+    names = ("you", "the bot")
+    assert play(get_game("kuhn"), [K, Q, BET, BET]).outcome_text(names) == (
+        "Showdown: K beats Q: 2 to you.")
+    assert play(get_game("kuhn"), [J, Q, PASS, PASS]).outcome_text(names) == (
+        "Showdown: Q beats J: 1 to the bot.")
+    assert play(get_game("kuhn"), [J, Q, BET, PASS]).outcome_text(names) == (
+        "The bot folded to the bet: 1 to you.")
+    assert play(get_game("kuhn"), [K, Q, PASS, BET, PASS]).outcome_text(names) == (
+        "You folded to the bet: 1 to the bot.")
+    view = play(get_game("kuhn"), [K, Q, PASS, BET]).public_view()
+    assert (view.pot, view.contributions, view.betting) == (3, (1, 2), "pb")

@@ -102,3 +102,18 @@ def test_game_metadata() -> None:
     game = get_game("leduc")
     assert game.name == "leduc" and game.reference_value == pytest.approx(-0.085606424078)
     assert game.num_distinct_actions() == 3
+
+
+def test_outcome_texts_and_public_view() -> None:
+    names = ("you", "the bot")
+    leduc = get_game("leduc")
+    assert play(leduc, [JS, KS, R, C, JH, R, C]).outcome_text(names) == (
+        "Showdown with Jh on the board: Jack pairs the board: 7 to you.")
+    assert play(leduc, [KH, QS, C, C, JS, C, C]).outcome_text(names) == (
+        "Showdown with Js on the board: King is higher than Queen: 1 to you.")
+    assert play(leduc, [QS, QH, R, R, C, KS, R, C]).outcome_text(names) == (
+        "Showdown with Ks on the board: both hold a Queen, the pot is split.")
+    assert play(leduc, [JS, KS, R, R, F]).outcome_text(names) == "You folded: 3 to the bot."
+    view = play(leduc, [JS, KS, R, C, QH, C]).public_view()
+    assert (view.pot, view.round, view.rounds, view.betting) == (6, 2, 2, "rc/c")
+    assert [str(card) for card in view.board] == ["Qh"]

@@ -57,3 +57,12 @@ def test_game_metadata() -> None:
     assert game.name == "rps" and game.reference_value == 0.0
     assert game.num_distinct_actions() == 3
     assert len(game.rules.splitlines()) == 2
+
+
+def test_outcome_texts() -> None:
+    rps = get_game("rps")
+    assert play(rps, [0, 2]).outcome_text(("you", "the bot")) == "Rock beats scissors: 1 to you."
+    assert play(rps, [0, 1]).outcome_text(("you", "the bot")) == (
+        "Paper beats rock: 1 to the bot.")
+    assert play(rps, [1, 1]).outcome_text(("you", "the bot")) == "Both chose paper: a tie."
+    assert rps.simultaneous and rps.pieces == "moves"

@@ -1,0 +1,65 @@
+"""The bot: what it would play at a position, as probabilities over the legal actions.
+
+The play services are handed a `Bot` and never look behind it, so a test can give them a bot
+of its own (one that always raises, one whose store fails) instead of patching private
+functions. The bot of the app reads the stored equilibrium of the game.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass
+from typing import Protocol
+
+from app.services.errors import StrategyUnavailableError
+from app.services.strategy_source import BUILD_HINT, StrategySource
+from solver.games import Game, State, legal_labels
+
+log = logging.getLogger("app.bot")
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """Probabilities over the labels of the legal actions (in the game's order)."""
+
+    labels: tuple[str, ...]
+    probabilities: tuple[float, ...]
+
+    def as_dict(self) -> dict[str, float]:
+        return dict(zip(self.labels, self.probabilities, strict=True))
+
+
+class Bot(Protocol):
+    def policy(self, game: Game, state: State) -> Policy:
+        """The strategy at the information set of the player to move in `state`;
+        `StrategyUnavailableError` if there is none the bot can use."""
+        ...
+
+
+class StoredStrategyBot:
+    """Plays the latest stored solve of each game, checked against the legal actions.
+
+    Its messages never name the information set: the key holds the private cards of the
+    player to move, which may be the bot's."""
+
+    def __init__(self, source: StrategySource) -> None:
+        self.source = source
+
+    def policy(self, game: Game, state: State) -> Policy:
+        key = state.information_state_key()
+        row = self.source.infoset(game.name, key)
+        if row is None:
+            self.source.solve(game.name)  # 503 "no solved strategy" if that is the reason
+            log.error("the stored %s strategy has no information set %r", game.name, key)
+            raise StrategyUnavailableError(
+                f"the stored strategy for {game.name!r} in {self.source.path} does not cover "
+                f"this position; it does not match the game: {BUILD_HINT} again")
+        legal = legal_labels(state)
+        if sorted(row.labels) != sorted(legal) or not math.fsum(row.probabilities) > 0:
+            log.error("stored %s strategy at %r: %s %s, legal %s", game.name, key, row.labels,
+                      row.probabilities, legal)
+            raise StrategyUnavailableError(
+                f"the stored strategy for {game.name!r} in {self.source.path} does not match "
+                f"the game's actions: {BUILD_HINT} again")
+        return Policy(row.labels, row.probabilities)

@@ -1,0 +1,361 @@
+"""Matches, hands and actions in the play database: reading them, and writing them safely.
+
+Every write to a hand is one transaction guarded by the hand's ``version``
+(``UPDATE hands ... WHERE version = <the one read>``): of two requests that read the same
+version only the first to commit writes anything, in any process; within a process a claim on
+the hand turns the second away at once. A finished hand also adds its payoff to its match's
+running totals in the same transaction, so that results read in O(1).
+
+The hot paths use plain SQL statements built once: building and hashing a statement on every
+call costs more than running it on SQLite, and so does the ORM's unit of work.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import Table, bindparam, func, select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session
+
+from app.db import write_lock
+from app.models import (
+    FINISHED,
+    IN_PROGRESS,
+    Action,
+    Hand,
+    IdempotentAction,
+    Match,
+    new_public_id,
+    utcnow,
+)
+from app.services.errors import ConflictError, HandBusyError, NotFoundError
+
+_MATCHES = cast(Table, Match.__table__)
+_HANDS = cast(Table, Hand.__table__)
+_ACTIONS = cast(Table, Action.__table__)
+_IDEMPOTENT = cast(Table, IdempotentAction.__table__)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    id: int
+    public_id: str
+    game: str
+    owner: str | None
+    token_hash: str
+    created: datetime
+    hands_finished: int
+    seat0_finished: int
+    payoff_sum: float
+    payoff_sumsq: float
+
+
+@dataclass(frozen=True, slots=True)
+class HandRow:
+    id: int
+    public_id: str
+    match: MatchRow
+    number: int
+    human_seat: int
+    status: str
+    human_payoff: float | None
+    created: datetime
+    finished: datetime | None
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """One action of a hand as stored (the ``actions`` table's row)."""
+
+    seq: int
+    actor: int
+    action: int
+    label: str
+    probabilities: dict[str, float] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """The end of a hand, written with its last actions."""
+
+    human_payoff: float
+
+
+@dataclass(frozen=True, slots=True)
+class IdempotentAnswer:
+    """The answer to keep for an action sent with an idempotency key."""
+
+    key: str
+    fingerprint: str
+    response: str
+
+
+_MATCH_COLUMNS = tuple(_MATCHES.c[f] for f in MatchRow.__dataclass_fields__)
+_HAND_COLUMNS = tuple(_HANDS.c[f] for f in HandRow.__dataclass_fields__ if f != "match")
+_SELECT_MATCH = select(*_MATCH_COLUMNS).where(_MATCHES.c.public_id == bindparam("public_id"))
+_SELECT_HAND = (select(*_HAND_COLUMNS, *_MATCH_COLUMNS)
+                .join_from(_HANDS, _MATCHES, _HANDS.c.match_id == _MATCHES.c.id)
+                .where(_HANDS.c.public_id == bindparam("public_id")))
+_SELECT_LAST_HAND = (select(_HANDS.c.public_id, _HANDS.c.number, _HANDS.c.status)
+                     .where(_HANDS.c.match_id == bindparam("match_id"))
+                     .order_by(_HANDS.c.number.desc()).limit(1))
+_SELECT_HAND_STATE = (select(_HANDS.c.status, _HANDS.c.human_payoff, _HANDS.c.finished,
+                             _HANDS.c.version)
+                      .where(_HANDS.c.id == bindparam("hand_id")))
+_SELECT_ACTIONS = (select(_ACTIONS.c.seq, _ACTIONS.c.actor, _ACTIONS.c.action, _ACTIONS.c.label,
+                          _ACTIONS.c.probabilities)
+                   .where(_ACTIONS.c.hand_id == bindparam("hand_id"))
+                   .order_by(_ACTIONS.c.seq))
+_INSERT_HAND = _HANDS.insert()
+_INSERT_ACTIONS = _ACTIONS.insert()
+_GUARD = (_HANDS.c.id == bindparam("hand_id")) & (_HANDS.c.version == bindparam("read"))
+_BUMP = update(_HANDS).where(_GUARD).values(version=bindparam("new_version"))
+_BUMP_AND_FINISH = update(_HANDS).where(_GUARD).values(
+    version=bindparam("new_version"), status=FINISHED,
+    human_payoff=bindparam("new_payoff"), finished=bindparam("new_finished"))
+_ADD_TO_TOTALS = (
+    update(_MATCHES).where(_MATCHES.c.id == bindparam("match_id"))
+    .values(hands_finished=_MATCHES.c.hands_finished + 1,
+            seat0_finished=_MATCHES.c.seat0_finished + bindparam("seat0"),
+            payoff_sum=_MATCHES.c.payoff_sum + bindparam("payoff"),
+            payoff_sumsq=_MATCHES.c.payoff_sumsq + bindparam("payoff_squared"))
+    .returning(_MATCHES.c.hands_finished, _MATCHES.c.seat0_finished, _MATCHES.c.payoff_sum))
+_SET_CUMULATIVE = (update(_HANDS).where(_HANDS.c.id == bindparam("hand_id"))
+                   .values(cumulative_payoff=bindparam("cumulative"),
+                           seat_balance=bindparam("balance")))
+_SELECT_IDEMPOTENT = (select(_IDEMPOTENT.c.fingerprint, _IDEMPOTENT.c.response)
+                      .where((_IDEMPOTENT.c.match_id == bindparam("match_id"))
+                             & (_IDEMPOTENT.c.key == bindparam("key"))))
+_INSERT_IDEMPOTENT = _IDEMPOTENT.insert()
+
+
+def _match_row(values: Sequence[Any]) -> MatchRow:
+    return MatchRow(*values)
+
+
+def find_match(session: Session, public_id: str) -> MatchRow:
+    row = session.connection().execute(_SELECT_MATCH, {"public_id": public_id}).first()
+    if row is None:
+        raise NotFoundError(f"no match {public_id!r}")
+    return _match_row(row)
+
+
+def find_hand(session: Session, public_id: str) -> HandRow:
+    row = session.connection().execute(_SELECT_HAND, {"public_id": public_id}).first()
+    if row is None:
+        raise NotFoundError(f"no hand {public_id!r}")
+    n = len(_HAND_COLUMNS)
+    hand = tuple(row[:n])
+    return HandRow(hand[0], hand[1], _match_row(row[n:]), *hand[2:])
+
+
+def last_hand(session: Session, match_id: int) -> tuple[str, int, str] | None:
+    """(public id, number, status) of the match's latest hand."""
+    row = session.connection().execute(_SELECT_LAST_HAND, {"match_id": match_id}).first()
+    return (row.public_id, row.number, row.status) if row is not None else None
+
+
+def refresh(session: Session, hand: HandRow) -> HandRow:
+    """The hand's row read again (another request may have written it)."""
+    row = session.connection().execute(_SELECT_HAND_STATE, {"hand_id": hand.id}).one()
+    return replace(hand, status=row.status, human_payoff=row.human_payoff,
+                   finished=row.finished, version=row.version)
+
+
+def recorded(session: Session, hand: HandRow) -> list[Recorded]:
+    rows = session.connection().execute(_SELECT_ACTIONS, {"hand_id": hand.id})
+    return [Recorded(*row) for row in rows]
+
+
+def insert_match(session: Session, game: str, owner: str | None, token_hash: str) -> MatchRow:
+    match = Match(game=game, owner=owner, token_hash=token_hash)
+    session.add(match)
+    with write_lock(session):
+        session.commit()
+    return MatchRow(match.id, match.public_id, match.game, match.owner, match.token_hash,
+                    match.created, 0, 0, 0.0, 0.0)
+
+
+def new_hand(match: MatchRow, number: int, human_seat: int) -> HandRow:
+    """A hand not written yet (`insert_hand` writes it), with its public id."""
+    return HandRow(0, new_public_id(), match, number, human_seat, IN_PROGRESS, None, utcnow(),
+                   None, 0)
+
+
+def insert_hand(session: Session, hand: HandRow, rows: Sequence[Recorded],
+                finish: Finish | None) -> HandRow:
+    """Write the new `hand` with its first actions, in one transaction; the unique (match,
+    number) index turns a second hand with the same number at the same time into a 409."""
+    values = {"public_id": hand.public_id, "match_id": hand.match.id, "number": hand.number,
+              "human_seat": hand.human_seat, "status": IN_PROGRESS, "human_payoff": None,
+              "created": hand.created, "finished": None, "version": 0}
+    with write_lock(session), conflicts_as_409(
+            session, "another hand of this match was started at the same time"):
+        inserted = session.connection().execute(_INSERT_HAND, values)
+        hand = replace(hand, id=(inserted.inserted_primary_key or (0,))[0])
+        _insert_actions(session, hand, rows)
+        if finish is not None:
+            hand = _finish(session, hand, hand.version, finish)
+        session.commit()
+    return hand
+
+
+def save(session: Session, hand: HandRow, rows: Sequence[Recorded], finish: Finish | None,
+         answer: IdempotentAnswer | None = None) -> HandRow:
+    """Commit `rows` (and the end of the hand, and the answer to an idempotent request) in one
+    transaction, provided the hand still has the version it was read with; else
+    `HandBusyError`. Returns the hand as written.
+
+    The conditional UPDATE comes first: on PostgreSQL it locks the hand's row, so a concurrent
+    writer waits for the commit, then finds the version changed; on SQLite it takes the
+    database's write lock, and the same holds."""
+    with write_lock(session), conflicts_as_409(
+            session, "this hand was changed by another request at the same time"):
+        if finish is not None:
+            written = _finish(session, hand, hand.version, finish)
+        else:
+            result = session.connection().execute(
+                _BUMP, {"hand_id": hand.id, "read": hand.version,
+                        "new_version": hand.version + 1})
+            if result.rowcount != 1:
+                session.rollback()
+                raise HandBusyError(BUSY)
+            written = replace(hand, version=hand.version + 1)
+        _insert_actions(session, hand, rows)
+        if answer is not None:
+            session.connection().execute(_INSERT_IDEMPOTENT, {
+                "match_id": hand.match.id, "key": answer.key, "fingerprint": answer.fingerprint,
+                "response": answer.response, "created": utcnow()})
+        session.commit()
+    return written
+
+
+def _finish(session: Session, hand: HandRow, read: int, finish: Finish) -> HandRow:
+    """Mark the hand finished (guarded by `read`) and add it to the match's totals."""
+    now = utcnow()
+    connection = session.connection()
+    result = connection.execute(_BUMP_AND_FINISH, {
+        "hand_id": hand.id, "read": read, "new_version": read + 1,
+        "new_payoff": finish.human_payoff, "new_finished": now})
+    if result.rowcount != 1:
+        session.rollback()
+        raise HandBusyError(BUSY)
+    totals = connection.execute(_ADD_TO_TOTALS, {
+        "match_id": hand.match.id, "seat0": int(hand.human_seat == 0),
+        "payoff": finish.human_payoff, "payoff_squared": finish.human_payoff ** 2}).one()
+    finished, seat0, payoff_sum = totals
+    connection.execute(_SET_CUMULATIVE, {"hand_id": hand.id, "cumulative": payoff_sum,
+                                         "balance": 2 * seat0 - finished})
+    return replace(hand, status=FINISHED, human_payoff=finish.human_payoff, finished=now,
+                   version=read + 1)
+
+
+def _insert_actions(session: Session, hand: HandRow, rows: Sequence[Recorded]) -> None:
+    if rows:
+        now = utcnow()
+        session.connection().execute(
+            _INSERT_ACTIONS,
+            [{"hand_id": hand.id, "seq": r.seq, "actor": r.actor, "action": r.action,
+              "label": r.label, "probabilities": r.probabilities, "created": now}
+             for r in rows],
+        )
+
+
+def idempotent_answer(session: Session, match: MatchRow, key: str) -> tuple[str, str] | None:
+    """(fingerprint, response) kept for `key` in `match`, if an action was played with it."""
+    row = session.connection().execute(
+        _SELECT_IDEMPOTENT, {"match_id": match.id, "key": key}).first()
+    return (row.fingerprint, row.response) if row is not None else None
+
+
+# ---- claims and conflicts ---------------------------------------------------------------------
+
+BUSY = ("another action on this hand is being played at this moment (a double click, another "
+        "tab or a retry?); this one was not played: look at the hand again")
+
+_IN_FLIGHT: set[str] = set()
+"""Public ids of the hands a request of this process is writing (unique across databases)."""
+_IN_FLIGHT_LOCK = threading.Lock()
+
+
+@contextmanager
+def claim(hand: HandRow) -> Iterator[None]:
+    """Claim `hand` for this request within the process, without waiting: `HandBusyError` if
+    another request of this process holds it (a double click lands here)."""
+    with _IN_FLIGHT_LOCK:
+        if hand.public_id in _IN_FLIGHT:
+            raise HandBusyError(BUSY)
+        _IN_FLIGHT.add(hand.public_id)
+    try:
+        yield
+    finally:
+        with _IN_FLIGHT_LOCK:
+            _IN_FLIGHT.discard(hand.public_id)
+
+
+@contextmanager
+def conflicts_as_409(session: Session, conflict: str) -> Iterator[None]:
+    """A write that lost a race with another request (a duplicate hand number, action seq or
+    idempotency key, or SQLite's writer lock) is rolled back and reported as a
+    `ConflictError`."""
+    try:
+        yield
+    except (IntegrityError, OperationalError) as exc:
+        session.rollback()
+        if isinstance(exc, OperationalError) and "locked" not in str(exc):
+            raise
+        raise ConflictError(f"{conflict}; look again and try again") from None
+
+
+# ---- matches ----------------------------------------------------------------------------------
+
+_SELECT_OWNED = (
+    select(*_MATCH_COLUMNS,
+           select(func.max(_HANDS.c.number)).where(_HANDS.c.match_id == _MATCHES.c.id)
+           .scalar_subquery().label("last_number"),
+           select(_HANDS.c.public_id).where((_HANDS.c.match_id == _MATCHES.c.id)
+                                            & (_HANDS.c.status == IN_PROGRESS))
+           .limit(1).scalar_subquery().label("current"))
+    .where(_MATCHES.c.owner == bindparam("owner"))
+    .order_by(_MATCHES.c.created.desc(), _MATCHES.c.id.desc())
+)
+
+
+def owned_matches(session: Session, owner: str) -> list[tuple[MatchRow, int, str | None]]:
+    """The matches of a browser, newest first: (match, hands dealt, hand in progress)."""
+    rows = session.connection().execute(_SELECT_OWNED, {"owner": owner})
+    n = len(_MATCH_COLUMNS)
+    return [(_match_row(row[:n]), int(row.last_number or 0), row.current) for row in rows]
+
+
+def hand_page(session: Session, match: MatchRow, before: int | None, limit: int) -> list[Any]:
+    """Up to `limit` hands of `match` numbered below `before` (all if None), newest first."""
+    query = select(_HANDS.c.public_id, _HANDS.c.number, _HANDS.c.human_seat, _HANDS.c.status,
+                   _HANDS.c.human_payoff, _HANDS.c.created, _HANDS.c.finished
+                   ).where(_HANDS.c.match_id == match.id)
+    if before is not None:
+        query = query.where(_HANDS.c.number < before)
+    query = query.order_by(_HANDS.c.number.desc()).limit(limit)
+    return list(session.connection().execute(query))
+
+
+def series_sample(session: Session, match: MatchRow, points: int) -> list[Any]:
+    """Finished hands (number, payoff, cumulative payoff, seat balance) spread evenly over the
+    match: at most about `points` of them, the last one always included."""
+    finished = match.hands_finished
+    if finished == 0:
+        return []
+    stride = max(1, -(-finished // max(1, points - 1)))
+    query = (select(_HANDS.c.number, _HANDS.c.human_payoff, _HANDS.c.cumulative_payoff,
+                    _HANDS.c.seat_balance)
+             .where((_HANDS.c.match_id == match.id) & (_HANDS.c.status == FINISHED)
+                    & ((_HANDS.c.number % stride == 0) | (_HANDS.c.number == finished)))
+             .order_by(_HANDS.c.number))
+    return list(session.connection().execute(query))

@@ -1,0 +1,94 @@
+"""Matches: create one, list a browser's, and read a match's results in bounded time.
+
+A match's totals are kept up to date as its hands finish (`hand_store`), so its results cost
+the same after ten hands or ten thousand: the hand list comes a page at a time and the chart's
+series is a sample of at most `MAX_SERIES_POINTS` hands.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from app.models import FINISHED, IN_PROGRESS
+from app.schemas import HandSummary, MatchCreated, MatchResults, MatchSummary, SeriesPoint
+from app.services import hand_store, results
+from app.services.catalog import game_or_404, game_value
+from app.services.strategy_source import StrategySource
+from app.services.tokens import Access, hash_token, new_token, open_match
+
+MAX_SERIES_POINTS = 500
+DEFAULT_PAGE = 50
+MAX_PAGE = 100
+
+
+def create_match(session: Session, source: StrategySource, game: str,
+                 owner: str | None = None) -> MatchCreated:
+    """A new match of `game` (404 if unknown, 503 if unsolved) and its bearer token, which is
+    returned only here (the database keeps its SHA-256). `owner` ties it to a browser."""
+    game_or_404(game)
+    source.require(game)
+    token = new_token()
+    match = hand_store.insert_match(session, game, owner, hash_token(token))
+    return MatchCreated(match_id=match.public_id, game=match.game, token=token,
+                        created=match.created)
+
+
+def list_matches(session: Session, owner: str, game: str | None = None) -> list[MatchSummary]:
+    """The matches of a browser, newest first (of one game if `game` is given)."""
+    return [
+        MatchSummary(match_id=match.public_id, game=match.game, created=match.created,
+                     hands=dealt, current_hand_id=current)
+        for match, dealt, current in hand_store.owned_matches(session, owner)
+        if game is None or match.game == game
+    ]
+
+
+def match_results(session: Session, source: StrategySource, match_id: str, access: Access,
+                  *, limit: int = DEFAULT_PAGE, before: int | None = None) -> MatchResults:
+    """Winnings so far with a Student's t interval and the verdict, the equilibrium
+    expectation for the seats played, a sample of the cumulative series, and one page of the
+    hands (newest first, those numbered below `before`)."""
+    match = open_match(session, match_id, access)
+    limit = max(1, min(MAX_PAGE, limit))
+    stats = results.from_totals(match.hands_finished, match.payoff_sum, match.payoff_sumsq)
+    value = game_value(source, match.game)
+    balance = 2 * match.seat0_finished - match.hands_finished
+    expected_total = value * balance if value is not None else None
+    expected_mean = (expected_total / stats.n
+                     if expected_total is not None and stats.n else None)
+    judged = results.verdict(stats, expected_mean)
+    page = hand_store.hand_page(session, match, before, limit + 1)
+    more = len(page) > limit
+    page = page[:limit]
+    last = hand_store.last_hand(session, match.id)
+    current = last[0] if last is not None and last[2] == IN_PROGRESS else None
+    series = [
+        SeriesPoint(number=row.number, payoff=row.human_payoff,
+                    cumulative=row.cumulative_payoff,
+                    expected_cumulative=value * row.seat_balance if value is not None else None)
+        for row in hand_store.series_sample(session, match, MAX_SERIES_POINTS)
+    ]
+    return MatchResults(
+        match_id=match.public_id,
+        game=match.game,
+        created=match.created,
+        hands_played=stats.n,
+        total=stats.total,
+        mean=stats.mean,
+        std=stats.std,
+        ci95_low=stats.ci95_low,
+        ci95_high=stats.ci95_high,
+        game_value=value,
+        expected_total=expected_total,
+        expected_mean=expected_mean,
+        verdict=judged.kind,
+        verdict_text=judged.text,
+        series=series,
+        hands=[HandSummary(hand_id=row.public_id, number=row.number, human_seat=row.human_seat,
+                           status="finished" if row.status == FINISHED else "in_progress",
+                           human_payoff=row.human_payoff, created=row.created,
+                           finished=row.finished)
+               for row in page],
+        next_cursor=page[-1].number if more and page else None,
+        current_hand_id=current,
+    )

@@ -1,0 +1,30 @@
+"""The lobby: every game, whether the bot can play it, and why not."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from app import services
+from app.deps import SourceDep
+from app.web.errors import PageRoute
+from app.web.templating import templates
+
+router = APIRouter(route_class=PageRoute)
+
+
+@router.get("/", name="lobby")
+async def lobby(request: Request, source: SourceDep) -> Response:
+    games = services.list_games(source)
+    status = source.status()
+    rows = []
+    for g in games:
+        reason = None
+        if not g.available:
+            reason = (f"No solved strategy is stored for this game yet ({status.error})."
+                      if status.error else
+                      "No solved strategy is stored for this game yet: run "
+                      f"`python -m solver solve {g.name}` (or `python -m solver build`).")
+        rows.append({"game": g, "reason": reason})
+    return templates.TemplateResponse(
+        request, "lobby.html", {"games": rows, "store_error": status.error, "nav": "lobby"})

@@ -1,0 +1,50 @@
+"""A game's start page, and starting a match from it."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import RedirectResponse, Response
+from sqlalchemy.orm import Session
+
+from app import services
+from app.deps import BackendDep, GamePath, OwnerDep
+from app.schemas import MatchSummary
+from app.web.csrf import verify_csrf
+from app.web.errors import PageRoute
+from app.web.templating import templates
+
+router = APIRouter(route_class=PageRoute)
+
+
+@router.get("/play/{game}", name="play")
+async def play_page(request: Request, game: GamePath, backend: BackendDep,
+                    access: OwnerDep) -> Response:
+    """The game's start page: rules, the value, your matches of this game, a start button."""
+    detail = services.game_detail(backend.source, game)
+    if not detail.available:
+        backend.source.solve(game)  # the 503 naming the reason
+
+    def work(session: Session) -> list[MatchSummary]:
+        return services.list_matches(session, access.owner, game)[:10]
+
+    mine = await backend.run(work)
+    return templates.TemplateResponse(
+        request, "play.html", {"game": detail, "matches": mine, "nav": "lobby"})
+
+
+@router.post("/play/{game}", name="start_match", dependencies=[Depends(verify_csrf)])
+async def start_match(request: Request, game: GamePath, backend: BackendDep,
+                      access: OwnerDep) -> Response:
+    """Create a match owned by this browser, deal its first hand, go to its table."""
+
+    def work(session: Session) -> str:
+        created = services.create_match(session, backend.source, game, access.owner)
+        services.start_hand(session, backend.source, backend.bot, created.match_id, access,
+                            backend.rng)
+        return created.match_id
+
+    match_id = await backend.run(work)
+    return RedirectResponse(f"/matches/{match_id}", status_code=303)
+
+
+

@@ -1,0 +1,104 @@
+"""The strategy explorer: every information set of the stored equilibrium, a page at a time,
+filtered by the private card or die and by the start of the public history (paged by the
+store's database, not by copying a solve)."""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+
+from app import charts, services
+from app.deps import GamePath, SourceDep
+from app.schemas import InfosetEntry
+from app.services import NotFoundError
+from app.web.errors import PageRoute, htmx_target
+from app.web.format import label_parts
+from app.web.templating import templates
+from solver.games import get_game
+from strategies import split_key
+
+router = APIRouter(route_class=PageRoute)
+
+PAGE_SIZE = 48
+"""Information sets per page of the explorer."""
+
+
+def private_options(game: str) -> list[str]:
+    """The private keys a player can be dealt (``J Q K``, ``Js .. Kh``, ``1 .. 6``), read off
+    the game's first deal; empty for a game without private cards."""
+    state = get_game(game).initial_state()
+    if not state.is_chance():
+        return []
+    return [state.apply_action(a).private_key(0) for a, _ in state.chance_outcomes()]
+
+
+def infoset_row(game: str, entry: InfosetEntry) -> dict[str, Any]:
+    private, history = split_key(entry.key)
+    return {"key": entry.key, "private": label_parts(game, private) if private else [],
+            "history_text": get_game(game).describe_history(history), "player": entry.player,
+            "actions": entry.actions}
+
+
+def explorer_url(game: str, card: str, history: str, page: int) -> str:
+    params = {k: v for k, v in (("card", card), ("history", history)) if v}
+    if page > 1:
+        params["page"] = str(page)
+    query = urlencode(params)
+    return f"/games/{game}/strategy" + (f"?{query}" if query else "")
+
+
+@router.get("/games/{game}/strategy", name="strategy")
+def strategy_page(request: Request, game: GamePath, source: SourceDep,
+                  card: Annotated[str, Query(max_length=8)] = "",
+                  history: Annotated[str, Query(max_length=200)] = "",
+                  page: Annotated[str, Query(max_length=12)] = "1") -> Response:
+    """Every information set with its probabilities; filters by card/die and history."""
+    card, history = card.strip(), history.strip()
+    number = int(page) if page.strip().isdigit() else 1
+    detail = services.game_detail(source, game)
+    if not detail.available:
+        source.solve(game)  # 503 with the reason
+    options = private_options(game)
+    if card and card not in options:
+        raise NotFoundError(f"no {'die' if detail.pieces == 'dice' else 'card'} {card!r} in "
+                            f"{detail.title}; choose one of {', '.join(options) or 'none'}")
+    total = services.strategy(source, game, private=card or None, history=history,
+                              limit=0).total
+    pages = max(1, math.ceil(total / PAGE_SIZE))
+    number = min(max(1, number), pages)
+    entries = services.strategy(source, game, private=card or None, history=history,
+                                offset=(number - 1) * PAGE_SIZE, limit=PAGE_SIZE).infosets
+    trace = services.convergence(source, game).points
+    pager = [
+        ("« First", explorer_url(game, card, history, 1) if number > 1 else None, None),
+        ("‹ Previous", explorer_url(game, card, history, number - 1) if number > 1 else None,
+         "prev"),
+        ("Next ›", explorer_url(game, card, history, number + 1) if number < pages else None,
+         "next"),
+        ("Last »", explorer_url(game, card, history, pages) if number < pages else None, None),
+    ]
+    context = {
+        "game": detail,
+        "entries": [infoset_row(game, e) for e in entries],
+        "total": total,
+        "first": (number - 1) * PAGE_SIZE + 1 if total else 0,
+        "last": (number - 1) * PAGE_SIZE + len(entries),
+        "page": number,
+        "pages": pages,
+        "pager": pager,
+        "card": card,
+        "history": history,
+        "filtered": bool(card or history),
+        "card_options": [(c, label_parts(game, c)) for c in options],
+        "convergence_svg": charts.convergence_chart(
+            [p.iteration for p in trace], [p.exploitability for p in trace],
+            title=f"Convergence of {detail.solve.algorithm if detail.solve else 'the solve'}"),
+        "nav": "strategy",
+    }
+    if htmx_target(request) == "infosets":
+        return templates.TemplateResponse(request, "partials/infosets.html", context)
+    return templates.TemplateResponse(request, "strategy.html", context)

@@ -1,0 +1,25 @@
+"""The Jinja2 environment of the pages and the helpers their templates call."""
+
+from __future__ import annotations
+
+from fastapi.templating import Jinja2Templates
+
+from app.config import REPO_ROOT
+from app.web import format
+from app.web.csrf import csrf_token
+
+TEMPLATES_DIR = REPO_ROOT / "templates"
+
+templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
+templates.env.globals.update(
+    piece_view=format.piece_view,
+    label_parts=format.label_parts,
+    die_glyph=format.die_glyph,
+    pct=format.pct,
+    bar_width=format.bar_width,
+    sci=format.sci,
+    fmt_signed=format.fmt_signed,
+    seat_order=format.seat_order,
+    piece_word=format.piece_word,
+    csrf_token=csrf_token,
+)
