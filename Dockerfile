@@ -31,5 +31,10 @@ RUN python -m solver build --quiet \
     && useradd --system --home-dir /srv/app app \
     && mkdir -p data && chown -R app /srv/app/data /srv/app/strategies /srv/cache
 USER app
+# The play database and the secret that signs the session cookies live here: mount a volume
+# (`docker run -v solved-bots-data:/srv/app/data ...`) so that they survive the container.
+VOLUME ["/srv/app/data"]
 EXPOSE 8000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+    CMD ["python", "-c", "import os, sys, urllib.request; url = f\"http://127.0.0.1:{os.environ.get('PORT', '8000')}/healthz\"; sys.exit(0 if urllib.request.urlopen(url, timeout=4).status == 200 else 1)"]
 CMD ["python", "-m", "app"]

@@ -8,8 +8,10 @@ processes sharing the database (SQLite or PostgreSQL).
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -17,15 +19,26 @@ from collections.abc import Sequence
 import uvicorn
 
 from app.config import REPO_ROOT, ConfigError, Settings
+from strategies import StoreSchemaError, StrategyStore
 
 
 def ensure_store(settings: Settings) -> bool:
-    """Build the strategy store (progress bars on the terminal) if it does not exist."""
+    """Build the strategy store (progress bars on the terminal) if it does not exist, or if it
+    was written by an older release (that one is kept beside it, renamed)."""
     path = settings.strategy_store
     if path.exists():
-        return True
-    print(f"No strategy store at {path}: solving every game first (about a minute).",
-          flush=True)
+        try:
+            StrategyStore.open(path).close()
+            return True
+        except StoreSchemaError as exc:
+            if not path.is_file() or "no meta table" in str(exc):
+                return True  # not a store of ours to replace: /healthz reports it
+            kept = path.with_name(f"{path.name}.old")
+            path.replace(kept)
+            print(f"The strategy store {path} cannot be used ({exc}); it was renamed to "
+                  f"{kept.name} and is rebuilt now.", flush=True)
+    print(f"No strategy store at {path}: solving every game first (about 15 seconds; "
+          "progress below).", flush=True)
     command = [sys.executable, "-m", "solver", "build", "--store", str(path)]
     result = subprocess.run(command, cwd=REPO_ROOT, check=False)
     if result.returncode != 0:
@@ -63,18 +76,54 @@ def main(argv: Sequence[str] | None = None) -> int:
     from app.main import create_app
     from app.serve import HTTP_PROTOCOL
 
+    if (problem := port_problem(host, port)) is not None:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     app = create_app(settings)  # creates the tables once, and reports a broken store now
-    print(f"Serving on http://{host}:{port}  (API docs: http://{host}:{port}/docs)"
-          + (f" with {workers} workers" if workers > 1 else ""), flush=True)
+    announcement = (f"Serving on http://{host}:{port}  (API docs: http://{host}:{port}/docs)"
+                    + (f" with {workers} workers" if workers > 1 else ""))
     if workers > 1:
-        # Each worker builds its own app from the same environment.
+        # Each worker builds its own app from the same environment; uvicorn's supervisor
+        # binds the socket before it starts them.
         app.state.strategies.close()
         app.state.engine.dispose()
+        print(announcement, flush=True)
         uvicorn.run("app.main:app", host=host, port=port, workers=workers, http=HTTP_PROTOCOL,
                     log_level="info")
     else:
-        uvicorn.run(app, host=host, port=port, http=HTTP_PROTOCOL, log_level="info")
+        config = uvicorn.Config(app, host=host, port=port, http=HTTP_PROTOCOL, log_level="info")
+        AnnouncingServer(config, announcement).run()
     return 0
+
+
+class AnnouncingServer(uvicorn.Server):
+    """uvicorn's server, saying where it serves once its socket is bound (not before)."""
+
+    def __init__(self, config: uvicorn.Config, announcement: str) -> None:
+        super().__init__(config)
+        self.announcement = announcement
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started:
+            print(self.announcement, flush=True)
+
+
+def port_problem(host: str, port: int) -> str | None:
+    """Why the app could not listen on (host, port), in words, or None if it can."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return (f"port {port} on {host} is already in use (another copy of the app, or "
+                        f"another program); stop it, or pick another port: PORT={port + 1} "
+                        "scripts/run")
+            return (f"cannot listen on {host}:{port} ({exc.strerror or exc}); set HOST and PORT "
+                    "to an address of this machine and a free port")
+    return None
 
 
 def _int(text: str | None) -> int | None:
