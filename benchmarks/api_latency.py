@@ -112,7 +112,8 @@ def run(args: argparse.Namespace) -> dict[str, object]:
                         action = rng.choice(view["legal_actions"])
                         start = time.perf_counter()
                         response = client.post(f"/api/v1/hands/{view['hand_id']}/actions",
-                                               headers=headers[game], json={"action": action})
+                                               headers=headers[game],
+                                               json={"action": action, "seq": view["seq"]})
                         elapsed = (time.perf_counter() - start) * 1000
                         response.raise_for_status()
                         view = response.json()
