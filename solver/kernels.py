@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-TERMINAL_NODE, CHANCE_NODE, DECISION_NODE = 0, 1, 2
+from solver.node_kinds import DECISION_NODE, TERMINAL_NODE
+
 UPDATE, BEST_RESPONSE, EVALUATE = 0, 1, 2
 
 

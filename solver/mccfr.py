@@ -48,7 +48,8 @@ import numpy as np
 from numba import njit
 
 from solver.cfr import normalize
-from solver.history_tree import CHANCE_NODE, TERMINAL_NODE, HistoryTree, compile_history_tree
+from solver.history_tree import HistoryTree, compile_history_tree
+from solver.node_kinds import CHANCE_NODE, TERMINAL_NODE
 from solver.public_tree import PublicTree, compile_game
 
 ALGORITHMS: dict[str, str] = {

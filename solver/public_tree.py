@@ -29,8 +29,7 @@ from numpy.typing import NDArray
 
 from solver.games import get_game
 from solver.games.base import Game
-
-TERMINAL_NODE, CHANCE_NODE, DECISION_NODE = 0, 1, 2
+from solver.node_kinds import CHANCE_NODE, DECISION_NODE, TERMINAL_NODE
 
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
@@ -235,13 +234,17 @@ _ARRAY_FIELDS = ("kind", "actor", "parent", "slot_offset", "slot_count", "num_ac
 
 
 def _cache_path(name: str, suffix: str = "") -> Path:
-    """Compiled trees are cached per game and per version of the game's and this module's code.
+    """Compiled trees are cached per game and per version of the code that shapes them: the
+    games, this module and the node kinds (a change in any of them is a new file name, so an
+    old file is never misread).
 
     Other compiled forms of a game (the history tree) pass a `suffix` naming what they are."""
     import solver.games as games_package
+    import solver.node_kinds as node_kinds
 
     digest = hashlib.sha256()
-    for source in (Path(__file__), *Path(games_package.__file__).parent.glob("*.py")):
+    for source in (Path(__file__), Path(node_kinds.__file__),
+                   *sorted(Path(games_package.__file__).parent.glob("*.py"))):
         digest.update(source.read_bytes())
     root = Path(os.environ.get("SOLVER_CACHE", Path.home() / ".cache" / "solved-bots"))
     return root / f"{name}{suffix}-{digest.hexdigest()[:16]}.npz"

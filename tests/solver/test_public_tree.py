@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from solver.games import get_game
+from solver.node_kinds import DECISION_NODE, TERMINAL_NODE
 from solver.policy import infosets
-from solver.public_tree import DECISION_NODE, TERMINAL_NODE, _build, compile_game
+from solver.public_tree import _build, compile_game
 
 
 @pytest.mark.parametrize("game_name,count", [("kuhn", 12), ("leduc", 936), ("dudo", 24_576)])
