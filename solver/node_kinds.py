@@ -1,7 +1,10 @@
 """What a node of a compiled tree is: the one definition both tree layouts and their kernels read.
 
 `solver.public_tree` and `solver.history_tree` store one of these per node in their ``kind``
-array; `solver.kernels` and `solver.mccfr` branch on them.
+array; `solver.kernels` and `solver.mccfr` branch on them.  Every kind other than `CHANCE_NODE`
+and `DECISION_NODE` is a terminal: the full-width kernels hand all of them to
+`solver.kernels.terminal_values`, so a new kind of terminal (a card game's fold, or its showdown
+with card removal) is a new constant here and a new branch there.
 """
 
 from __future__ import annotations
