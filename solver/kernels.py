@@ -7,6 +7,7 @@ arrays as a single argument), the player it works for, and only the arrays it re
 * `cfr_update`: one CFR update of the traverser, bottom-up (Zinkevich et al. 2007):
   counterfactual values, regret and average-strategy updates under a schedule's discounts, and
   regret matching of the next strategy;
+* `cfr_iterations`: a block of alternating iterations, each two reach passes and two updates;
 * `evaluate` and `best_response`: the traverser's value when it follows a strategy or
   best-responds, bottom-up;
 * `current_strategy`: regret matching at every information set.
@@ -201,6 +202,28 @@ def cfr_update(tree, player, strategy, own_reach, opponent_reach, values, action
             terminal_values(tree, n, player, opponent_reach, values)
         pass_up(tree, n, player, values, action_values)
     return root_value(tree, player, values)
+
+
+@njit(cache=True)
+def cfr_iterations(tree, strategy, reach, values, action_values, regrets, average, floor,
+                   discounts, last_regrets):
+    """One CFR iteration per row of `discounts` (positive, negative and average discount,
+    average weight; see `cfr_update`), players alternating: player 0 updates against player
+    1's reach, then player 1 against player 0's new reach.
+
+    `reach` and `values` are pairs of per-player arrays.  Before a player's update only the
+    other's reach is recomputed: the player's own strategy has not changed since the other's
+    update computed its reach, so ``reach[0]`` must hold player 0's reach under `strategy` on
+    entry (it does again on return).  This loop is the whole of `solver.cfr.CFRSolver.iterate`;
+    it is a kernel so that a block of iterations costs one call from Python: dispatching four
+    calls with a named tuple argument took a fifth of a Leduc iteration."""
+    for t in range(discounts.shape[0]):
+        for player in range(2):
+            other = 1 - player
+            reach_probabilities(tree, other, strategy, reach[other])
+            cfr_update(tree, player, strategy, reach[player], reach[other], values[player],
+                       action_values, regrets, average, discounts[t, 0], discounts[t, 1], floor,
+                       discounts[t, 2], discounts[t, 3], last_regrets)
 
 
 @njit(cache=True)
