@@ -98,7 +98,7 @@ class CFRSolver:
         self.strategy = np.zeros(size)
         self.last_regrets = np.zeros(size) if self.schedule.predictive else kernels.empty()
         self._action_values = np.zeros(size)
-        kernels.current_strategy(self.tree.arrays, self.regrets, self.last_regrets, self.strategy)
+        kernels.current_strategy(self.tree.arrays, self.regrets, self.strategy)
         self._reach = (np.zeros(self.tree.num_slots(0)), np.zeros(self.tree.num_slots(1)))
         self._values = (np.zeros(self.tree.num_slots(0)), np.zeros(self.tree.num_slots(1)))
         kernels.reach_probabilities(self.tree.arrays, 0, self.strategy, self._reach[0])

@@ -10,14 +10,19 @@ arrays as a single argument), the player it works for, and only the arrays it re
 * `cfr_iterations`: a block of alternating iterations, each two reach passes and two updates;
 * `evaluate` and `best_response`: the traverser's value when it follows a strategy or
   best-responds, bottom-up;
-* `current_strategy`: regret matching at every information set.
+* `current_strategy`: regret matching at every information set, and `regret_matching` on one.
 
 Values are *counterfactual*: chance and the opponent's reach are folded in, the traverser's own
 reach is not, so the traverser's root values sum to its expected payoff.  Nodes are numbered in
 pre-order, so a forward loop is top-down and a backward loop bottom-up; inside a public node the
 work is a short vector over the traverser's private states (its *slots*).  The pieces every
 bottom-up pass shares are written once and inlined: `terminal_values` (the only place that knows
-what a terminal pays), `pass_up` (slot values to the parent node) and `root_value`.
+what a terminal pays), `pass_up` (slot values to the parent node) and `root_value`; regret
+matching is stated once, by `positive_regret` and `matched_probability`, for these kernels,
+`solver.mccfr` and `solver.regret_matching`.
+
+Numba's disk cache (``cache=True``) is keyed by each function's own source file: after editing
+a helper here, clear the ``__pycache__`` of the modules that inline it (`solver.mccfr`) too.
 """
 
 from __future__ import annotations
@@ -29,35 +34,47 @@ from solver.node_kinds import CHANCE_NODE, DECISION_NODE
 
 
 @njit(cache=True, inline="always")
-def match_row(regrets, plus, predictive, base, a_count, out):
-    """Regret matching for one information set's row: positive regrets normalised (plus the
-    last instantaneous regrets when `predictive`), uniform where none is positive."""
-    total = 0.0
-    for a in range(a_count):
-        r = regrets[base + a] + (plus[base + a] if predictive else 0.0)
-        if r > 0.0:
-            total += r
-    for a in range(a_count):
-        if total > 0.0:
-            r = regrets[base + a] + (plus[base + a] if predictive else 0.0)
-            out[base + a] = r / total if r > 0.0 else 0.0
-        else:
-            out[base + a] = 1.0 / a_count
+def positive_regret(r):
+    """What regret matching weighs an action by: its regret's positive part."""
+    return r if r > 0.0 else 0.0
+
+
+@njit(cache=True, inline="always")
+def matched_probability(r, total, count):
+    """Regret matching (Hart & Mas-Colell 2000): an action's probability is its positive regret
+    over `total`, the sum of the positive regrets of its information set's `count` actions, and
+    uniform when none is positive.
+
+    With `positive_regret`, the one statement of the rule.  Every user sums a row with
+    `positive_regret` and then maps it with this; the scalar form lets `cfr_update` do both in
+    the loops where the row is updated (a row helper taking arrays, even inlined, made that
+    pass about twice as slow)."""
+    if total > 0.0:
+        return r / total if r > 0.0 else 0.0
+    return 1.0 / count
 
 
 @njit(cache=True)
-def current_strategy(tree, regrets, plus, out):
-    """Regret matching at every information set.
+def regret_matching(regrets, base, count, out, out_base):
+    """Regret matching on one information set: ``out[out_base + a]`` for its `count` regrets
+    from ``regrets[base]``."""
+    total = 0.0
+    for a in range(count):
+        total += positive_regret(regrets[base + a])
+    for a in range(count):
+        out[out_base + a] = matched_probability(regrets[base + a], total, count)
 
-    The predictive variant adds the last instantaneous regrets kept in `plus`; pass an empty
-    array otherwise."""
-    predictive = plus.shape[0] > 0
+
+@njit(cache=True)
+def current_strategy(tree, regrets, out):
+    """Regret matching at every information set."""
     for n in range(tree.kind.shape[0]):
         if tree.kind[n] != DECISION_NODE:
             continue
         count = tree.num_actions[n]
         for j in range(tree.slot_count[tree.actor[n], n]):
-            match_row(regrets, plus, predictive, tree.regret_offset[n] + j * count, count, out)
+            base = tree.regret_offset[n] + j * count
+            regret_matching(regrets, base, count, out, base)
 
 
 @njit(cache=True)
@@ -171,7 +188,7 @@ def cfr_update(tree, player, strategy, own_reach, opponent_reach, values, action
                     v = expected_action_value(strategy, action_values, base, count)
                     values[first + j] = v
                     w = average_weight * own_reach[first + j]
-                    positive = 0.0
+                    total = 0.0  # of the positive regrets to match on
                     for a in range(count):
                         instant = action_values[base + a] - v
                         r = regrets[base + a]
@@ -185,19 +202,12 @@ def cfr_update(tree, player, strategy, own_reach, opponent_reach, values, action
                         if keep_last:
                             last_regrets[base + a] = instant
                             r += instant
-                        if r > 0.0:
-                            positive += r
-                    # Regret matching for the next iteration, while the row is in cache
-                    # (written out rather than calling `match_row`: the fused loop is much
-                    # faster here).
-                    for a in range(count):
-                        if positive > 0.0:
-                            r = regrets[base + a]
-                            if keep_last:
-                                r += last_regrets[base + a]
-                            strategy[base + a] = r / positive if r > 0.0 else 0.0
-                        else:
-                            strategy[base + a] = 1.0 / count
+                        total += positive_regret(r)
+                    for a in range(count):  # regret matching, the row still in cache
+                        r = regrets[base + a]
+                        if keep_last:
+                            r += last_regrets[base + a]
+                        strategy[base + a] = matched_probability(r, total, count)
         elif kind != CHANCE_NODE:
             terminal_values(tree, n, player, opponent_reach, values)
         pass_up(tree, n, player, values, action_values)
@@ -275,5 +285,5 @@ def best_response(tree, player, opponent_reach, values, action_values):
 
 
 def empty() -> np.ndarray:
-    """The empty array that stands for "none" (`last_regrets`, `plus`)."""
+    """The empty array that stands for "none" (`last_regrets` of a non-predictive schedule)."""
     return np.zeros(0, np.float64)

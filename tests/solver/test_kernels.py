@@ -12,7 +12,7 @@ from solver.exploitability import policy_from_array, strategy_array
 from solver.games import get_game
 from solver.node_kinds import DECISION_NODE, TERMINAL_NODE
 from solver.public_tree import PublicTree, compile_game, pack_tree
-from solver.regret_matching import rps_matrix
+from solver.regret_matching import regret_matching_strategy, rps_matrix
 from tests.solver.test_exploitability import random_policy
 
 
@@ -54,11 +54,21 @@ def test_cfr_update_returns_the_value_before_it_and_plays_regret_matching() -> N
     # Player 0's rows are now regret matching on regret + last instantaneous regret; player
     # 1's are untouched.
     matched = np.empty(tree.num_regrets)
-    kernels.current_strategy(tree.arrays, solver.regrets, solver.last_regrets, matched)
+    kernels.current_strategy(tree.arrays, solver.regrets + solver.last_regrets, matched)
     offsets = tree.infoset_regret_offset
     for i, player in enumerate(tree.infoset_player):
         row = slice(offsets[i], offsets[i + 1])
         assert np.array_equal(solver.strategy[row], matched[row] if player == 0 else before[row])
+
+
+def test_regret_matching_rule() -> None:
+    out = np.zeros(7)
+    regrets = np.array([9.0, 1.0, -2.0, 3.0, -1.0, -1.0, 0.0])
+    kernels.regret_matching(regrets, 1, 3, out, 0)
+    assert out[:3].tolist() == [0.25, 0.0, 0.75]
+    kernels.regret_matching(regrets, 4, 3, out, 4)
+    assert out[4:].tolist() == [1 / 3] * 3
+    assert regret_matching_strategy(np.array([1.0, -2.0, 3.0])).tolist() == [0.25, 0.0, 0.75]
 
 
 def _rps_by_hand() -> PublicTree:
