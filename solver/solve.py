@@ -11,6 +11,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -63,8 +64,21 @@ def resolve_algorithm(game: str, algorithm: str) -> str:
     return algorithm
 
 
-def make_solver(tree: PublicTree, algorithm: str, seed: int = 0):  # type: ignore[no-untyped-def]
-    """A solver with `iterate(n)`, `iterations` and `average_strategy()`."""
+class Solver(Protocol):
+    """What `solve` drives: `CFRSolver`, `MCCFRSolver` and `RegretMatchingSolver` all are one.
+
+    `average_strategy()` is laid out like the tree's flat (infoset, action) arrays, so
+    `evaluate_strategy` measures any of them the same way."""
+
+    iterations: int  # completed so far
+
+    def iterate(self, iterations: int = 1) -> None: ...
+
+    def average_strategy(self) -> np.ndarray: ...
+
+
+def make_solver(tree: PublicTree, algorithm: str, seed: int = 0) -> Solver:
+    """The solver of `algorithm` on `tree`; `seed` seeds the sampling ones."""
     if algorithm in SCHEDULES:
         return CFRSolver(tree, algorithm)
     if algorithm in SAMPLING_ALGORITHMS:
