@@ -1,8 +1,9 @@
 """Run any solver until a stopping rule holds, recording the convergence trace on the way.
 
-This is what the CLI and `build` call.  The trace is measured exactly (a full best response at
-each checkpoint), but the time spent measuring is kept out of the reported solver seconds, the
-same rule the benchmark applies to OpenSpiel.
+This is what `solver.storage.solve_and_store` (and so the CLI's `solve` and `build`) calls.
+The trace is measured exactly (a full best response at each checkpoint), but the time spent
+measuring is kept out of the reported solver seconds, the same rule the benchmark applies to
+OpenSpiel.
 """
 
 from __future__ import annotations
