@@ -1,4 +1,7 @@
-"""`python -m solver …`: solve games offline, fill the strategy store, inspect and export it."""
+"""`python -m solver …`: solve games offline, fill the strategy store, inspect and export it.
+
+Arguments and printing only: the solving is `solver.solve`, the store glue `solver.storage`.
+"""
 
 from __future__ import annotations
 
@@ -9,22 +12,20 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
 from tqdm import tqdm
 
 import solver
 from solver.exploitability import evaluate_strategy
 from solver.games import GAME_NAMES, get_game
-from solver.public_tree import PublicTree, compile_game
 from solver.solve import (
     ALGORITHMS,
     DEFAULT_ALGORITHM,
     DEFAULT_TARGET,
     Checkpoint,
     resolve_algorithm,
-    solve,
 )
-from strategies import InfosetStrategy, StoreError, StrategyStore, TracePoint, default_store_path
+from solver.storage import solve_and_store, stored_strategy_array
+from strategies import StoreError, StrategyStore, default_store_path
 
 EXPORT_FORMATS = ("json", "openspiel")
 
@@ -70,59 +71,22 @@ def _open_store(path: str | None, create: bool = False) -> StrategyStore:
     return StrategyStore.open(Path(path) if path else None, create=create)
 
 
-def _infoset_rows(tree: PublicTree, strategy: np.ndarray) -> list[InfosetStrategy]:
-    offsets = tree.infoset_regret_offset
-    return [
-        InfosetStrategy(key, int(tree.infoset_player[i]), tree.infoset_labels[i],
-                        tuple(float(x) for x in strategy[offsets[i]:offsets[i + 1]]))
-        for i, key in enumerate(tree.infoset_keys)
-    ]
-
-
-def solve_and_store(game: str, algorithm: str, *, iterations: int | None,
-                    target: float | None, seconds: float | None, store_path: str | None,
-                    progress: bool, seed: int = 0) -> dict[str, object]:
+def _solve_and_store(game: str, algorithm: str, *, iterations: int | None,
+                     target: float | None, seconds: float | None, store_path: str | None,
+                     progress: bool, seed: int = 0) -> dict[str, object]:
+    """`storage.solve_and_store` behind a progress bar; the summary to print."""
     bar = _Progress(game, iterations, target, seconds, progress)
     try:
-        result = solve(game, algorithm, iterations=iterations, target_exploitability=target,
-                       seconds=seconds, seed=seed, on_checkpoint=bar)
+        stored = solve_and_store(game, algorithm, iterations=iterations, target=target,
+                                 seconds=seconds, store_path=store_path, seed=seed,
+                                 on_checkpoint=bar)
     finally:
         bar.close()
-    with _open_store(store_path, create=True) as store:
-        info = store.save_solve(
-            game=game,
-            algorithm=algorithm,
-            iterations=result.iterations,
-            seconds=result.seconds,
-            exploitability=result.exploitability,
-            value=result.value,
-            strategy=_infoset_rows(result.tree, result.strategy),
-            trace=[TracePoint(p.iteration, p.seconds, p.exploitability, p.value)
-                   for p in result.trace],
-            solver_version=solver.__version__,
-        )
-    return {"game": game, "solve_id": info.id, "algorithm": algorithm,
+    result = stored.result
+    return {"game": game, "solve_id": stored.info.id, "algorithm": algorithm,
             "iterations": result.iterations, "seconds": round(result.seconds, 4),
             "exploitability": result.exploitability, "value": result.value,
-            "store": str(store.path)}
-
-
-def stored_strategy_array(store: StrategyStore, game: str) -> tuple[PublicTree, np.ndarray]:
-    """The latest stored strategy of `game`, flattened onto its compiled tree."""
-    rows = store.strategy(game)
-    if not rows:
-        raise StoreError(f"no solve of {game!r} in {store.path}; run `python -m solver solve "
-                         f"{game}` or `python -m solver build`")
-    tree = compile_game(game)
-    flat = np.zeros(tree.num_regrets)
-    offsets = tree.infoset_regret_offset
-    for i, key in enumerate(tree.infoset_keys):
-        row = rows.get(key)
-        if row is None or row.labels != tree.infoset_labels[i]:
-            raise StoreError(f"the stored {game} strategy does not match the game (information "
-                             f"set {key!r}); rebuild it with `python -m solver build`")
-        flat[offsets[i]:offsets[i + 1]] = row.probabilities
-    return tree, flat
+            "store": str(stored.store)}
 
 
 def _print(payload: object, as_json: bool) -> None:
@@ -136,10 +100,10 @@ def _print(payload: object, as_json: bool) -> None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    summary = solve_and_store(args.game, resolve_algorithm(args.game, args.algorithm),
-                              iterations=args.iterations, target=args.target_exploitability,
-                              seconds=args.seconds, store_path=args.store,
-                              progress=not args.quiet, seed=args.seed)
+    summary = _solve_and_store(args.game, resolve_algorithm(args.game, args.algorithm),
+                               iterations=args.iterations, target=args.target_exploitability,
+                               seconds=args.seconds, store_path=args.store,
+                               progress=not args.quiet, seed=args.seed)
     _print(summary, args.json)
     return 0
 
@@ -147,10 +111,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def cmd_build(args: argparse.Namespace) -> int:
     summaries = []
     for game in args.games or GAME_NAMES:
-        summaries.append(solve_and_store(game, resolve_algorithm(game, args.algorithm),
-                                         iterations=None,
-                                         target=args.target_exploitability, seconds=None,
-                                         store_path=args.store, progress=not args.quiet))
+        summaries.append(_solve_and_store(game, resolve_algorithm(game, args.algorithm),
+                                          iterations=None,
+                                          target=args.target_exploitability, seconds=None,
+                                          store_path=args.store, progress=not args.quiet))
         if not args.json:
             _print(summaries[-1], False)
     if args.json:

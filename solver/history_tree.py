@@ -5,7 +5,7 @@ algorithms walk single histories: a sampled deal, then one path or a partial tre
 This module lays every history of the game out as a few arrays, so a numba kernel can walk it
 without touching a Python `State`:
 
-* ``kind``: `TERMINAL_NODE`, `CHANCE_NODE` or `DECISION_NODE` (the public tree's constants);
+* ``kind``: `TERMINAL_NODE`, `CHANCE_NODE` or `DECISION_NODE` (`solver.node_kinds`);
 * ``player``: the player to move at a decision node, -1 elsewhere;
 * ``first_child`` and ``num_children``: a node's children are the contiguous block
   ``first_child .. first_child + num_children - 1``, child ``k`` following the ``k``-th legal
@@ -37,16 +37,8 @@ from numpy.typing import NDArray
 
 from solver.games import get_game
 from solver.games.base import Game
-from solver.public_tree import (
-    CHANCE_NODE,
-    DECISION_NODE,
-    TERMINAL_NODE,
-    PublicTree,
-    _cache_path,
-    compile_game,
-)
-
-__all__ = ["CHANCE_NODE", "DECISION_NODE", "TERMINAL_NODE", "HistoryTree", "compile_history_tree"]
+from solver.node_kinds import CHANCE_NODE, DECISION_NODE, TERMINAL_NODE
+from solver.public_tree import PublicTree, _cache_path, compile_game
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -142,7 +134,7 @@ def _build(game: Game, tree: PublicTree) -> HistoryTree:
 
 
 def _history_cache_path(name: str) -> Path:
-    """The public tree's cache path logic (games' and public_tree's code hash) plus this
+    """The public tree's cache path logic (the hash of the code that shapes it) plus this
     module's own hash in the suffix, since the layout here can change independently."""
     own = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:8]
     return _cache_path(name, f"-history-{own}")

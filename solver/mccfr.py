@@ -47,8 +47,10 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
+from solver import kernels
 from solver.cfr import normalize
-from solver.history_tree import CHANCE_NODE, TERMINAL_NODE, HistoryTree, compile_history_tree
+from solver.history_tree import HistoryTree, compile_history_tree
+from solver.node_kinds import CHANCE_NODE, TERMINAL_NODE
 from solver.public_tree import PublicTree, compile_game
 
 ALGORITHMS: dict[str, str] = {
@@ -91,22 +93,6 @@ def _sample(probabilities, first, count, u):
 
 
 @njit(cache=True)
-def _regret_matching(regrets, base, count, out):
-    total = 0.0
-    for a in range(count):
-        r = regrets[base + a]
-        if r > 0.0:
-            total += r
-    if total > 0.0:
-        for a in range(count):
-            r = regrets[base + a]
-            out[a] = r / total if r > 0.0 else 0.0
-    else:
-        for a in range(count):
-            out[a] = 1.0 / count
-
-
-@njit(cache=True)
 def external_sampling(kind, player, first_child, num_children, probability, payoff, node_base,
                       regrets, average, rng, iterations, start, linear_average, max_depth,
                       max_children):
@@ -141,7 +127,7 @@ def external_sampling(kind, player, first_child, num_children, probability, payo
                         continue
                     base = node_base[n]
                     row = sigma[d]
-                    _regret_matching(regrets, base, count, row)
+                    kernels.regret_matching(regrets, base, count, row, 0)
                     if player[n] != traverser:  # opponent: average, then sample one action
                         for a in range(count):
                             average[base + a] += weight * row[a]
@@ -196,14 +182,14 @@ def outcome_sampling(kind, player, first_child, num_children, probability, payof
                     continue
                 base = node_base[n]
                 if player[n] != traverser:  # on-policy; the average lives here
-                    _regret_matching(regrets, base, count, row)
+                    kernels.regret_matching(regrets, base, count, row, 0)
                     g = weight / own_q
                     for a in range(count):
                         average[base + a] += g * row[a]
                     n = first + _sample(row, 0, count, u)
                     continue
                 current = sigma[length]
-                _regret_matching(regrets, base, count, current)
+                kernels.regret_matching(regrets, base, count, current, 0)
                 explore = epsilon / count
                 acc = 0.0
                 c = count - 1
@@ -287,4 +273,6 @@ class MCCFRSolver:
 
     def current_strategy(self) -> np.ndarray:
         """Regret matching on the cumulative regrets (uniform where none is positive)."""
-        return normalize(self.tree, np.maximum(self.regrets, 0.0))
+        strategy = np.empty_like(self.regrets)
+        kernels.current_strategy(self.tree.arrays, self.regrets, strategy)
+        return strategy

@@ -14,6 +14,12 @@ is a matrix-vector product with the opponent's reach.
 
 Node numbering is a pre-order: a node's parent always has a smaller index, so a forward loop is a
 top-down pass and a backward loop a bottom-up pass.
+
+Two objects hold a compiled game: `TreeArrays`, the numeric arrays as one named tuple that the
+numba kernels take as a single argument, and `PublicTree`, which adds the Python side (the
+information sets' keys, actions and labels).  `compile_game` builds both by walking a game's
+states; an engine that knows its public tree can skip the walk and call `pack_tree` on its own
+arrays, then ``PublicTree(name, arrays, keys, actions, labels)``.
 """
 
 from __future__ import annotations
@@ -21,47 +27,159 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from solver.games import get_game
 from solver.games.base import Game
-
-TERMINAL_NODE, CHANCE_NODE, DECISION_NODE = 0, 1, 2
+from solver.node_kinds import CHANCE_NODE, DECISION_NODE, TERMINAL_NODE
 
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
 
 
+class TreeArrays(NamedTuple):
+    """A public tree's arrays, packed for the kernels (numba takes a named tuple of arrays as one
+    argument).  Build it with `pack_tree`, which derives the offsets and checks the layout.
+
+    Each player numbers its *slots* (one per private state it may hold at a node) node by node:
+    player p's slots at node n are ``slot_offset[p, n] .. slot_offset[p, n] + slot_count[p, n]
+    - 1``.  The per-slot arrays have one row per player, padded with -1 to the longer row.
+    The (information set, action) arrays of the solvers, one *regret index* per entry, run
+    over the decision nodes in order, the actor's slots inside a node, the actions inside a slot.
+    """
+
+    kind: IntArray  # per node: a `solver.node_kinds` constant
+    actor: IntArray  # per node: the player to move at a decision node, else -1
+    parent: IntArray  # per node: its parent, -1 at the root (node 0)
+    num_actions: IntArray  # per node: legal actions at a decision node, else 0
+    regret_offset: IntArray  # per node: regret index of its first (slot, action) pair
+    slot_offset: IntArray  # (2, nodes): each player's first slot at each node
+    slot_count: IntArray  # (2, nodes): each player's number of private states at each node
+    slot_parent: IntArray  # (2, slots): the slot at the parent node it came from, -1 at root
+    slot_edge: IntArray  # (2, slots): regret index of the action the player took at the parent
+    # node to get here if it acted there, else -1 (chance or the other player moved)
+    payoff_offset: IntArray  # per node: first index of a terminal's matrix in `payoffs`
+    payoffs: FloatArray  # per terminal, row-major (player 0 slot, player 1 slot): player 0's
+    # payoff summed over the histories of that cell, each weighted by its chance probability
+
+
+def pack_tree(kind: ArrayLike, actor: ArrayLike, parent: ArrayLike, num_actions: ArrayLike,
+              slot_count: ArrayLike, slot_parent: Sequence[ArrayLike],
+              slot_action: Sequence[ArrayLike], payoffs: ArrayLike) -> TreeArrays:
+    """`TreeArrays` from what an engine knows about its public tree; the offsets and the edges
+    are derived here.
+
+    Per node, in a pre-order (``parent[n] < n``, root 0): `kind`, `actor`, `parent`,
+    `num_actions` as in `TreeArrays`, and `slot_count` (2 x nodes).  Per player p (a sequence of
+    two arrays, each in p's slot numbering): ``slot_parent[p][s]`` the slot at the parent node
+    (in the same numbering, -1 at the root) and ``slot_action[p][s]`` the index (0 ..
+    num_actions - 1) of the action p took at the parent node if p acted there, else -1.
+    `payoffs`: the terminals' matrices (``slot_count[0, n] x slot_count[1, n]``, row-major)
+    concatenated in node order.
+    """
+    kind = np.asarray(kind, np.int64)
+    actor = np.asarray(actor, np.int64)
+    parent = np.asarray(parent, np.int64)
+    num_actions = np.asarray(num_actions, np.int64)
+    slot_count = np.asarray(slot_count, np.int64)
+    payoffs = np.asarray(payoffs, np.float64)
+    n = len(kind)
+    if not (len(actor) == len(parent) == len(num_actions) == n and slot_count.shape == (2, n)):
+        raise ValueError("per-node arrays disagree in length")
+    later = parent[1:]  # the parents of nodes 1, 2, ...
+    if n == 0 or parent[0] != -1 or ((later < 0) | (later >= np.arange(1, n))).any():
+        raise ValueError("nodes must be in pre-order: root first, every parent before its child")
+    decision = kind == DECISION_NODE
+    if (actor[decision] < 0).any() or (actor[decision] > 1).any():
+        raise ValueError("a decision node's actor must be 0 or 1")
+    slot_offset = np.zeros((2, n), np.int64)
+    slot_offset[:, 1:] = np.cumsum(slot_count, axis=1)[:, :-1]
+    regret_sizes = np.where(decision, slot_count[np.maximum(actor, 0), np.arange(n)], 0)
+    regret_sizes = regret_sizes * num_actions
+    regret_offset = np.zeros(n, np.int64)
+    regret_offset[1:] = np.cumsum(regret_sizes)[:-1]
+    width = int(slot_count.sum(axis=1).max())
+    rows_parent = np.full((2, width), -1, np.int64)
+    rows_edge = np.full((2, width), -1, np.int64)
+    for p in (0, 1):
+        parents = np.asarray(slot_parent[p], np.int64)
+        actions = np.asarray(slot_action[p], np.int64)
+        total = int(slot_count[p].sum())
+        if parents.shape != (total,) or actions.shape != (total,):
+            raise ValueError(f"player {p}: slot arrays must have {total} entries")
+        node = np.repeat(np.arange(n), slot_count[p])
+        above = parent[node]
+        inner = above >= 0
+        if (parents[~inner] != -1).any() or (actions[~inner] != -1).any():
+            raise ValueError(f"player {p}: root slots have no parent slot and no action")
+        local = parents - slot_offset[p, above]  # index among the parent node's slots
+        if (inner & ((local < 0) | (local >= slot_count[p, above]))).any():
+            raise ValueError(f"player {p}: a parent slot is not a slot of the parent node")
+        acted = actions >= 0
+        own = inner & decision[above] & (actor[above] == p)
+        if (acted != own).any() or (actions[acted] >= num_actions[above[acted]]).any():
+            raise ValueError(f"player {p}: an action index where the player did not act, none "
+                             f"where it did, or one out of range")
+        rows_parent[p, :total] = parents
+        rows_edge[p, :total] = np.where(
+            acted, regret_offset[above] + local * num_actions[above] + actions, -1)
+    payoff_sizes = np.where(kind == TERMINAL_NODE, slot_count[0] * slot_count[1], 0)
+    payoff_offset = np.zeros(n, np.int64)
+    payoff_offset[1:] = np.cumsum(payoff_sizes)[:-1]
+    if payoffs.shape != (int(payoff_sizes.sum()),):
+        raise ValueError(f"payoffs must hold {int(payoff_sizes.sum())} entries, one matrix per "
+                         f"terminal")
+    return TreeArrays(kind=kind, actor=actor, parent=parent, num_actions=num_actions,
+                      regret_offset=regret_offset, slot_offset=slot_offset,
+                      slot_count=slot_count, slot_parent=rows_parent, slot_edge=rows_edge,
+                      payoff_offset=payoff_offset, payoffs=payoffs)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class PublicTree:
-    """A compiled game.  Slot arrays are indexed by global slot id, one numbering per player."""
+    """A compiled game: the kernels' `arrays` and the information sets in their order.
+
+    Information set i is the i-th (decision node, actor slot) pair in node order, so its
+    entries in the flat (infoset, action) arrays start at ``infoset_regret_offset[i]`` and
+    follow ``infoset_actions[i]``; ``infoset_node`` and ``infoset_player`` are derived from the
+    arrays.
+    """
 
     game: str
-    kind: IntArray  # per node: TERMINAL_NODE, CHANCE_NODE or DECISION_NODE
-    actor: IntArray  # per node: player to move at a decision node, else -1
-    parent: IntArray  # per node: parent node, -1 at the root
-    slot_offset: IntArray  # (2, nodes): first global slot of each player at each node
-    slot_count: IntArray  # (2, nodes): number of private states of each player at each node
-    slot_parent: tuple[IntArray, IntArray]  # per player and slot: the slot it came from
-    slot_edge: tuple[IntArray, IntArray]  # per player and slot: regret index of the action the
-    # player took to get here from its own decision at the parent node, else -1
-    num_actions: IntArray  # per node: actions at a decision node, else 0
-    regret_offset: IntArray  # per node: first index into the (infoset, action) arrays
-    payoff_offset: IntArray  # per node: first index of its payoff matrix in `payoffs`
-    payoffs: FloatArray  # terminal matrices, row-major (player 0 slot, player 1 slot)
-    infoset_keys: tuple[str, ...]  # in (decision node, actor slot) order
-    infoset_player: IntArray
-    infoset_node: IntArray
+    arrays: TreeArrays
+    infoset_keys: tuple[str, ...]
     infoset_actions: tuple[tuple[int, ...], ...]  # legal action ids per infoset
     infoset_labels: tuple[tuple[str, ...], ...]
+    infoset_node: IntArray = field(init=False)
+    infoset_player: IntArray = field(init=False)
+    infoset_regret_offset: IntArray = field(init=False)  # per infoset, and one past the end
+
+    def __post_init__(self) -> None:
+        a = self.arrays
+        decisions = np.flatnonzero(a.kind == DECISION_NODE)
+        counts = a.slot_count[a.actor[decisions], decisions]
+        node = np.repeat(decisions, counts)
+        if not (len(self.infoset_keys) == len(self.infoset_actions) == len(self.infoset_labels)
+                == len(node)):
+            raise ValueError(f"{self.game}: {len(node)} information sets in the arrays, "
+                             f"{len(self.infoset_keys)} keys")
+        sizes = np.array([len(actions) for actions in self.infoset_actions], np.int64)
+        if not np.array_equal(sizes, a.num_actions[node]):
+            raise ValueError(f"{self.game}: infoset actions disagree with num_actions")
+        offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+        object.__setattr__(self, "infoset_node", node)
+        object.__setattr__(self, "infoset_player", a.actor[node])
+        object.__setattr__(self, "infoset_regret_offset", offsets)
 
     @property
     def num_nodes(self) -> int:
-        return len(self.kind)
+        return len(self.arrays.kind)
 
     @property
     def num_infosets(self) -> int:
@@ -72,11 +190,9 @@ class PublicTree:
         """Length of the flat (information set, action) arrays."""
         return int(self.infoset_regret_offset[-1])
 
-    @property
-    def infoset_regret_offset(self) -> IntArray:
-        """Per infoset (and one past the end): first index into the (infoset, action) arrays."""
-        sizes = np.array([len(a) for a in self.infoset_actions], dtype=np.int64)
-        return np.concatenate(([0], np.cumsum(sizes)))
+    def num_slots(self, player: int) -> int:
+        """Length of `player`'s per-slot arrays (reach, values)."""
+        return int(self.arrays.slot_count[player].sum())
 
 
 class _NodeBuilder:
@@ -157,101 +273,65 @@ def _build(game: Game) -> PublicTree:
 
 
 def _freeze(name: str, nodes: list[_NodeBuilder]) -> PublicTree:
-    n = len(nodes)
-    slot_count = np.array([[len(node.slots[p]) for node in nodes] for p in (0, 1)], np.int64)
-    slot_offset = np.zeros((2, n), np.int64)
-    slot_offset[:, 1:] = np.cumsum(slot_count, axis=1)[:, :-1]
-    num_actions = np.array([len(node.actions) for node in nodes], np.int64)
-    decision_slots = np.array(
-        [slot_count[node.actor, i] if node.kind == DECISION_NODE else 0
-         for i, node in enumerate(nodes)], np.int64)
-    sizes = decision_slots * num_actions
-    regret_offset = np.zeros(n, np.int64)
-    regret_offset[1:] = np.cumsum(sizes)[:-1]
-    slot_parent: list[IntArray] = []
-    slot_edge: list[IntArray] = []
-    for p in (0, 1):
-        parents = np.full(int(slot_count[p].sum()), -1, np.int64)
-        edges = np.full(len(parents), -1, np.int64)
-        for i, node in enumerate(nodes):
-            if node.parent == -1:
-                continue
-            par = nodes[node.parent]
-            for j, (src, taken) in enumerate(
-                    zip(node.slot_parent[p], node.slot_action[p], strict=True)):
-                s = slot_offset[p, i] + j
-                parents[s] = slot_offset[p, node.parent] + src
-                if par.kind == DECISION_NODE and par.actor == p:
-                    edges[s] = regret_offset[node.parent] + src * len(par.actions) + taken
-        slot_parent.append(parents)
-        slot_edge.append(edges)
-    payoff_sizes = np.array(
-        [slot_count[0, i] * slot_count[1, i] if node.kind == TERMINAL_NODE else 0
-         for i, node in enumerate(nodes)], np.int64)
-    payoff_offset = np.zeros(n, np.int64)
-    payoff_offset[1:] = np.cumsum(payoff_sizes)[:-1]
-    payoffs = np.zeros(int(payoff_sizes.sum()), np.float64)
+    slot_parent: tuple[list[int], list[int]] = ([], [])
+    slot_action: tuple[list[int], list[int]] = ([], [])
+    first_slot = [0, 0]
+    starts: list[tuple[int, int]] = []  # each node's first slot of each player
+    for node in nodes:
+        starts.append((first_slot[0], first_slot[1]))
+        for p in (0, 1):
+            first_slot[p] += len(node.slots[p])
+            for src, taken in zip(node.slot_parent[p], node.slot_action[p], strict=True):
+                slot_parent[p].append(-1 if node.parent == -1 else starts[node.parent][p] + src)
+                slot_action[p].append(taken)
+    payoffs: list[float] = []
     keys: list[str] = []
-    players: list[int] = []
-    infoset_nodes: list[int] = []
     actions: list[tuple[int, ...]] = []
     labels: list[tuple[str, ...]] = []
-    for i, node in enumerate(nodes):
+    for node in nodes:
         if node.kind == TERMINAL_NODE:
-            width = slot_count[1, i]
-            for (a, b), value in node.payoffs.items():
-                payoffs[payoff_offset[i] + a * width + b] = value
+            matrix = np.zeros((len(node.slots[0]), len(node.slots[1])))
+            for cell, value in node.payoffs.items():
+                matrix[cell] = value
+            payoffs.extend(matrix.ravel())
         elif node.kind == DECISION_NODE:
             keys.extend(node.slot_infoset_key)
-            players.extend([node.actor] * len(node.slot_infoset_key))
-            infoset_nodes.extend([i] * len(node.slot_infoset_key))
             actions.extend([node.actions] * len(node.slot_infoset_key))
             labels.extend([node.labels] * len(node.slot_infoset_key))
     if len(set(keys)) != len(keys):
         raise ValueError(f"{name}: an information set spans several public nodes")
-    return PublicTree(
-        game=name,
-        kind=np.array([node.kind for node in nodes], np.int64),
-        actor=np.array([node.actor for node in nodes], np.int64),
-        parent=np.array([node.parent for node in nodes], np.int64),
-        slot_offset=slot_offset,
-        slot_count=slot_count,
-        slot_parent=(slot_parent[0], slot_parent[1]),
-        slot_edge=(slot_edge[0], slot_edge[1]),
-        num_actions=num_actions,
-        regret_offset=regret_offset,
-        payoff_offset=payoff_offset,
+    arrays = pack_tree(
+        kind=[node.kind for node in nodes],
+        actor=[node.actor for node in nodes],
+        parent=[node.parent for node in nodes],
+        num_actions=[len(node.actions) for node in nodes],
+        slot_count=[[len(node.slots[p]) for node in nodes] for p in (0, 1)],
+        slot_parent=slot_parent,
+        slot_action=slot_action,
         payoffs=payoffs,
-        infoset_keys=tuple(keys),
-        infoset_player=np.array(players, np.int64),
-        infoset_node=np.array(infoset_nodes, np.int64),
-        infoset_actions=tuple(actions),
-        infoset_labels=tuple(labels),
     )
-
-
-_ARRAY_FIELDS = ("kind", "actor", "parent", "slot_offset", "slot_count", "num_actions",
-                 "regret_offset", "payoff_offset", "payoffs", "infoset_player", "infoset_node")
+    return PublicTree(name, arrays, tuple(keys), tuple(actions), tuple(labels))
 
 
 def _cache_path(name: str, suffix: str = "") -> Path:
-    """Compiled trees are cached per game and per version of the game's and this module's code.
+    """Compiled trees are cached per game and per version of the code that shapes them: the
+    games, this module and the node kinds (a change in any of them is a new file name, so an
+    old file is never misread).
 
     Other compiled forms of a game (the history tree) pass a `suffix` naming what they are."""
     import solver.games as games_package
+    import solver.node_kinds as node_kinds
 
     digest = hashlib.sha256()
-    for source in (Path(__file__), *Path(games_package.__file__).parent.glob("*.py")):
+    for source in (Path(__file__), Path(node_kinds.__file__),
+                   *sorted(Path(games_package.__file__).parent.glob("*.py"))):
         digest.update(source.read_bytes())
     root = Path(os.environ.get("SOLVER_CACHE", Path.home() / ".cache" / "solved-bots"))
     return root / f"{name}{suffix}-{digest.hexdigest()[:16]}.npz"
 
 
 def _save(tree: PublicTree, path: Path) -> None:
-    arrays = {field: getattr(tree, field) for field in _ARRAY_FIELDS}
-    for p in (0, 1):
-        arrays[f"slot_parent{p}"] = tree.slot_parent[p]
-        arrays[f"slot_edge{p}"] = tree.slot_edge[p]
+    arrays: dict[str, Any] = dict(tree.arrays._asdict())
     arrays["infoset_keys"] = np.array(tree.infoset_keys, dtype=object)
     arrays["infoset_actions"] = np.array([",".join(map(str, a)) for a in tree.infoset_actions],
                                          dtype=object)
@@ -265,16 +345,14 @@ def _save(tree: PublicTree, path: Path) -> None:
 
 def _load(name: str, path: Path) -> PublicTree:
     with np.load(path, allow_pickle=True) as data:
-        fields = {field: data[field] for field in _ARRAY_FIELDS}
+        arrays = TreeArrays(**{field: data[field] for field in TreeArrays._fields})
         return PublicTree(
             game=name,
-            slot_parent=(data["slot_parent0"], data["slot_parent1"]),
-            slot_edge=(data["slot_edge0"], data["slot_edge1"]),
+            arrays=arrays,
             infoset_keys=tuple(str(k) for k in data["infoset_keys"]),
             infoset_actions=tuple(tuple(int(a) for a in str(s).split(","))
                                   for s in data["infoset_actions"]),
             infoset_labels=tuple(tuple(str(s).split("\x1f")) for s in data["infoset_labels"]),
-            **fields,
         )
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from solver import kernels
+
 ROCK, PAPER, SCISSORS = 0, 1, 2
 
 
@@ -25,12 +27,12 @@ def rps_matrix() -> np.ndarray:
 
 
 def regret_matching_strategy(regrets: np.ndarray) -> np.ndarray:
-    """Positive regrets normalised; uniform when no regret is positive."""
-    positive = np.maximum(regrets, 0.0)
-    total = positive.sum()
-    if total > 0.0:
-        return positive / total
-    return np.full(len(regrets), 1.0 / len(regrets))
+    """Positive regrets normalised; uniform when no regret is positive (the CFR kernels' rule,
+    `solver.kernels.regret_matching`, on one row)."""
+    regrets = np.asarray(regrets, dtype=np.float64)
+    strategy = np.empty(len(regrets))
+    kernels.regret_matching(regrets, 0, len(regrets), strategy, 0)
+    return strategy
 
 
 class RegretMatchingSolver:

@@ -1,8 +1,9 @@
 """Run any solver until a stopping rule holds, recording the convergence trace on the way.
 
-This is what the CLI and `build` call.  The trace is measured exactly (a full best response at
-each checkpoint), but the time spent measuring is kept out of the reported solver seconds, the
-same rule the benchmark applies to OpenSpiel.
+This is what `solver.storage.solve_and_store` (and so the CLI's `solve` and `build`) calls.
+The trace is measured exactly (a full best response at each checkpoint), but the time spent
+measuring is kept out of the reported solver seconds, the same rule the benchmark applies to
+OpenSpiel.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -63,8 +65,21 @@ def resolve_algorithm(game: str, algorithm: str) -> str:
     return algorithm
 
 
-def make_solver(tree: PublicTree, algorithm: str, seed: int = 0):  # type: ignore[no-untyped-def]
-    """A solver with `iterate(n)`, `iterations` and `average_strategy()`."""
+class Solver(Protocol):
+    """What `solve` drives: `CFRSolver`, `MCCFRSolver` and `RegretMatchingSolver` all are one.
+
+    `average_strategy()` is laid out like the tree's flat (infoset, action) arrays, so
+    `evaluate_strategy` measures any of them the same way."""
+
+    iterations: int  # completed so far
+
+    def iterate(self, iterations: int = 1) -> None: ...
+
+    def average_strategy(self) -> np.ndarray: ...
+
+
+def make_solver(tree: PublicTree, algorithm: str, seed: int = 0) -> Solver:
+    """The solver of `algorithm` on `tree`; `seed` seeds the sampling ones."""
     if algorithm in SCHEDULES:
         return CFRSolver(tree, algorithm)
     if algorithm in SAMPLING_ALGORITHMS:

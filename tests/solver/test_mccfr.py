@@ -13,13 +13,9 @@ import pytest
 from solver.cfr import CFRSolver
 from solver.exploitability import evaluate_strategy
 from solver.games import get_game
-from solver.history_tree import (
-    CHANCE_NODE,
-    DECISION_NODE,
-    TERMINAL_NODE,
-    compile_history_tree,
-)
+from solver.history_tree import compile_history_tree
 from solver.mccfr import MCCFRSolver
+from solver.node_kinds import CHANCE_NODE, DECISION_NODE, TERMINAL_NODE
 from solver.public_tree import compile_game
 
 KUHN_VALUE = -1 / 18

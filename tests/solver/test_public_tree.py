@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from solver.games import get_game
+from solver.node_kinds import DECISION_NODE, TERMINAL_NODE
 from solver.policy import infosets
-from solver.public_tree import DECISION_NODE, TERMINAL_NODE, _build, compile_game
+from solver.public_tree import _build, compile_game
 
 
 @pytest.mark.parametrize("game_name,count", [("kuhn", 12), ("leduc", 936), ("dudo", 24_576)])
@@ -29,24 +30,24 @@ def test_infosets_match_a_plain_walk() -> None:
 
 def test_parents_precede_children() -> None:
     tree = compile_game("leduc")
-    assert (tree.parent[1:] < np.arange(1, tree.num_nodes)).all()
+    assert (tree.arrays.parent[1:] < np.arange(1, tree.num_nodes)).all()
 
 
 def test_terminal_matrices_carry_chance() -> None:
     # Summing |payoff| weights over Kuhn's terminals: each deal (prob 1/6) ends in one terminal
     # per betting line, and the lines are pp, pbp, pbb, bp, bb.
     tree = compile_game("kuhn")
-    terminals = np.flatnonzero(tree.kind == TERMINAL_NODE)
+    terminals = np.flatnonzero(tree.arrays.kind == TERMINAL_NODE)
     assert len(terminals) == 5
     dudo = compile_game("dudo")
-    assert np.count_nonzero(dudo.kind == DECISION_NODE) == 4096
+    assert np.count_nonzero(dudo.arrays.kind == DECISION_NODE) == 4096
 
 
 def test_rps_private_moves_compile() -> None:
     tree = compile_game("rps")
     assert tree.infoset_keys == ("P1", "P2")
     # Player 1's move is private: one public child, three private states below it.
-    assert tree.slot_count[0].tolist() == [1, 3, 3]
+    assert tree.arrays.slot_count[0].tolist() == [1, 3, 3]
 
 
 def test_cache_round_trip(tmp_path, monkeypatch) -> None:
@@ -56,8 +57,8 @@ def test_cache_round_trip(tmp_path, monkeypatch) -> None:
 
     public_tree._save(built, public_tree._cache_path("leduc"))
     loaded = public_tree._load("leduc", public_tree._cache_path("leduc"))
-    for field in ("kind", "parent", "slot_offset", "payoffs", "regret_offset"):
-        assert np.array_equal(getattr(built, field), getattr(loaded, field))
+    for field in built.arrays._fields:
+        assert np.array_equal(getattr(built.arrays, field), getattr(loaded.arrays, field))
     assert loaded.infoset_keys == built.infoset_keys
     assert loaded.infoset_labels == built.infoset_labels
     assert loaded.infoset_actions == built.infoset_actions

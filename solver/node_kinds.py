@@ -1,0 +1,18 @@
+"""What a node of a compiled tree is: the one definition both tree layouts and their kernels read.
+
+`solver.public_tree` and `solver.history_tree` store one of these per node in their ``kind``
+array; `solver.kernels` and `solver.mccfr` branch on them.  Every kind other than `CHANCE_NODE`
+and `DECISION_NODE` is a terminal: the full-width kernels hand all of them to
+`solver.kernels.terminal_values`, so a new kind of terminal (a card game's fold, or its showdown
+with card removal) is a new constant here and a new branch there.
+"""
+
+from __future__ import annotations
+
+TERMINAL_NODE = 0
+"""A terminal whose payoffs are stored: the public tree's chance-weighted payoff matrix, the
+history tree's payoff of player 0."""
+CHANCE_NODE = 1
+"""A public chance event (Leduc's board card); private deals are folded into the payoffs."""
+DECISION_NODE = 2
+"""A node where one player (the tree's ``actor``/``player``) chooses an action."""
