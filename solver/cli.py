@@ -16,7 +16,7 @@ from tqdm import tqdm
 
 import solver
 from solver.exploitability import evaluate_strategy
-from solver.games import GAME_NAMES, get_game
+from solver.games import game_names, get_game
 from solver.solve import (
     ALGORITHMS,
     DEFAULT_ALGORITHM,
@@ -110,7 +110,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def cmd_build(args: argparse.Namespace) -> int:
     summaries = []
-    for game in args.games or GAME_NAMES:
+    for game in args.games or game_names():
         summaries.append(_solve_and_store(game, resolve_algorithm(game, args.algorithm),
                                           iterations=None,
                                           target=args.target_exploitability, seconds=None,
@@ -183,11 +183,8 @@ def cmd_export(args: argparse.Namespace) -> int:
             for i, key in enumerate(tree.infoset_keys)
         }
     else:
-        from solver.openspiel_format import OPENSPIEL_NAMES, openspiel_policy
+        from solver.openspiel_format import openspiel_policy
 
-        if args.game not in OPENSPIEL_NAMES:
-            raise ValueError(f"OpenSpiel export exists for {', '.join(OPENSPIEL_NAMES)}, "
-                             f"not {args.game!r}")
         policy = {key: {a: float(flat[offsets[i] + k])
                         for k, a in enumerate(tree.infoset_actions[i])}
                   for i, key in enumerate(tree.infoset_keys)}
@@ -226,8 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("solve", parents=[common], help="solve one game and store the result",
                        description="Solve GAME and store its average strategy and trace. "
                                    f"Without a limit it stops at exploitability {DEFAULT_TARGET}.")
-    p.add_argument("game", choices=GAME_NAMES, metavar="GAME",
-                   help=f"one of {', '.join(GAME_NAMES)}")
+    p.add_argument("game", choices=game_names(), metavar="GAME",
+                   help=f"one of {', '.join(game_names())}")
     p.add_argument("--algorithm", choices=("auto", *ALGORITHMS), default=DEFAULT_ALGORITHM,
                    metavar="NAME", help=f"one of auto, {', '.join(ALGORITHMS)} (default auto: "
                                         f"the fastest for the game)")
@@ -241,7 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("build", parents=[common], help="solve every game and store it",
                        description="Solve every game to the target exploitability and store it.")
-    p.add_argument("--games", nargs="+", choices=GAME_NAMES, metavar="GAME",
+    p.add_argument("--games", nargs="+", choices=game_names(), metavar="GAME",
                    help="only these games")
     p.add_argument("--algorithm", choices=("auto", *ALGORITHMS), default=DEFAULT_ALGORITHM,
                    metavar="NAME", help="default auto: the fastest for each game")
@@ -254,13 +251,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_list)
 
     p = sub.add_parser("show", parents=[common], help="print a stored strategy")
-    p.add_argument("game", choices=GAME_NAMES, metavar="GAME")
+    p.add_argument("game", choices=game_names(), metavar="GAME")
     p.add_argument("--prefix", default="", help="only information sets whose key starts so")
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("evaluate", parents=[common],
                        help="exact exploitability and value of the stored strategy")
-    p.add_argument("game", choices=GAME_NAMES, metavar="GAME")
+    p.add_argument("game", choices=game_names(), metavar="GAME")
     p.set_defaults(func=cmd_evaluate)
 
     p = sub.add_parser("export", parents=[common], help="print a stored strategy as JSON",
@@ -268,7 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "information sets to {label: probability}; 'openspiel' maps "
                                    "OpenSpiel information_state_string to {action id: "
                                    "probability} for kuhn, leduc and dudo.")
-    p.add_argument("game", choices=GAME_NAMES, metavar="GAME")
+    p.add_argument("game", choices=game_names(), metavar="GAME")
     p.add_argument("--format", choices=EXPORT_FORMATS, default="json")
     p.add_argument("--pretty", action="store_true", help="indent the JSON")
     p.set_defaults(func=cmd_export)

@@ -24,8 +24,6 @@ def openspiel_names() -> dict[str, str]:
     return names
 
 
-OPENSPIEL_NAMES = openspiel_names()
-
 
 def mapping_of(game: Game | str) -> tuple[Game, OpenSpielMapping]:
     g = get_game(game) if isinstance(game, str) else game

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from solver.cli import solve_and_store
 from solver.games import game_names, register_game, unregister_game
 from solver.lp import solve_lp
+from solver.storage import solve_and_store
 from tests.app.conftest import AppFactory, copy_store, new_match
 from tests.solver.games.kuhn4 import Kuhn4Game
 
@@ -35,11 +35,10 @@ def test_a_game_of_its_own_goes_everywhere(kuhn4: str, make_app: AppFactory, sto
                                            tmp_path: Path) -> None:
     assert kuhn4 in game_names()
     store = copy_store(store_path, tmp_path / "with-kuhn4.sqlite")
-    summary = solve_and_store(kuhn4, "dcfr", iterations=None, target=1e-5, seconds=None,
-                              store_path=str(store), progress=False)
+    stored = solve_and_store(kuhn4, "dcfr", target=1e-5, store_path=store)
     exact = solve_lp(Kuhn4Game()).value
-    assert summary["exploitability"] <= 1e-5
-    assert summary["value"] == pytest.approx(exact, abs=1e-4)
+    assert stored.result.exploitability <= 1e-5
+    assert stored.result.value == pytest.approx(exact, abs=1e-4)
 
     api = make_app(store=store)
     listed = {g["name"]: g for g in api.client.get(f"{API}/games").json()}

@@ -14,14 +14,15 @@ import pytest
 
 from solver.games import State, get_game
 from solver.openspiel_format import (
-    OPENSPIEL_NAMES,
     decision_states,
     information_state_string,
     openspiel_action,
+    openspiel_names,
     openspiel_policy,
 )
 
 GAMES = ("kuhn", "leduc", "dudo")
+OPENSPIEL_NAMES = openspiel_names()
 HISTORIES = {"kuhn": 58, "leduc": 9_457, "dudo": 294_883}
 INFOSETS = {"kuhn": 12, "leduc": 936, "dudo": 24_576}
 

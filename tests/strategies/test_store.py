@@ -122,7 +122,7 @@ def test_trace_sorted_by_iteration_and_empty_trace(store: StrategyStore) -> None
 
 
 def test_save_accepts_lists_and_numpy(store: StrategyStore) -> None:
-    np = pytest.importorskip("numpy")
+    import numpy as np
     probs = np.array([0.25, 0.75], dtype=np.float32)
     info = save(store, strategy=[InfosetStrategy("k", np.int64(1), ["a", "b"], probs)])
     got = store.infoset("kuhn", "k", info.id)
