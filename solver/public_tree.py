@@ -156,6 +156,15 @@ class PublicTree:
     infoset_keys: tuple[str, ...]
     infoset_actions: tuple[tuple[int, ...], ...]  # legal action ids per infoset
     infoset_labels: tuple[tuple[str, ...], ...]
+    node_keys: tuple[str, ...] = ()
+    """Per node, its public key (empty if the engine did not name its nodes)."""
+    node_labels: tuple[str, ...] = ()
+    """Per node, the label of the move that led to it from its parent (an action's or a chance
+    outcome's; empty at the root)."""
+    chance_mass: FloatArray | None = None
+    """Laid out like `arrays.payoffs`: the chance probability of each terminal cell, so that a
+    pass with these in place of the payoffs measures how likely positions are (see
+    `solver.action_values`). None if the engine did not provide it."""
     infoset_node: IntArray = field(init=False)
     infoset_player: IntArray = field(init=False)
     infoset_regret_offset: IntArray = field(init=False)  # per infoset, and one past the end
@@ -196,13 +205,15 @@ class PublicTree:
 
 
 class _NodeBuilder:
-    __slots__ = ("kind", "actor", "parent", "actions", "labels", "slots", "slot_parent",
-                 "slot_action", "slot_infoset_key", "payoffs")
+    __slots__ = ("kind", "actor", "parent", "key", "label", "actions", "labels", "slots",
+                 "slot_parent", "slot_action", "slot_infoset_key", "payoffs", "chance")
 
-    def __init__(self, kind: int, actor: int, parent: int) -> None:
+    def __init__(self, kind: int, actor: int, parent: int, key: str, label: str) -> None:
         self.kind = kind
         self.actor = actor
         self.parent = parent
+        self.key = key
+        self.label = label
         self.actions: tuple[int, ...] = ()
         self.labels: tuple[str, ...] = ()
         self.slots: tuple[dict[str, int], dict[str, int]] = ({}, {})
@@ -210,16 +221,17 @@ class _NodeBuilder:
         self.slot_action: tuple[list[int], list[int]] = ([], [])
         self.slot_infoset_key: list[str] = []
         self.payoffs: dict[tuple[int, int], float] = {}
+        self.chance: dict[tuple[int, int], float] = {}
 
 
 def _build(game: Game) -> PublicTree:
     nodes: list[_NodeBuilder] = []
     node_of_key: dict[str, int] = {}
     # Each entry: state, chance reach, parent node, parent slots (p0, p1), action index taken
-    # at the parent by its actor (-1 after chance).
-    stack = [(game.initial_state(), 1.0, -1, (-1, -1), -1)]
+    # at the parent by its actor (-1 after chance), and the label of the move into the state.
+    stack = [(game.initial_state(), 1.0, -1, (-1, -1), -1, "")]
     while stack:
-        state, reach, parent, parent_slots, action_index = stack.pop()
+        state, reach, parent, parent_slots, action_index, label = stack.pop()
         public = state.public_key()
         if state.is_chance():
             outcomes = state.chance_outcomes()
@@ -228,7 +240,7 @@ def _build(game: Game) -> PublicTree:
                 if parent != -1:
                     raise ValueError(f"{game.name}: private chance after the first public node")
                 for (_, p), child in zip(outcomes, children, strict=True):
-                    stack.append((child, reach * p, parent, parent_slots, action_index))
+                    stack.append((child, reach * p, parent, parent_slots, action_index, label))
                 continue
         kind = (TERMINAL_NODE if state.is_terminal()
                 else CHANCE_NODE if state.is_chance() else DECISION_NODE)
@@ -236,7 +248,7 @@ def _build(game: Game) -> PublicTree:
         if index is None:
             index = node_of_key[public] = len(nodes)
             actor = state.current_player() if kind == DECISION_NODE else -1
-            node = _NodeBuilder(kind, actor, parent)
+            node = _NodeBuilder(kind, actor, parent, public, label)
             if kind == DECISION_NODE:
                 node.actions = state.legal_actions()
                 node.labels = tuple(state.action_label(a) for a in node.actions)
@@ -260,15 +272,17 @@ def _build(game: Game) -> PublicTree:
         cell = (slots[0], slots[1])
         if kind == TERMINAL_NODE:
             node.payoffs[cell] = node.payoffs.get(cell, 0.0) + reach * state.returns()[0]
+            node.chance[cell] = node.chance.get(cell, 0.0) + reach
         elif kind == CHANCE_NODE:
             for outcome, p in reversed(state.chance_outcomes()):
-                stack.append((state.apply_action(outcome), reach * p, index, cell, -1))
+                stack.append((state.apply_action(outcome), reach * p, index, cell, -1,
+                              state.action_label(outcome)))
         else:
             if state.legal_actions() != node.actions:
                 raise ValueError(f"{game.name}: legal actions differ inside public node {public!r}")
             for i in reversed(range(len(node.actions))):
                 child = state.apply_action(node.actions[i])
-                stack.append((child, reach, index, cell, i))
+                stack.append((child, reach, index, cell, i, node.labels[i]))
     return _freeze(game.name, nodes)
 
 
@@ -285,15 +299,19 @@ def _freeze(name: str, nodes: list[_NodeBuilder]) -> PublicTree:
                 slot_parent[p].append(-1 if node.parent == -1 else starts[node.parent][p] + src)
                 slot_action[p].append(taken)
     payoffs: list[float] = []
+    chance: list[float] = []
     keys: list[str] = []
     actions: list[tuple[int, ...]] = []
     labels: list[tuple[str, ...]] = []
     for node in nodes:
         if node.kind == TERMINAL_NODE:
             matrix = np.zeros((len(node.slots[0]), len(node.slots[1])))
+            mass = np.zeros_like(matrix)
             for cell, value in node.payoffs.items():
                 matrix[cell] = value
+                mass[cell] = node.chance[cell]
             payoffs.extend(matrix.ravel())
+            chance.extend(mass.ravel())
         elif node.kind == DECISION_NODE:
             keys.extend(node.slot_infoset_key)
             actions.extend([node.actions] * len(node.slot_infoset_key))
@@ -310,7 +328,10 @@ def _freeze(name: str, nodes: list[_NodeBuilder]) -> PublicTree:
         slot_action=slot_action,
         payoffs=payoffs,
     )
-    return PublicTree(name, arrays, tuple(keys), tuple(actions), tuple(labels))
+    return PublicTree(name, arrays, tuple(keys), tuple(actions), tuple(labels),
+                      node_keys=tuple(node.key for node in nodes),
+                      node_labels=tuple(node.label for node in nodes),
+                      chance_mass=np.asarray(chance, np.float64))
 
 
 def _cache_path(name: str, suffix: str = "") -> Path:
@@ -337,6 +358,10 @@ def _save(tree: PublicTree, path: Path) -> None:
                                          dtype=object)
     arrays["infoset_labels"] = np.array(["\x1f".join(labels) for labels in tree.infoset_labels],
                                         dtype=object)
+    arrays["node_keys"] = np.array(tree.node_keys, dtype=object)
+    arrays["node_labels"] = np.array(tree.node_labels, dtype=object)
+    if tree.chance_mass is not None:
+        arrays["chance_mass"] = tree.chance_mass
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_suffix(f".{os.getpid()}.tmp.npz")
     np.savez(temporary, **arrays)
@@ -353,6 +378,9 @@ def _load(name: str, path: Path) -> PublicTree:
             infoset_actions=tuple(tuple(int(a) for a in str(s).split(","))
                                   for s in data["infoset_actions"]),
             infoset_labels=tuple(tuple(str(s).split("\x1f")) for s in data["infoset_labels"]),
+            node_keys=tuple(str(k) for k in data["node_keys"]),
+            node_labels=tuple(str(k) for k in data["node_labels"]),
+            chance_mass=data["chance_mass"] if "chance_mass" in data else None,
         )
 
 

@@ -15,9 +15,18 @@ from pathlib import Path
 import numpy as np
 
 import solver
+from solver.action_values import action_values
+from solver.node_kinds import CHANCE_NODE, DECISION_NODE
 from solver.public_tree import PublicTree, compile_game
 from solver.solve import Checkpoint, SolveResult, solve
-from strategies import InfosetStrategy, SolveInfo, StoreError, StrategyStore, TracePoint
+from strategies import (
+    InfosetStrategy,
+    PublicNode,
+    SolveInfo,
+    StoreError,
+    StrategyStore,
+    TracePoint,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,13 +38,38 @@ class StoredSolve:
 
 def infoset_rows(tree: PublicTree, strategy: np.ndarray) -> list[InfosetStrategy]:
     """The flat (infoset, action) `strategy` as the store's rows: key, player, labels and
-    probabilities of every information set."""
+    probabilities of every information set, and, where the tree allows it, the value of each
+    action, the set's value and its reach under the strategy (`solver.action_values`)."""
     offsets = tree.infoset_regret_offset
-    return [
-        InfosetStrategy(key, int(tree.infoset_player[i]), tree.infoset_labels[i],
-                        tuple(float(x) for x in strategy[offsets[i]:offsets[i + 1]]))
-        for i, key in enumerate(tree.infoset_keys)
-    ]
+    known = action_values(tree, strategy) if tree.chance_mass is not None else None
+    rows = []
+    for i, key in enumerate(tree.infoset_keys):
+        lo, hi = offsets[i], offsets[i + 1]
+        values = value = reach = None
+        if known is not None:
+            reach = float(known.reach[i])
+            if known.weight[i] > 0.0:
+                values = tuple(float(x) for x in known.q[lo:hi])
+                value = float(known.v[i])
+        rows.append(InfosetStrategy(key, int(tree.infoset_player[i]), tree.infoset_labels[i],
+                                    tuple(float(x) for x in strategy[lo:hi]), values, value,
+                                    reach))
+    return rows
+
+
+def node_rows(tree: PublicTree) -> list[PublicNode]:
+    """The tree's public nodes, for the explorer (none if the engine did not name them)."""
+    if not tree.node_keys:
+        return []
+    a = tree.arrays
+    return [PublicNode(n, tree.node_keys[n], int(a.parent[n]), tree.node_labels[n],
+                       _kind_name(int(a.kind[n])), int(a.actor[n]))
+            for n in range(tree.num_nodes)]
+
+
+def _kind_name(kind: int) -> str:
+    """Every kind but chance and decision is a terminal of some sort."""
+    return "decision" if kind == DECISION_NODE else "chance" if kind == CHANCE_NODE else "terminal"
 
 
 def solve_and_store(game: str, algorithm: str, *, iterations: int | None = None,
@@ -55,6 +89,7 @@ def solve_and_store(game: str, algorithm: str, *, iterations: int | None = None,
             exploitability=result.exploitability,
             value=result.value,
             strategy=infoset_rows(result.tree, result.strategy),
+            nodes=node_rows(result.tree),
             trace=[TracePoint(p.iteration, p.seconds, p.exploitability, p.value)
                    for p in result.trace],
             solver_version=solver.__version__,

@@ -4,6 +4,7 @@ from strategies.models import SCHEMA_VERSION
 from strategies.store import (
     ENV_VAR,
     InfosetStrategy,
+    PublicNode,
     SolveInfo,
     StoreError,
     StoreMissingError,
@@ -18,6 +19,7 @@ __all__ = [
     "ENV_VAR",
     "SCHEMA_VERSION",
     "InfosetStrategy",
+    "PublicNode",
     "SolveInfo",
     "StoreError",
     "StoreMissingError",

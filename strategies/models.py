@@ -108,6 +108,37 @@ class InfosetRow(Base):
     player: Mapped[int] = mapped_column(Integer)
     labels: Mapped[list[str]] = mapped_column(JSON)
     probabilities: Mapped[list[float]] = mapped_column(JSON)
+    values: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
+    """Q(I, a) per action under the stored profile (`solver.action_values`); null where the
+    solve could not condition on the position (an abstraction, or an unreached set)."""
+    value: Mapped[float | None] = mapped_column(Float, nullable=True)
+    reach: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """Probability that the stored profile reaches this information set, chance included."""
+
+
+class NodeRow(Base):
+    """One node of a solve's public tree: how the explorer walks from the root to any spot."""
+
+    __tablename__ = "nodes"
+    __table_args__ = (
+        Index("ux_nodes_solve_index", "solve_id", "idx", unique=True),
+        Index("ix_nodes_solve_public", "solve_id", "public"),
+        Index("ix_nodes_solve_parent", "solve_id", "parent"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    solve_id: Mapped[int] = mapped_column(ForeignKey("solves.id", ondelete="CASCADE"))
+    idx: Mapped[int] = mapped_column(Integer)
+    """The node's number in the compiled tree (pre-order: a parent comes first)."""
+    public: Mapped[str] = mapped_column(String)
+    parent: Mapped[int] = mapped_column(Integer)
+    """The parent's `idx`, -1 at the root."""
+    label: Mapped[str] = mapped_column(String)
+    """The move from the parent into this node (an action or a chance outcome)."""
+    kind: Mapped[str] = mapped_column(String)
+    """``decision``, ``chance`` or ``terminal``."""
+    actor: Mapped[int] = mapped_column(Integer)
+    """The player to move at a decision node, else -1."""
 
 
 class TraceRow(Base):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import sqlite3
 import threading
@@ -107,6 +108,24 @@ class InfosetStrategy:
     player: int
     labels: tuple[str, ...]
     probabilities: tuple[float, ...]
+    values: tuple[float, ...] | None = None
+    """Q(I, a) per action under the stored profile; None where the solve has none."""
+    value: float | None = None
+    """V(I): the information set's value under the profile."""
+    reach: float | None = None
+    """The probability that the profile reaches the information set, chance included."""
+
+
+@dataclass(frozen=True, slots=True)
+class PublicNode:
+    """A node of a solve's public tree (`strategies.models.NodeRow`)."""
+
+    idx: int
+    public: str
+    parent: int
+    label: str
+    kind: str
+    actor: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,16 +162,16 @@ _NEWEST_FIRST = (SolveRow.created.desc(), SolveRow.id.desc())
 # `created` holds SQLAlchemy's ISO text, whose string order is time order.
 _SELECT_LATEST = "SELECT id FROM solves WHERE game = ? ORDER BY created DESC, id DESC LIMIT 1"
 _SELECT_GAME = "SELECT game FROM solves WHERE id = ?"
-_SELECT_INFOSET = (
-    "SELECT player, labels, probabilities FROM infosets WHERE solve_id = ? AND key = ?"
-)
+_INFOSET_COLUMNS = "key, player, labels, probabilities, \"values\", value, reach"
+_SELECT_INFOSET = f"SELECT {_INFOSET_COLUMNS} FROM infosets WHERE solve_id = ? AND key = ?"
 _INSERT_INFOSETS = (
-    "INSERT INTO infosets (solve_id, key, private, public, player, labels, probabilities) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO infosets (solve_id, key, private, public, player, labels, probabilities, "
+    "\"values\", value, reach) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
-_SELECT_INFOSETS = (
-    "SELECT key, player, labels, probabilities FROM infosets WHERE solve_id = ? ORDER BY id"
-)
+_SELECT_INFOSETS = f"SELECT {_INFOSET_COLUMNS} FROM infosets WHERE solve_id = ? ORDER BY id"
+_INSERT_NODES = ("INSERT INTO nodes (solve_id, idx, public, parent, label, kind, actor) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?)")
+_NODE_COLUMNS = "idx, public, parent, label, kind, actor"
 
 
 def split_key(key: str) -> tuple[str, str]:
@@ -291,8 +310,10 @@ class StrategyStore:
         trace: Iterable[TracePoint],
         solver_version: str,
         abstraction: str = "",
+        nodes: Iterable[PublicNode] = (),
     ) -> SolveInfo:
-        """Store one solve with its strategy and convergence trace in a single transaction."""
+        """Store one solve with its strategy, convergence trace and public tree (optional) in a
+        single transaction."""
         with self._sessions.begin() as session:
             solve = SolveRow(
                 game=game,
@@ -309,7 +330,7 @@ class StrategyStore:
             session.flush()
             sid = solve.id
             label_json: dict[tuple[str, ...], str] = {}  # few distinct action lists per game
-            rows: list[tuple[int, str, str, str, int, str, str]] = []
+            rows: list[tuple[Any, ...]] = []
             for s in strategy:
                 labels = tuple(s.labels)
                 if len(labels) != len(s.probabilities):
@@ -321,10 +342,17 @@ class StrategyStore:
                 if encoded is None:
                     encoded = label_json[labels] = json.dumps([str(a) for a in labels])
                 private, public = split_key(str(s.key))
+                values = (None if s.values is None or any(map(math.isnan, s.values))
+                          else _encode_floats(s.values))
                 rows.append((sid, str(s.key), private, public, int(s.player), encoded,
-                             _encode_floats(s.probabilities)))
+                             _encode_floats(s.probabilities), values,
+                             _finite_or_none(s.value), _finite_or_none(s.reach)))
             if rows:
                 session.connection().exec_driver_sql(_INSERT_INFOSETS, rows)
+            node_rows = [(sid, int(n.idx), n.public, int(n.parent), n.label, n.kind,
+                          int(n.actor)) for n in nodes]
+            if node_rows:
+                session.connection().exec_driver_sql(_INSERT_NODES, node_rows)
             points = [
                 {
                     "solve_id": sid,
@@ -461,11 +489,25 @@ class StrategyStore:
             row = self._lookup.execute(_SELECT_INFOSET, (sid, key)).fetchone()
             if row is None:
                 return None
-            player, labels_text, probabilities_text = row
-            result = seen[key] = InfosetStrategy(
-                key, player, self._decode_labels(labels_text), _decode_floats(probabilities_text)
-            )
+            result = seen[key] = _decode_row(row, self._decode_labels(row[2]))
             return result
+
+    def nodes(self, game: str, *, public: str | None = None, parent: int | None = None,
+              idx: int | None = None) -> list[PublicNode]:
+        """Nodes of the latest solve's public tree of ``game``: those with this ``public`` key,
+        the children of node ``parent``, or node ``idx`` (by index order). Empty if the game
+        has no solve or the solve stored no tree."""
+        with self._lock:
+            sid = self._solve_id_locked(game, None)
+        if sid is None:
+            return []
+        column, wanted = (("public", public) if public is not None else
+                          ("parent", parent) if parent is not None else ("idx", idx))
+        with self._engine.connect() as conn:
+            rows = conn.exec_driver_sql(
+                f"SELECT {_NODE_COLUMNS} FROM nodes WHERE solve_id = ? AND {column} = ? "
+                "ORDER BY idx", (sid, wanted)).fetchall()
+        return [PublicNode(*row) for row in rows]
 
     def infoset_page(
         self,
@@ -505,7 +547,7 @@ class StrategyStore:
             total = conn.exec_driver_sql(
                 f"SELECT COUNT(*) FROM infosets WHERE {condition}", tuple(params)).scalar_one()
             rows = conn.exec_driver_sql(
-                f"SELECT key, player, labels, probabilities FROM infosets WHERE {condition} "
+                f"SELECT {_INFOSET_COLUMNS} FROM infosets WHERE {condition} "
                 "ORDER BY id LIMIT ? OFFSET ?",
                 (*params, -1 if limit is None else max(0, limit), max(0, offset))).fetchall()
         return int(total), _decode_rows(rows)
@@ -569,16 +611,26 @@ class StrategyStore:
 
 
 def _decode_rows(rows: Iterable[Any]) -> list[InfosetStrategy]:
-    """(key, player, labels JSON, probabilities JSON) rows, decoded; the few distinct action
-    lists of a game are decoded once."""
+    """Rows of `_INFOSET_COLUMNS`, decoded; the few distinct action lists of a game are
+    decoded once."""
     labels_of: dict[str, tuple[str, ...]] = {}
     decoded = []
-    for key, player, labels_text, probabilities_text in rows:
-        labels = labels_of.get(labels_text)
+    for row in rows:
+        labels = labels_of.get(row[2])
         if labels is None:
-            labels = labels_of[labels_text] = tuple(json.loads(labels_text))
-        decoded.append(InfosetStrategy(key, player, labels, _decode_floats(probabilities_text)))
+            labels = labels_of[row[2]] = tuple(json.loads(row[2]))
+        decoded.append(_decode_row(row, labels))
     return decoded
+
+
+def _decode_row(row: Any, labels: tuple[str, ...]) -> InfosetStrategy:
+    key, player, _labels, probabilities, values, value, reach = row
+    return InfosetStrategy(key, player, labels, _decode_floats(probabilities),
+                           _decode_floats(values) if values is not None else None, value, reach)
+
+
+def _finite_or_none(x: float | None) -> float | None:
+    return None if x is None or not math.isfinite(x) else float(x)
 
 
 def _make_engine(path: Path, busy_timeout: float) -> Engine:
