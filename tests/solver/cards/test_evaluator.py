@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -197,7 +198,7 @@ def test_five_and_six_card_hands_order_like_pokerkit(referee: PokerkitReferee,
 
 
 def _agrees_with_universal_poker(deck: Deck, hole: int, board: tuple[int, ...],
-                                 deals: list[tuple[int, ...]]) -> None:
+                                 deals: Sequence[tuple[int, ...]]) -> None:
     game = universal_poker.load(deck.num_ranks, deck.num_suits, hole, board)
     standard = deck.standard_ids
     for deal in deals:
