@@ -75,7 +75,7 @@ def main() -> None:
     for name, seconds in streets.items():
         print(f"  {name:<20} {seconds:7.1f} s")
     print(f"hold'em tables: {total:.1f} s wall, {cpu:.1f} s CPU (two threads), "
-          f"{report['megabytes']:.0f} MB on disk"
+          f"{report['megabytes']:.0f} MiB on disk"
           + ("" if temporary is None else " (temporary, removed)"))
 
 

@@ -43,7 +43,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from solver.cards.cache import cache_dir, load, save_atomic, source_digest
-from solver.cards.deck import STANDARD
+from solver.cards.deck import STANDARD, Deck
 
 LOW_RANKS = 7
 """Ranks 0..6 (2..8) form the low half of the key, 7..12 (9..A) the high half."""
@@ -238,14 +238,18 @@ def rank_hands(hands: NDArray[np.integer]) -> NDArray[np.uint16]:
     return out
 
 
-def evaluate(cards: Iterable[int] | str) -> int:
-    """The value of 1 to 7 distinct 52-card ids, or of cards named like ``"AsKd"``."""
-    ids = STANDARD.parse_cards(cards) if isinstance(cards, str) else tuple(int(c) for c in cards)
+def evaluate(cards: Iterable[int] | str, deck: Deck = STANDARD) -> int:
+    """The value of 1 to 7 distinct cards of `deck`, as ids or named like ``"AsKd"``.
+
+    A smaller deck's cards are valued as the same cards of the 52-card deck, which is how
+    OpenSpiel's universal_poker values them.  (In a kernel, sum ``CARD_KEY[deck.standard_ids]``
+    and ``CARD_BIT[deck.standard_ids]`` over the cards and call `rank_state`.)"""
+    ids = deck.parse_cards(cards) if isinstance(cards, str) else tuple(int(c) for c in cards)
     if not 1 <= len(ids) <= MAX_CARDS or len(set(ids)) != len(ids):
         raise ValueError(f"evaluate takes 1 to {MAX_CARDS} distinct cards, not {ids}")
-    if not all(0 <= c < 52 for c in ids):
-        raise ValueError(f"52-card ids are 0..51: {ids}")
-    return int(rank_cards(np.array(ids, dtype=np.int64)))
+    if not all(0 <= c < deck.num_cards for c in ids):
+        raise ValueError(f"card ids of {deck} are 0..{deck.num_cards - 1}: {ids}")
+    return int(rank_cards(deck.standard_ids[np.array(ids, dtype=np.int64)]))
 
 
 def category(value: int) -> Category:

@@ -14,17 +14,12 @@ from solver.cards import evaluator as ev
 from solver.cards.deck import STANDARD, Deck
 from solver.cards.evaluator import Category, category, evaluate
 from tests.solver.cards import universal_poker
+from tests.solver.cards.hands import random_hands
 
 # Counts of every 5-card and 7-card hand by category: the textbook frequencies.
 FIVE_CARD_COUNTS = [1302540, 1098240, 123552, 54912, 10200, 5108, 3744, 624, 40]
 SEVEN_CARD_COUNTS = [23294460, 58627800, 31433400, 6461620, 6180020, 4047644, 3473184, 224848,
                      41584]
-
-
-def random_hands(n: int, cards: int, seed: int) -> NDArray[np.int64]:
-    """`n` uniform random hands of distinct cards, one per row."""
-    rng = np.random.default_rng(seed)
-    return np.argpartition(rng.random((n, 52), dtype=np.float32), cards - 1, axis=1)[:, :cards]
 
 
 def test_examples() -> None:
@@ -47,6 +42,9 @@ def test_bad_input() -> None:
     for cards in ([], [1] * 2, list(range(8)), [52]):
         with pytest.raises(ValueError):
             evaluate(cards)
+    with pytest.raises(ValueError):
+        evaluate([8], Deck(4, 2))
+    assert evaluate("5d4d", Deck(4, 2)) == evaluate("5d4d")
     with pytest.raises(ValueError):
         category(ev.NUM_CLASSES)
 
@@ -200,11 +198,9 @@ def test_five_and_six_card_hands_order_like_pokerkit(referee: PokerkitReferee,
 def _agrees_with_universal_poker(deck: Deck, hole: int, board: tuple[int, ...],
                                  deals: Sequence[tuple[int, ...]]) -> None:
     game = universal_poker.load(deck.num_ranks, deck.num_suits, hole, board)
-    standard = deck.standard_ids
     for deal in deals:
-        shared = [standard[c] for c in deal[2 * hole :]]
-        ours = [evaluate([*(standard[c] for c in deal[p * hole : (p + 1) * hole]), *shared])
-                for p in (0, 1)]
+        shared = deal[2 * hole :]
+        ours = [evaluate([*deal[p * hole : (p + 1) * hole], *shared], deck) for p in (0, 1)]
         returned = universal_poker.showdown(game, deal, hole, board)
         assert np.sign(returned) == np.sign(ours[0] - ours[1]), deck.names(deal, " ")
 

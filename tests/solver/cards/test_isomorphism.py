@@ -9,7 +9,7 @@ from numpy.typing import NDArray
 
 from solver.cards.deck import STANDARD, Deck
 from solver.cards.isomorphism import HandIndexer
-from tests.solver.cards.test_evaluator import random_hands
+from tests.solver.cards.hands import random_hands
 
 HOLDEM = {(2,): 169, (2, 3): 1_286_792, (2, 4): 13_960_050, (2, 5): 123_156_254}
 SUIT_PERMUTATIONS = np.array(list(itertools.permutations(range(4))))
