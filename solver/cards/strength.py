@@ -220,7 +220,7 @@ def _earlier_street(here: IndexerTables, there: IndexerTables, num_cards: int, d
     next street of its E[HS] and E[HS²], read from `expected` (next street's table), or from
     `last` times `scale` (HS) when the next street is the last (pass an empty `expected`)."""
     size = here.round_start[here.rounds.shape[0]]
-    chunk = 4096
+    chunk = max(1, min(4096, (stop - start) // 8))  # scratch is made once per chunk
     for c in prange((stop - start + chunk - 1) // chunk):
         deal = np.empty(size + dealt, dtype=np.int64)
         left = np.empty(num_cards, dtype=np.int64)
