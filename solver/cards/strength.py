@@ -23,7 +23,7 @@ Everything runs in numba on at most two threads, in blocks so that a tqdm bar ca
 each street's table is saved when done (``$SOLVER_CACHE/strength-<digest>/``, the digest
 covering this package's evaluation and indexing code and the deal), so a later process maps the
 files instead of building them, and an interrupted build resumes at the street it was on.  For
-hold'em the full build takes about a minute on two cores (``benchmarks/strength_tables.py``).
+hold'em the full build takes about 40 s on two free cores (``benchmarks/strength_tables.py``).
 """
 
 from __future__ import annotations
@@ -328,8 +328,8 @@ def ehs_tables(streets: Streets = HOLDEM, *, progress: bool = True, use_cache: b
                threads: int = MAX_THREADS) -> StrengthTables:
     """The E[HS] and E[HS²] tables of every street, from the disk cache or built (and saved).
 
-    For hold'em the files take 370 MB and are memory-mapped, not read; building them takes
-    about a minute.  `threads` is capped at two (and at numba's thread count)."""
+    For hold'em the files take 351 MiB and are memory-mapped, not read; building them takes
+    about 40 s.  `threads` is capped at two (and at numba's thread count)."""
     if use_cache and streets in _loaded:
         return _loaded[streets]
     folder = _cache_folder(streets)
