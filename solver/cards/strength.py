@@ -294,7 +294,8 @@ def _build_last(streets: Streets, progress: bool) -> NDArray[np.uint16]:
     deck = streets.deck
     boards = HandIndexer((streets.board_size(streets.last),), deck)
     hands = streets.indexer(streets.last)
-    out = np.zeros(hands.size, dtype=np.uint16)
+    unset = np.iinfo(np.uint16).max  # no count reaches it: 2 * opponents < 2,500
+    out = np.full(hands.size, unset, dtype=np.uint16)
     card_key = CARD_KEY[deck.standard_ids]
     card_bit = CARD_BIT[deck.standard_ids]
 
@@ -303,6 +304,8 @@ def _build_last(streets: Streets, progress: bool) -> NDArray[np.uint16]:
                      stop, out)
 
     _run(kernel, boards.size, f"HS, street {streets.last}", "board", progress)
+    if (out == unset).any():  # every hand class has a board class, so this is a bug
+        raise RuntimeError("some hand classes of the last street were not reached")
     return out
 
 
