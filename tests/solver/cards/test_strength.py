@@ -179,14 +179,8 @@ def test_ehs_refuses_hands_of_no_street() -> None:
         Streets(Deck(2, 2), board=(1,))
 
 
-def _cached_holdem() -> bool:
-    folder = strength._cache_folder(HOLDEM)
-    return all((folder / f"street{s}.npy").exists() for s in range(4))
-
-
-@pytest.mark.skipif(not _cached_holdem(), reason="the hold'em tables are not built here "
-                    "(benchmarks/strength_tables.py builds them in about a minute)")
 def test_full_holdem_tables_against_brute_force() -> None:
+    """The real tables (built here if the cache has none: about a minute on two cores)."""
     tables = ehs_tables(progress=False)
     rng = np.random.default_rng(5)
     for street in (1, 2, 3):
