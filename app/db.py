@@ -42,6 +42,16 @@ ADDED_COLUMNS = {
     ("matches", "payoff_sumsq"): "FLOAT NOT NULL DEFAULT 0",
     ("hands", "cumulative_payoff"): "FLOAT",
     ("hands", "seat_balance"): "INTEGER",
+    ("matches", "adjusted_n"): "INTEGER NOT NULL DEFAULT 0",
+    ("matches", "adjusted_sum"): "FLOAT NOT NULL DEFAULT 0",
+    ("matches", "adjusted_sumsq"): "FLOAT NOT NULL DEFAULT 0",
+    ("matches", "decisions"): "INTEGER NOT NULL DEFAULT 0",
+    ("matches", "accurate"): "INTEGER NOT NULL DEFAULT 0",
+    ("hands", "adjusted_payoff"): "FLOAT",
+    ("hands", "cumulative_adjusted"): "FLOAT",
+    ("hands", "ev_lost"): "FLOAT",
+    ("hands", "worst_loss"): "FLOAT",
+    ("hands", "worst_seq"): "INTEGER",
 }
 """Columns added after the first release: added to databases created before them."""
 
@@ -69,6 +79,11 @@ BACKFILLS = {
     ),
 }
 """What fills an added column from the rows that were there before it (the running totals)."""
+
+ADDED_INDEXES = {
+    "ix_hands_match_worst_loss": "hands (match_id, worst_loss)",
+}
+"""Indexes of columns added after the first release (CREATE TABLE makes them on new tables)."""
 
 
 def make_engine(database_url: str, **options: Any) -> Engine:
@@ -194,6 +209,8 @@ def _add_missing_columns(conn: Connection) -> None:
     for (table, column), statement in BACKFILLS.items():
         if (table, column) in added:
             conn.execute(text(statement))
+    for name, target in ADDED_INDEXES.items():
+        conn.execute(text(f"CREATE INDEX IF NOT EXISTS {name} ON {target}"))
 
 
 class SqliteWriterLock:

@@ -15,6 +15,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -55,6 +56,13 @@ class Match(Base):
     seat0_finished: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     payoff_sum: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
     payoff_sumsq: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
+    # The same for the luck-adjusted results (`app.services.coach`), over the hands that have
+    # one, and the coach's count of the human's decisions and of the accurate ones.
+    adjusted_n: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    adjusted_sum: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
+    adjusted_sumsq: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
+    decisions: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    accurate: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     hands: Mapped[list[Hand]] = relationship(
         back_populates="match", order_by="Hand.number", cascade="all, delete-orphan"
@@ -63,7 +71,8 @@ class Match(Base):
 
 class Hand(Base):
     __tablename__ = "hands"
-    __table_args__ = (UniqueConstraint("match_id", "number"),)
+    __table_args__ = (UniqueConstraint("match_id", "number"),
+                      Index("ix_hands_match_worst_loss", "match_id", "worst_loss"))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True, index=True,
@@ -83,6 +92,14 @@ class Hand(Base):
     seat_balance: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """Finished hands in seat 0 minus those in seat 1 up to this one: the equilibrium
     expectation of the winnings so far is this times the game value."""
+    adjusted_payoff: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """The luck-adjusted result (`app.services.coach`), where the solve has action values."""
+    cumulative_adjusted: Mapped[float | None] = mapped_column(Float, nullable=True)
+    ev_lost: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """What the human's decisions gave up against the equilibrium, in all."""
+    worst_loss: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """The costliest decision of the hand (the match's costliest are the hands with most)."""
+    worst_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     match: Mapped[Match] = relationship(back_populates="hands")
     actions: Mapped[list[Action]] = relationship(

@@ -12,6 +12,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from solver.games import game_names
 
+ACCURACY = ("the share of your decisions that gave up at most 1% of the pot (of the stake "
+            "of 1 in games without a pot) against the equilibrium")
 
 def _aware(value: datetime) -> datetime:
     """SQLite hands back naive datetimes; everything stored is UTC."""
@@ -192,8 +194,37 @@ class BotDecision(Frozen):
     probabilities: list[ActionProbability]
 
 
+class ActionValue(Frozen):
+    label: str
+    probability: float = Field(description="The equilibrium's probability of the action.")
+    value: float = Field(description="Q(I, a): your expected winnings from here if you take "
+                         "it and go on with the equilibrium, against the bot.")
+
+
+class CoachDecision(Frozen):
+    """One of your decisions, judged against the stored equilibrium."""
+
+    seq: int
+    infoset: str
+    chosen: str
+    actions: list[ActionValue]
+    value: float = Field(description="V(I): what the equilibrium's mix is worth here.")
+    lost_vs_equilibrium: float = Field(description="V(I) - Q(I, chosen).")
+    lost_vs_best_reply: float = Field(description="max Q(I, .) - Q(I, chosen).")
+    pot: int | None
+    share_of_pot_lost: float | None = Field(
+        description="lost_vs_equilibrium as a share of the pot at the decision.")
+    accurate: bool
+
+
 class HandOutcome(Frozen):
     human_payoff: float
+    adjusted_payoff: float | None = Field(
+        description="Luck-adjusted result: the seat's equilibrium value plus the sum over your "
+        "decisions of Q(I, chosen) - V(I); an unbiased estimate of your expected winnings "
+        "with far less spread. Null where the solve has no action values.")
+    coach: list[CoachDecision] | None = Field(
+        description="Each of your decisions judged (null where the solve has no values).")
     human_private_view: str
     bot_private_view: str
     human_pieces: list[PieceOut]
@@ -243,6 +274,9 @@ class HandSummary(Frozen):
     human_seat: int
     status: HandStatus
     human_payoff: float | None
+    adjusted_payoff: float | None
+    ev_lost: float | None = Field(description="What your decisions gave up against the "
+                                  "equilibrium in this hand.")
     created: UTCDateTime
     finished: UTCDateTime | None
 
@@ -252,6 +286,15 @@ class SeriesPoint(Frozen):
     payoff: float
     cumulative: float
     expected_cumulative: float | None
+    adjusted_cumulative: float | None = Field(
+        description="Sum of the luck-adjusted results so far.")
+
+
+class CostlyDecision(Frozen):
+    hand_id: str
+    number: int
+    seq: int
+    lost_vs_equilibrium: float
 
 
 Verdict = Literal["too_few_hands", "consistent", "better", "worse", "no_expectation"]
@@ -278,6 +321,17 @@ class MatchResults(Frozen):
         "30 hands or while the interval has no width, then ``consistent`` (expectation "
         "inside the interval), ``better`` or ``worse``.")
     verdict_text: str
+    adjusted_hands: int = Field(description="Finished hands with a luck-adjusted result.")
+    adjusted_mean: float | None = Field(
+        description="Mean luck-adjusted result per hand: an unbiased estimate of your expected "
+        "winnings per hand against the bot, with far less spread than the raw mean.")
+    adjusted_ci95_low: float | None
+    adjusted_ci95_high: float | None
+    ev_lost: float | None = Field(description="What your decisions gave up against the "
+                                  "equilibrium in all (expected_total minus the adjusted sum).")
+    accuracy: float | None = Field(description="Share of accurate decisions: " + ACCURACY)
+    costliest: list[CostlyDecision] = Field(description="Your costliest decisions, costliest "
+                                            "first; each opens its hand's replay.")
     series: list[SeriesPoint] = Field(
         description="Cumulative winnings after finished hands, at most 500 points spread "
         "evenly over the match (the last hand always included).")

@@ -22,10 +22,14 @@ log = logging.getLogger("app.bot")
 
 @dataclass(frozen=True, slots=True)
 class Policy:
-    """Probabilities over the labels of the legal actions (in the game's order)."""
+    """Probabilities over the labels of the legal actions (in the game's order), and what each
+    action is worth to the player to move when both go on with the stored profile: Q(I, a) in
+    `values` and V(I) in `value`, where the solve knows them (`solver.action_values`)."""
 
     labels: tuple[str, ...]
     probabilities: tuple[float, ...]
+    values: tuple[float, ...] | None = None
+    value: float | None = None
 
     def as_dict(self) -> dict[str, float]:
         return dict(zip(self.labels, self.probabilities, strict=True))
@@ -35,6 +39,10 @@ class Bot(Protocol):
     def policy(self, game: Game, state: State) -> Policy:
         """The strategy at the information set of the player to move in `state`;
         `StrategyUnavailableError` if there is none the bot can use."""
+        ...
+
+    def value(self, game: Game) -> float | None:
+        """Seat 0's expected payoff when both play the bot's profile (None if unknown)."""
         ...
 
 
@@ -48,6 +56,9 @@ class StoredStrategyBot:
 
     def __init__(self, source: StrategySource) -> None:
         self.source = source
+
+    def value(self, game: Game) -> float | None:
+        return self.source.solve(game.name).value
 
     def policy(self, game: Game, state: State) -> Policy:
         info = self.source.solve(game.name)
@@ -70,4 +81,4 @@ class StoredStrategyBot:
             raise StrategyUnavailableError(
                 f"the stored strategy for {game.name!r} in {self.source.path} does not match "
                 f"the game's actions: {BUILD_HINT} again")
-        return Policy(row.labels, row.probabilities)
+        return Policy(row.labels, row.probabilities, row.values, row.value)

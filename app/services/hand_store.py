@@ -54,6 +54,11 @@ class MatchRow:
     seat0_finished: int
     payoff_sum: float
     payoff_sumsq: float
+    adjusted_n: int = 0
+    adjusted_sum: float = 0.0
+    adjusted_sumsq: float = 0.0
+    decisions: int = 0
+    accurate: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,9 +88,16 @@ class Recorded:
 
 @dataclass(frozen=True, slots=True)
 class Finish:
-    """The end of a hand, written with its last actions."""
+    """The end of a hand, written with its last actions: the payoff and, where the coach could
+    judge the human's decisions, the luck-adjusted result and what the decisions cost."""
 
     human_payoff: float
+    adjusted: float | None = None
+    ev_lost: float | None = None
+    worst_loss: float | None = None
+    worst_seq: int | None = None
+    decisions: int = 0
+    accurate: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,17 +131,26 @@ _GUARD = (_HANDS.c.id == bindparam("hand_id")) & (_HANDS.c.version == bindparam(
 _BUMP = update(_HANDS).where(_GUARD).values(version=bindparam("new_version"))
 _BUMP_AND_FINISH = update(_HANDS).where(_GUARD).values(
     version=bindparam("new_version"), status=FINISHED,
-    human_payoff=bindparam("new_payoff"), finished=bindparam("new_finished"))
+    human_payoff=bindparam("new_payoff"), finished=bindparam("new_finished"),
+    adjusted_payoff=bindparam("new_adjusted"), ev_lost=bindparam("new_ev_lost"),
+    worst_loss=bindparam("new_worst_loss"), worst_seq=bindparam("new_worst_seq"))
 _ADD_TO_TOTALS = (
     update(_MATCHES).where(_MATCHES.c.id == bindparam("match_id"))
     .values(hands_finished=_MATCHES.c.hands_finished + 1,
             seat0_finished=_MATCHES.c.seat0_finished + bindparam("seat0"),
             payoff_sum=_MATCHES.c.payoff_sum + bindparam("payoff"),
-            payoff_sumsq=_MATCHES.c.payoff_sumsq + bindparam("payoff_squared"))
-    .returning(_MATCHES.c.hands_finished, _MATCHES.c.seat0_finished, _MATCHES.c.payoff_sum))
+            payoff_sumsq=_MATCHES.c.payoff_sumsq + bindparam("payoff_squared"),
+            adjusted_n=_MATCHES.c.adjusted_n + bindparam("judged"),
+            adjusted_sum=_MATCHES.c.adjusted_sum + bindparam("adjusted"),
+            adjusted_sumsq=_MATCHES.c.adjusted_sumsq + bindparam("adjusted_squared"),
+            decisions=_MATCHES.c.decisions + bindparam("decisions"),
+            accurate=_MATCHES.c.accurate + bindparam("accurate"))
+    .returning(_MATCHES.c.hands_finished, _MATCHES.c.seat0_finished, _MATCHES.c.payoff_sum,
+               _MATCHES.c.adjusted_sum))
 _SET_CUMULATIVE = (update(_HANDS).where(_HANDS.c.id == bindparam("hand_id"))
                    .values(cumulative_payoff=bindparam("cumulative"),
-                           seat_balance=bindparam("balance")))
+                           seat_balance=bindparam("balance"),
+                           cumulative_adjusted=bindparam("cumulative_adjusted")))
 _SELECT_IDEMPOTENT = (select(_IDEMPOTENT.c.fingerprint, _IDEMPOTENT.c.response)
                       .where((_IDEMPOTENT.c.match_id == bindparam("match_id"))
                              & (_IDEMPOTENT.c.key == bindparam("key"))))
@@ -181,6 +202,16 @@ def insert_match(session: Session, game: str, owner: str | None, token_hash: str
         session.commit()
     return MatchRow(match.id, match.public_id, match.game, match.owner, match.token_hash,
                     match.created, 0, 0, 0.0, 0.0)
+
+
+def costliest_hands(session: Session, match: MatchRow, limit: int) -> list[Any]:
+    """The match's hands whose worst decision cost most against the equilibrium: (public id,
+    number, worst loss, its seq), costliest first."""
+    query = (select(_HANDS.c.public_id, _HANDS.c.number, _HANDS.c.worst_loss,
+                    _HANDS.c.worst_seq)
+             .where((_HANDS.c.match_id == match.id) & (_HANDS.c.worst_loss > 0))
+             .order_by(_HANDS.c.worst_loss.desc()).limit(limit))
+    return list(session.connection().execute(query))
 
 
 def new_hand(match: MatchRow, number: int, human_seat: int) -> HandRow:
@@ -243,16 +274,23 @@ def _finish(session: Session, hand: HandRow, read: int, finish: Finish) -> HandR
     connection = session.connection()
     result = connection.execute(_BUMP_AND_FINISH, {
         "hand_id": hand.id, "read": read, "new_version": read + 1,
-        "new_payoff": finish.human_payoff, "new_finished": now})
+        "new_payoff": finish.human_payoff, "new_finished": now,
+        "new_adjusted": finish.adjusted, "new_ev_lost": finish.ev_lost,
+        "new_worst_loss": finish.worst_loss, "new_worst_seq": finish.worst_seq})
     if result.rowcount != 1:
         session.rollback()
         raise HandBusyError(BUSY)
+    adjusted = finish.adjusted if finish.adjusted is not None else 0.0
     totals = connection.execute(_ADD_TO_TOTALS, {
         "match_id": hand.match.id, "seat0": int(hand.human_seat == 0),
-        "payoff": finish.human_payoff, "payoff_squared": finish.human_payoff ** 2}).one()
-    finished, seat0, payoff_sum = totals
-    connection.execute(_SET_CUMULATIVE, {"hand_id": hand.id, "cumulative": payoff_sum,
-                                         "balance": 2 * seat0 - finished})
+        "payoff": finish.human_payoff, "payoff_squared": finish.human_payoff ** 2,
+        "judged": int(finish.adjusted is not None), "adjusted": adjusted,
+        "adjusted_squared": adjusted ** 2, "decisions": finish.decisions,
+        "accurate": finish.accurate}).one()
+    finished, seat0, payoff_sum, adjusted_sum = totals
+    connection.execute(_SET_CUMULATIVE, {
+        "hand_id": hand.id, "cumulative": payoff_sum, "balance": 2 * seat0 - finished,
+        "cumulative_adjusted": adjusted_sum if finish.adjusted is not None else None})
     return replace(hand, status=FINISHED, human_payoff=finish.human_payoff, finished=now,
                    version=read + 1)
 
@@ -338,7 +376,8 @@ def owned_matches(session: Session, owner: str) -> list[tuple[MatchRow, int, str
 def hand_page(session: Session, match: MatchRow, before: int | None, limit: int) -> list[Any]:
     """Up to `limit` hands of `match` numbered below `before` (all if None), newest first."""
     query = select(_HANDS.c.public_id, _HANDS.c.number, _HANDS.c.human_seat, _HANDS.c.status,
-                   _HANDS.c.human_payoff, _HANDS.c.created, _HANDS.c.finished
+                   _HANDS.c.human_payoff, _HANDS.c.created, _HANDS.c.finished,
+                   _HANDS.c.adjusted_payoff, _HANDS.c.ev_lost
                    ).where(_HANDS.c.match_id == match.id)
     if before is not None:
         query = query.where(_HANDS.c.number < before)
@@ -347,14 +386,14 @@ def hand_page(session: Session, match: MatchRow, before: int | None, limit: int)
 
 
 def series_sample(session: Session, match: MatchRow, points: int) -> list[Any]:
-    """Finished hands (number, payoff, cumulative payoff, seat balance) spread evenly over the
-    match: at most about `points` of them, the last one always included."""
+    """Finished hands (number, payoff, cumulative payoff, seat balance, cumulative adjusted
+    result) spread evenly over the match: at most `points` of them, the last one included."""
     finished = match.hands_finished
     if finished == 0:
         return []
     stride = max(1, -(-finished // max(1, points - 1)))
     query = (select(_HANDS.c.number, _HANDS.c.human_payoff, _HANDS.c.cumulative_payoff,
-                    _HANDS.c.seat_balance)
+                    _HANDS.c.seat_balance, _HANDS.c.cumulative_adjusted)
              .where((_HANDS.c.match_id == match.id) & (_HANDS.c.status == FINISHED)
                     & ((_HANDS.c.number % stride == 0) | (_HANDS.c.number == finished)))
              .order_by(_HANDS.c.number))

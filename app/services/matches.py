@@ -10,13 +10,21 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from app.models import FINISHED, IN_PROGRESS
-from app.schemas import HandSummary, MatchCreated, MatchResults, MatchSummary, SeriesPoint
+from app.schemas import (
+    CostlyDecision,
+    HandSummary,
+    MatchCreated,
+    MatchResults,
+    MatchSummary,
+    SeriesPoint,
+)
 from app.services import hand_store, results
 from app.services.catalog import game_or_404, game_value
 from app.services.strategy_source import StrategySource
 from app.services.tokens import Access, hash_token, new_token, open_match
 
 MAX_SERIES_POINTS = 500
+COSTLIEST = 5
 DEFAULT_PAGE = 50
 MAX_PAGE = 100
 
@@ -57,6 +65,7 @@ def match_results(session: Session, source: StrategySource, match_id: str, acces
     expected_mean = (expected_total / stats.n
                      if expected_total is not None and stats.n else None)
     judged = results.verdict(stats, expected_mean)
+    adjusted = results.from_totals(match.adjusted_n, match.adjusted_sum, match.adjusted_sumsq)
     page = hand_store.hand_page(session, match, before, limit + 1)
     more = len(page) > limit
     page = page[:limit]
@@ -65,9 +74,13 @@ def match_results(session: Session, source: StrategySource, match_id: str, acces
     series = [
         SeriesPoint(number=row.number, payoff=row.human_payoff,
                     cumulative=row.cumulative_payoff,
-                    expected_cumulative=value * row.seat_balance if value is not None else None)
+                    expected_cumulative=value * row.seat_balance if value is not None else None,
+                    adjusted_cumulative=row.cumulative_adjusted)
         for row in hand_store.series_sample(session, match, MAX_SERIES_POINTS)
     ]
+    judged_everything = adjusted.n == stats.n and stats.n > 0
+    ev_lost = (expected_total - adjusted.total
+               if judged_everything and expected_total is not None else None)
     return MatchResults(
         match_id=match.public_id,
         game=match.game,
@@ -83,11 +96,21 @@ def match_results(session: Session, source: StrategySource, match_id: str, acces
         expected_mean=expected_mean,
         verdict=judged.kind,
         verdict_text=judged.text,
+        adjusted_hands=adjusted.n,
+        adjusted_mean=adjusted.mean,
+        adjusted_ci95_low=adjusted.ci95_low,
+        adjusted_ci95_high=adjusted.ci95_high,
+        ev_lost=ev_lost,
+        accuracy=match.accurate / match.decisions if match.decisions else None,
+        costliest=[CostlyDecision(hand_id=row.public_id, number=row.number, seq=row.worst_seq,
+                                  lost_vs_equilibrium=row.worst_loss)
+                   for row in hand_store.costliest_hands(session, match, COSTLIEST)],
         series=series,
         hands=[HandSummary(hand_id=row.public_id, number=row.number, human_seat=row.human_seat,
                            status="finished" if row.status == FINISHED else "in_progress",
                            human_payoff=row.human_payoff, created=row.created,
-                           finished=row.finished)
+                           finished=row.finished, adjusted_payoff=row.adjusted_payoff,
+                           ev_lost=row.ev_lost)
                for row in page],
         next_cursor=page[-1].number if more and page else None,
         current_hand_id=current,

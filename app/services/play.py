@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from app.models import FINISHED, IN_PROGRESS
 from app.schemas import HandView
-from app.services import hand_store, views
+from app.services import coach, hand_store, views
 from app.services.bot import Bot, Policy
 from app.services.errors import (
     BotStalledError,
@@ -137,7 +137,8 @@ def act(session: Session, source: StrategySource, bot: Bot, hand_id: str, access
                 f"action was not played; look at the hand again ({now})", legal, trace.seq)
         if hand.status == FINISHED or state.is_terminal():
             if hand.status != FINISHED:  # record the end it missed
-                hand_store.save(session, hand, [], _finish_of(trace, hand.human_seat))
+                judged = _review(bot, trace, hand.human_seat)
+                hand_store.save(session, hand, [], _finish_of(trace, hand.human_seat, judged))
             raise HandFinishedError(f"hand {hand.public_id} is finished", hand.match.public_id)
         if state.current_player() != hand.human_seat:
             # Only after an interruption (a failed store) between your move and the bot's:
@@ -165,7 +166,8 @@ def hand_view(session: Session, bot: Bot, hand_id: str, access: Access, hint: bo
     """The hand as the human sees it (read only)."""
     hand = open_hand(session, hand_id, access)
     trace = Trace.replay(get_game(hand.match.game), hand_store.recorded(session, hand))
-    return views.hand_view(hand, trace, trace.seq, _hint(bot, trace, hand, hint))
+    return views.hand_view(hand, trace, trace.seq, _hint(bot, trace, hand, hint),
+                           _review(bot, trace, hand.human_seat))
 
 
 def resume_hand(session: Session, bot: Bot, hand_id: str, access: Access,
@@ -179,7 +181,8 @@ def resume_hand(session: Session, bot: Bot, hand_id: str, access: Access,
         state = trace.state
         waiting = state.is_terminal() or state.current_player() != hand.human_seat
         if hand.status == FINISHED or not waiting:
-            return views.hand_view(hand, trace, trace.seq, _hint(bot, trace, hand, hint))
+            return views.hand_view(hand, trace, trace.seq, _hint(bot, trace, hand, hint),
+                                   _review(bot, trace, hand.human_seat))
         return _play_out(bot, hand, trace, trace.seq, rng, hint, _saver(session, hand)).view
 
 
@@ -208,8 +211,9 @@ def _play_out(bot: Bot, hand: HandRow, trace: Trace, since: int, rng: random.Ran
     since `since` in one transaction, then raise the bot's failure if it could not move, or
     return the view."""
     failure = _advance(bot, trace, hand.human_seat, rng)
-    view = views.hand_view(hand, trace, since, _hint(bot, trace, hand, hint))
-    write(trace.recorded_since(since), _finish_of(trace, hand.human_seat), view)
+    judged = _review(bot, trace, hand.human_seat)
+    view = views.hand_view(hand, trace, since, _hint(bot, trace, hand, hint), judged)
+    write(trace.recorded_since(since), _finish_of(trace, hand.human_seat, judged), view)
     if failure is not None:
         raise BotStalledError(f"{failure.message}; what was played so far is kept and the "
                               "bot moves when the hand is resumed", hand.public_id) from failure
@@ -251,9 +255,32 @@ def _advance(bot: Bot, trace: Trace, human_seat: int, rng: random.Random | None
     return None
 
 
-def _finish_of(trace: Trace, human_seat: int) -> Finish | None:
+def _review(bot: Bot, trace: Trace, human_seat: int) -> coach.HandReview | None:
+    """The coach's review of a finished hand, where the bot's solve allows one."""
+    if not trace.state.is_terminal():
+        return None
+    try:
+        value = bot.value(trace.game)
+    except StrategyUnavailableError:
+        return None
+    seat_value = None if value is None else value if human_seat == 0 else -value
+    return coach.review(bot, trace, human_seat, seat_value)
+
+
+def _finish_of(trace: Trace, human_seat: int, judged: coach.HandReview | None
+               ) -> Finish | None:
+    """The end of the hand if it is over, with the coach's figures where there are some."""
     state = trace.state
-    return Finish(float(state.returns()[human_seat])) if state.is_terminal() else None
+    if not state.is_terminal():
+        return None
+    payoff = float(state.returns()[human_seat])
+    if judged is None:
+        return Finish(payoff)
+    worst = judged.worst
+    return Finish(payoff, adjusted=judged.adjusted, ev_lost=judged.lost,
+                  worst_loss=worst.lost_vs_equilibrium if worst is not None else None,
+                  worst_seq=worst.seq if worst is not None else None,
+                  decisions=len(judged.decisions), accurate=judged.accurate)
 
 
 def _hint(bot: Bot, trace: Trace, hand: HandRow, wanted: bool) -> Policy | None:

@@ -14,7 +14,9 @@ from typing import Literal
 from app.schemas import (
     ActionGroupOut,
     ActionProbability,
+    ActionValue,
     BotDecision,
+    CoachDecision,
     Event,
     HandOutcome,
     HandView,
@@ -22,6 +24,7 @@ from app.schemas import (
     PublicState,
 )
 from app.services.bot import Policy
+from app.services.coach import HandReview, Judged
 from app.services.hand_store import HandRow
 from app.services.trace import Step, Trace
 from solver.games import CHANCE, Card, Die, Game, Piece, State, legal_labels
@@ -99,8 +102,10 @@ def _hidden_pieces(state: State, seat: int) -> int:
     return len(state.private_pieces(seat))
 
 
-def hand_view(hand: HandRow, trace: Trace, since: int, hint: Policy | None) -> HandView:
-    """The hand as the human sees it; `since` is where the events of this request start."""
+def hand_view(hand: HandRow, trace: Trace, since: int, hint: Policy | None,
+              review: HandReview | None = None) -> HandView:
+    """The hand as the human sees it; `since` is where the events of this request start;
+    `review`, the coach's, once the hand is over."""
     game = trace.game
     human, bot = hand.human_seat, 1 - hand.human_seat
     state = trace.state
@@ -115,6 +120,8 @@ def hand_view(hand: HandRow, trace: Trace, since: int, hint: Policy | None) -> H
     if finished:
         outcome = HandOutcome(
             human_payoff=float(state.returns()[human]),
+            adjusted_payoff=review.adjusted if review is not None else None,
+            coach=[coach_decision(d) for d in review.decisions] if review is not None else None,
             human_private_view=state.private_view(human),
             bot_private_view=state.private_view(bot),
             human_pieces=pieces_out(state.private_pieces(human)),
@@ -146,6 +153,24 @@ def hand_view(hand: HandRow, trace: Trace, since: int, hint: Policy | None) -> H
         if hint is not None and mine else None,
         outcome=outcome,
         seq=trace.seq,
+    )
+
+
+def coach_decision(judged: Judged) -> CoachDecision:
+    policy = judged.policy
+    assert policy.values is not None and policy.value is not None
+    return CoachDecision(
+        seq=judged.seq,
+        infoset=judged.infoset,
+        chosen=judged.chosen,
+        actions=[ActionValue(label=label, probability=p, value=q) for label, p, q
+                 in zip(policy.labels, policy.probabilities, policy.values, strict=True)],
+        value=policy.value,
+        lost_vs_equilibrium=judged.lost_vs_equilibrium,
+        lost_vs_best_reply=judged.lost_vs_best_reply,
+        pot=judged.pot,
+        share_of_pot_lost=judged.lost_vs_equilibrium / judged.pot if judged.pot else None,
+        accurate=judged.accurate,
     )
 
 

@@ -233,6 +233,9 @@ class InterleavingBot:
     def __init__(self, inner: services.Bot, meanwhile: Callable[[], None]) -> None:
         self.inner, self.meanwhile, self.waited = inner, meanwhile, False
 
+    def value(self, game: Game) -> float | None:
+        return self.inner.value(game)
+
     def policy(self, game: Game, state: State) -> services.Policy:
         if not self.waited:
             self.waited = True

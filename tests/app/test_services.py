@@ -271,6 +271,9 @@ class AlwaysLast:
     def __init__(self) -> None:
         self.asked: list[str] = []
 
+    def value(self, game: Game) -> float | None:
+        return None  # no values: no coach
+
     def policy(self, game: Game, state: State) -> services.Policy:
         labels = tuple(state.action_label(a) for a in state.legal_actions())
         self.asked.append(state.information_state_key())
@@ -291,6 +294,7 @@ def test_the_bot_is_injected(env: Env) -> None:
     assert view.outcome is not None
     assert [d.chosen for d in view.outcome.bot_decisions] == ["bet"]
     assert bot.asked == [view.outcome.bot_decisions[0].infoset]
+    assert view.outcome.coach is None and view.outcome.adjusted_payoff is None
 
 
 # ---- matches, owners and tokens --------------------------------------------------------------
