@@ -174,6 +174,8 @@ SVG_CSS = (
     "stroke-dasharray:6 4}"
     ".c-actual{fill:none;stroke:var(--chart-actual,#e2573b);stroke-width:2.5;"
     "stroke-linejoin:round}"
+    ".c-adjusted{fill:none;stroke:var(--chart-adjusted,#1f8a5b);stroke-width:2.5;"
+    "stroke-linejoin:round}"
     ".c-dot{fill:var(--chart-actual,#e2573b)}"
     ".c-curve{fill:none;stroke:var(--chart-curve,#2f6fdf);stroke-width:2.5;"
     "stroke-linejoin:round}"
@@ -283,25 +285,30 @@ def results_scales(cumulative: Sequence[float], expected: Sequence[float] | None
 def results_chart(cumulative: Sequence[float], expected: Sequence[float] | None,
                   band: Sequence[tuple[float, float]] | None = None, *,
                   hands: Sequence[int] | None = None,
+                  adjusted: Sequence[float] | None = None,
                   title: str = "Cumulative winnings") -> str:
     """Cumulative winnings against the expectation, as an SVG string.
 
     ``cumulative[i]`` and ``expected[i]`` are the player's total and the expected total after
     hand ``hands[i]`` (default: hand ``i + 1``; a long match passes a sample of its hands);
     ``band[i]`` is the ``(low, high)`` 95% band after that hand, drawn around the expectation.
-    Every series starts from 0 at hand 0. Without ``expected`` (no known game value) only the
-    player's line is drawn.
+    ``adjusted[i]`` is the sum of the luck-adjusted results after that hand, drawn as a line
+    of its own. Every series starts from 0 at hand 0. Without ``expected`` (no known game value)
+    only the player's lines are drawn.
     """
     n = len(cumulative)
     xs = [0, *(hands if hands is not None else range(1, n + 1))]
     if len(xs) != n + 1:
         raise ValueError(f"results_chart: {len(xs) - 1} hand numbers for {n} points")
+    if adjusted is not None and len(adjusted) != n:
+        raise ValueError(f"results_chart: {len(adjusted)} adjusted points for {n} points")
     if (expected is not None and len(expected) != n) or (band is not None and len(band) != n):
         raise ValueError(
             f"results_chart needs series of equal length: {n} cumulative, "
             f"{len(expected) if expected is not None else 'no'} expected, "
             f"{len(band) if band is not None else 'no'} band values")
     for name, series in (("cumulative", cumulative), ("expected", expected or ()),
+                         ("adjusted", adjusted or ()),
                          ("band", [v for pair in band or () for v in pair])):
         if any(not math.isfinite(v) for v in series):
             raise ValueError(f"results_chart: non-finite value in the {name} series")
@@ -319,7 +326,8 @@ def results_chart(cumulative: Sequence[float], expected: Sequence[float] | None,
         parts += _axes(geo.x, geo.y, "hand", "winnings", [], geo.y.ticks())
         return _empty(parts, "Play a hand to start the chart")
 
-    geo = results_scales(cumulative, expected, band, xs[1:])
+    geo = results_scales(cumulative, [*(expected or ()), *(adjusted or ())] or None, band,
+                         xs[1:])
     sx, sy = geo.x, geo.y
     x_ticks = [t for t in linear_ticks(0, xs[-1], 6) if float(t).is_integer()]
     parts += _axes(sx, sy, "hand", "winnings", x_ticks, sy.ticks())
@@ -335,11 +343,16 @@ def results_chart(cumulative: Sequence[float], expected: Sequence[float] | None,
     if expected is not None:
         parts.append(f'<polyline class="c-expected" '
                      f'points="{_points(xs, [0.0, *expected], sx, sy)}"/>')
+    if adjusted is not None:
+        parts.append(f'<polyline class="c-adjusted" '
+                     f'points="{_points(xs, [0.0, *adjusted], sx, sy)}"/>')
     parts.append(f'<polyline class="c-actual" points="{_points(xs, [0.0, *cumulative], sx, sy)}"'
                  "/>")
     parts.append(f'<circle class="c-dot" cx="{sx(xs[-1]):.2f}" cy="{sy(cumulative[-1]):.2f}" '
                  'r="4"/>')
     legend = [("c-actual", "you")]
+    if adjusted is not None:
+        legend.append(("c-adjusted", "no luck"))
     if expected is not None:
         legend.append(("c-expected", "expected"))
     if band is not None:

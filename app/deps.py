@@ -81,10 +81,12 @@ class Backend:
         """``work(session)``, on the event loop or in the thread pool; the session is
         closed where it was used."""
         if self.inline:
-            return self._run(work)
-        return await run_in_threadpool(self._run, work)
+            return self.run_here(work)
+        return await run_in_threadpool(self.run_here, work)
 
-    def _run(self, work: Callable[[Session], T]) -> T:
+    def run_here(self, work: Callable[[Session], T]) -> T:
+        """``work(session)`` in the calling thread: for work already off the event loop (the
+        iterator of a streamed response, which Starlette runs in its thread pool)."""
         with self.sessions() as session:
             return work(session)
 

@@ -90,6 +90,48 @@ class StrategyPage(Frozen):
     infosets: list[InfosetEntry]
 
 
+NodeKind = Literal["decision", "chance", "terminal"]
+
+
+class TreeNode(Frozen):
+    idx: int = Field(description="The node's number in the solve's public tree (root 0).")
+    public: str
+    label: str = Field(description="The move into this node from its parent ('' at the root).")
+    kind: NodeKind
+    actor: int = Field(description="The seat to move at a decision node, else -1.")
+
+
+class RangeRow(Frozen):
+    """One private state of the player to move at a public node."""
+
+    key: str
+    private: str
+    actions: list[ActionProbability]
+    values: list[float] | None = Field(description="Q(I, a) per action, where known.")
+    value: float | None
+    reach: float | None = Field(description="Probability that the equilibrium reaches this "
+                                "information set, chance included.")
+    share: float | None = Field(description="Its share of the player's range at this node: "
+                                "the probability of holding it, given the public history.")
+
+
+class NodeView(Frozen):
+    """A public node of the equilibrium: how it was reached, what follows, and the whole range
+    of the player to move."""
+
+    game: str
+    solve_id: int
+    node: TreeNode
+    path: list[TreeNode] = Field(description="From the root to this node.")
+    children: list[TreeNode]
+    description: str
+    range: list[RangeRow] = Field(description="A page of the player to move's private states.")
+    total: int
+    offset: int
+    value: float | None = Field(description="The node's value for the player to move, "
+                                "averaged over its range.")
+
+
 class TracePointOut(Frozen):
     iteration: int
     seconds: float
@@ -256,6 +298,10 @@ class HandView(Frozen):
         description="The events this request caused: your action and the bot's replies."
     )
     legal_actions: list[str] = Field(description="Your legal actions; empty if not your turn.")
+    openspiel_information_state: str | None = Field(
+        default=None, description="At your turn, in a game OpenSpiel also has: your "
+        "information state as OpenSpiel's information_state_string names it, so that an "
+        "OpenSpiel policy can be queried directly.")
     action_groups: list[ActionGroupOut] = Field(
         description="How a table draws your choices; empty if not your turn.")
     hint: list[ActionProbability] | None = Field(
@@ -266,6 +312,64 @@ class HandView(Frozen):
         description="Actions recorded in the hand so far (chance included): the version of "
         "this view. Send it back with your action to have a stale action refused (409).",
     )
+
+
+class ReplayStep(Frozen):
+    """One action of a finished hand, with the table after it."""
+
+    seq: int
+    actor: Actor
+    label: str
+    text: str
+    public: PublicState = Field(description="The public state after this action.")
+    bot_probabilities: list[ActionProbability] | None = Field(
+        description="The bot's strategy where it chose this action.")
+    coach: CoachDecision | None = Field(description="Where you chose this action: the coach.")
+
+
+class HandReplay(Frozen):
+    """A finished hand step by step, everything revealed."""
+
+    hand_id: str
+    match_id: str
+    game: str
+    number: int
+    human_seat: int
+    human_pieces: list[PieceOut]
+    bot_pieces: list[PieceOut]
+    steps: list[ReplayStep]
+    outcome: HandOutcome
+
+
+class ExportedAction(Frozen):
+    seq: int
+    actor: Actor
+    label: str
+
+
+class ExportedHand(Frozen):
+    """A finished hand as a record: who held what, every action, the results."""
+
+    hand_id: str
+    number: int
+    human_seat: int
+    human_private: str
+    bot_private: str
+    board: list[str]
+    actions: list[ExportedAction]
+    betting: str | None
+    human_payoff: float
+    adjusted_payoff: float | None
+    ev_lost: float | None
+    finished: UTCDateTime | None
+
+
+class HandExport(Frozen):
+    match_id: str
+    game: str
+    hands: list[ExportedHand] = Field(description="Finished hands, newest first.")
+    next_cursor: int | None = Field(
+        description="Pass as ``before`` for the next (older) page; null on the last page.")
 
 
 class HandSummary(Frozen):

@@ -380,7 +380,7 @@ def _load(name: str, path: Path) -> PublicTree:
             infoset_labels=tuple(tuple(str(s).split("\x1f")) for s in data["infoset_labels"]),
             node_keys=tuple(str(k) for k in data["node_keys"]),
             node_labels=tuple(str(k) for k in data["node_labels"]),
-            chance_mass=data["chance_mass"] if "chance_mass" in data else None,
+            chance_mass=data.get("chance_mass"),
         )
 
 

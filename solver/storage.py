@@ -53,7 +53,7 @@ def infoset_rows(tree: PublicTree, strategy: np.ndarray) -> list[InfosetStrategy
                 value = float(known.v[i])
         rows.append(InfosetStrategy(key, int(tree.infoset_player[i]), tree.infoset_labels[i],
                                     tuple(float(x) for x in strategy[lo:hi]), values, value,
-                                    reach))
+                                    reach, int(tree.infoset_node[i]) if tree.node_keys else None))
     return rows
 
 

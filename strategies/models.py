@@ -98,6 +98,7 @@ class InfosetRow(Base):
         Index("ux_infosets_solve_key", "solve_id", "key", unique=True),
         Index("ix_infosets_solve_public", "solve_id", "public"),
         Index("ix_infosets_solve_private_public", "solve_id", "private", "public"),
+        Index("ix_infosets_solve_node", "solve_id", "node"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -105,6 +106,8 @@ class InfosetRow(Base):
     key: Mapped[str] = mapped_column(String)
     private: Mapped[str] = mapped_column(String)
     public: Mapped[str] = mapped_column(String)
+    node: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The public tree's node it belongs to (`NodeRow.idx`), if the solve stored the tree."""
     player: Mapped[int] = mapped_column(Integer)
     labels: Mapped[list[str]] = mapped_column(JSON)
     probabilities: Mapped[list[float]] = mapped_column(JSON)

@@ -114,6 +114,8 @@ class InfosetStrategy:
     """V(I): the information set's value under the profile."""
     reach: float | None = None
     """The probability that the profile reaches the information set, chance included."""
+    node: int | None = None
+    """The node of the solve's public tree it belongs to (`PublicNode.idx`), if stored."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,11 +164,11 @@ _NEWEST_FIRST = (SolveRow.created.desc(), SolveRow.id.desc())
 # `created` holds SQLAlchemy's ISO text, whose string order is time order.
 _SELECT_LATEST = "SELECT id FROM solves WHERE game = ? ORDER BY created DESC, id DESC LIMIT 1"
 _SELECT_GAME = "SELECT game FROM solves WHERE id = ?"
-_INFOSET_COLUMNS = "key, player, labels, probabilities, \"values\", value, reach"
+_INFOSET_COLUMNS = "key, player, labels, probabilities, \"values\", value, reach, node"
 _SELECT_INFOSET = f"SELECT {_INFOSET_COLUMNS} FROM infosets WHERE solve_id = ? AND key = ?"
 _INSERT_INFOSETS = (
     "INSERT INTO infosets (solve_id, key, private, public, player, labels, probabilities, "
-    "\"values\", value, reach) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "\"values\", value, reach, node) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _SELECT_INFOSETS = f"SELECT {_INFOSET_COLUMNS} FROM infosets WHERE solve_id = ? ORDER BY id"
 _INSERT_NODES = ("INSERT INTO nodes (solve_id, idx, public, parent, label, kind, actor) "
@@ -346,7 +348,7 @@ class StrategyStore:
                           else _encode_floats(s.values))
                 rows.append((sid, str(s.key), private, public, int(s.player), encoded,
                              _encode_floats(s.probabilities), values,
-                             _finite_or_none(s.value), _finite_or_none(s.reach)))
+                             _finite_or_none(s.value), _finite_or_none(s.reach), s.node))
             if rows:
                 session.connection().exec_driver_sql(_INSERT_INFOSETS, rows)
             node_rows = [(sid, int(n.idx), n.public, int(n.parent), n.label, n.kind,
@@ -517,14 +519,16 @@ class StrategyStore:
         contains: str = "",
         private: str | None = None,
         public_prefix: str = "",
+        node: int | None = None,
         offset: int = 0,
         limit: int | None = None,
     ) -> tuple[int, list[InfosetStrategy]]:
         """How many infosets of the latest solve of ``game`` match, and those of them from
         ``offset`` on (at most ``limit``), in the solver's order. A key matches if it starts
         with ``prefix`` and contains ``contains``, its private part is ``private`` (any if
-        None) and its public part starts with ``public_prefix``. Paged by the database: a page
-        of a big solve costs a page, not the solve. (0, []) if the game has no solve."""
+        None), its public part starts with ``public_prefix`` and it belongs to public ``node``
+        (any if None). Paged by the database: a page of a big solve costs a page, not the
+        solve. (0, []) if the game has no solve."""
         with self._lock:
             sid = self._solve_id_locked(game, None)
         if sid is None:
@@ -539,6 +543,9 @@ class StrategyStore:
         if private is not None:
             where.append("private = ?")
             params.append(private)
+        if node is not None:
+            where.append("node = ?")
+            params.append(node)
         if contains:
             where.append("instr(key, ?) > 0")
             params.append(contains)
@@ -624,9 +631,10 @@ def _decode_rows(rows: Iterable[Any]) -> list[InfosetStrategy]:
 
 
 def _decode_row(row: Any, labels: tuple[str, ...]) -> InfosetStrategy:
-    key, player, _labels, probabilities, values, value, reach = row
+    key, player, _labels, probabilities, values, value, reach, node = row
     return InfosetStrategy(key, player, labels, _decode_floats(probabilities),
-                           _decode_floats(values) if values is not None else None, value, reach)
+                           _decode_floats(values) if values is not None else None, value, reach,
+                           node)
 
 
 def _finite_or_none(x: float | None) -> float | None:

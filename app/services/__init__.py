@@ -26,6 +26,7 @@ from app.services.catalog import (
     game_or_404,
     list_games,
     strategy,
+    tree_node,
 )
 from app.services.errors import (
     AuthenticationError,
@@ -44,11 +45,12 @@ from app.services.errors import (
     StrategyUnavailableError,
     UnguardedActionError,
 )
-from app.services.matches import create_match, list_matches, match_results
+from app.services.matches import create_match, export_hands, list_matches, match_results
 from app.services.play import (
     Played,
     act,
     current_hand,
+    hand_replay,
     hand_view,
     human_seat_for,
     latest_hand_view,
@@ -87,10 +89,12 @@ __all__ = [
     "act",
     "convergence",
     "create_match",
+    "export_hands",
     "current_hand",
     "game_description",
     "game_detail",
     "game_or_404",
+    "hand_replay",
     "hand_view",
     "human_seat_for",
     "latest_hand_view",
@@ -102,4 +106,5 @@ __all__ = [
     "start_hand",
     "strategy",
     "system_rng",
+    "tree_node",
 ]

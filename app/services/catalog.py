@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from app.schemas import (
     ActionProbability,
     Convergence,
@@ -9,14 +11,18 @@ from app.schemas import (
     GameDetail,
     GameSummary,
     InfosetEntry,
+    NodeKind,
+    NodeView,
+    RangeRow,
     SolveSummary,
     StrategyPage,
     TracePointOut,
+    TreeNode,
 )
 from app.services.errors import NotFoundError, StrategyUnavailableError
 from app.services.strategy_source import StrategySource
 from solver.games import Game, game_names, get_game
-from strategies import InfosetStrategy, SolveInfo
+from strategies import InfosetStrategy, PublicNode, SolveInfo, split_key
 
 
 def game_or_404(name: str) -> Game:
@@ -178,3 +184,52 @@ def convergence(source: StrategySource, name: str) -> Convergence:
             for p in source.trace(info.id)
         ],
     )
+
+
+RANGE_PAGE = 200
+
+
+def tree_node(source: StrategySource, name: str, idx: int = 0, *, offset: int = 0,
+              limit: int = RANGE_PAGE) -> NodeView:
+    """Public node `idx` of the stored solve's tree (the root by default): the path to it, its
+    children and a page of the range of the player to move, with the equilibrium's
+    probabilities, values and reach of each private state. 404 for an unknown node, or a solve
+    that stored no tree."""
+    game = game_or_404(name)
+    info = source.solve(name)
+    found = source.nodes(name, idx=idx)
+    if not found:
+        root = source.nodes(name, idx=0)
+        raise NotFoundError(f"no node {idx} in the stored tree of {name!r}" if root else
+                            f"the stored solve of {name!r} has no public tree to explore")
+    node = found[0]
+    path = [node]
+    while path[0].parent >= 0:
+        path.insert(0, source.nodes(name, idx=path[0].parent)[0])
+    children = source.nodes(name, parent=idx)
+    rows: list[InfosetStrategy] = []
+    total = 0
+    if node.kind == "decision":
+        total, rows = source.infoset_page(name, node=idx, offset=offset, limit=limit)
+        everything = rows if total <= len(rows) else source.infoset_page(name, node=idx)[1]
+    else:
+        everything = []
+    reached = sum(r.reach or 0.0 for r in everything)
+    value = (sum((r.reach or 0.0) * (r.value or 0.0) for r in everything) / reached
+             if reached > 0 and all(r.value is not None or not r.reach for r in everything)
+             else None)
+    return NodeView(
+        game=name, solve_id=info.id, node=_tree_node(node),
+        path=[_tree_node(n) for n in path], children=[_tree_node(n) for n in children],
+        description=game.describe_history(node.public),
+        range=[RangeRow(key=r.key, private=split_key(r.key)[0], actions=_entry(r).actions,
+                        values=list(r.values) if r.values is not None else None,
+                        value=r.value, reach=r.reach,
+                        share=(r.reach or 0.0) / reached if reached > 0 else None)
+               for r in rows],
+        total=total, offset=offset, value=value)
+
+
+def _tree_node(node: PublicNode) -> TreeNode:
+    return TreeNode(idx=node.idx, public=node.public, label=node.label,
+                    kind=cast(NodeKind, node.kind), actor=node.actor)

@@ -375,8 +375,8 @@ def owned_matches(session: Session, owner: str) -> list[tuple[MatchRow, int, str
 
 def hand_page(session: Session, match: MatchRow, before: int | None, limit: int) -> list[Any]:
     """Up to `limit` hands of `match` numbered below `before` (all if None), newest first."""
-    query = select(_HANDS.c.public_id, _HANDS.c.number, _HANDS.c.human_seat, _HANDS.c.status,
-                   _HANDS.c.human_payoff, _HANDS.c.created, _HANDS.c.finished,
+    query = select(_HANDS.c.id, _HANDS.c.public_id, _HANDS.c.number, _HANDS.c.human_seat,
+                   _HANDS.c.status, _HANDS.c.human_payoff, _HANDS.c.created, _HANDS.c.finished,
                    _HANDS.c.adjusted_payoff, _HANDS.c.ev_lost
                    ).where(_HANDS.c.match_id == match.id)
     if before is not None:

@@ -12,6 +12,9 @@ from sqlalchemy.orm import Session
 from app.models import FINISHED, IN_PROGRESS
 from app.schemas import (
     CostlyDecision,
+    ExportedAction,
+    ExportedHand,
+    HandExport,
     HandSummary,
     MatchCreated,
     MatchResults,
@@ -20,13 +23,16 @@ from app.schemas import (
 )
 from app.services import hand_store, results
 from app.services.catalog import game_or_404, game_value
+from app.services.hand_store import HandRow
 from app.services.strategy_source import StrategySource
 from app.services.tokens import Access, hash_token, new_token, open_match
+from app.services.trace import Trace
 
 MAX_SERIES_POINTS = 500
 COSTLIEST = 5
 DEFAULT_PAGE = 50
 MAX_PAGE = 100
+MAX_EXPORT_PAGE = 500
 
 
 def create_match(session: Session, source: StrategySource, game: str,
@@ -115,3 +121,38 @@ def match_results(session: Session, source: StrategySource, match_id: str, acces
         next_cursor=page[-1].number if more and page else None,
         current_hand_id=current,
     )
+
+
+def export_hands(session: Session, match_id: str, access: Access, *, limit: int = DEFAULT_PAGE,
+                 before: int | None = None) -> HandExport:
+    """A page of the match's finished hands as full records (a hand in progress is left out:
+    the bot's cards are still hidden)."""
+    match = open_match(session, match_id, access)
+    limit = max(1, min(MAX_EXPORT_PAGE, limit))
+    game = game_or_404(match.game)
+    rows = hand_store.hand_page(session, match, before, limit + 1)
+    more = len(rows) > limit
+    rows = rows[:limit]
+    hands = []
+    for row in rows:
+        if row.status != FINISHED:
+            continue
+        hand = HandRow(row.id, row.public_id, match, row.number, row.human_seat, row.status,
+                       row.human_payoff, row.created, row.finished, 0)
+        trace = Trace.replay(game, hand_store.recorded(session, hand))
+        state = trace.state
+        bot = 1 - row.human_seat
+        hands.append(ExportedHand(
+            hand_id=row.public_id, number=row.number, human_seat=row.human_seat,
+            human_private=state.private_view(row.human_seat),
+            bot_private=state.private_view(bot),
+            board=[str(p) for p in state.public_view().board],
+            actions=[ExportedAction(seq=step.recorded.seq,
+                                    actor="chance" if step.recorded.actor < 0 else
+                                    "you" if step.recorded.actor == row.human_seat else "bot",
+                                    label=step.recorded.label) for step in trace.steps],
+            betting=state.public_view().betting, human_payoff=float(row.human_payoff),
+            adjusted_payoff=row.adjusted_payoff, ev_lost=row.ev_lost, finished=row.finished))
+    return HandExport(match_id=match.public_id, game=match.game, hands=hands,
+                      next_cursor=rows[-1].number if more and rows else None)
+

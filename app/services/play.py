@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from app.models import FINISHED, IN_PROGRESS
-from app.schemas import HandView
+from app.schemas import HandReplay, HandView
 from app.services import coach, hand_store, views
 from app.services.bot import Bot, Policy
 from app.services.errors import (
@@ -170,6 +170,17 @@ def hand_view(session: Session, bot: Bot, hand_id: str, access: Access, hint: bo
                            _review(bot, trace, hand.human_seat))
 
 
+def hand_replay(session: Session, bot: Bot, hand_id: str, access: Access) -> HandReplay:
+    """A finished hand step by step, both hands shown, with the bot's probabilities and the
+    coach's figures; 409 while the hand is in progress (the bot's cards are still hidden)."""
+    hand = open_hand(session, hand_id, access)
+    trace = Trace.replay(get_game(hand.match.game), hand_store.recorded(session, hand))
+    if not trace.state.is_terminal():
+        raise HandInProgressError(f"hand {hand.public_id} is still in progress: it can be "
+                                  "replayed once it is over", hand.public_id)
+    return views.hand_replay(hand, trace, _review(bot, trace, hand.human_seat))
+
+
 def resume_hand(session: Session, bot: Bot, hand_id: str, access: Access,
                 rng: random.Random | None = None, hint: bool = False) -> HandView:
     """Let chance and the bot move if an interruption (the store failing, 503) left them to
@@ -310,5 +321,5 @@ def _fingerprint(hand_id: str, label: str, seq: int | None) -> str:
     return hashlib.sha256(f"{hand_id}\x1f{label}\x1f{seq}".encode()).hexdigest()
 
 
-__all__ = ["Played", "act", "current_hand", "hand_view", "human_seat_for", "latest_hand_view",
-           "resume_hand", "start_hand", "system_rng"]
+__all__ = ["Played", "act", "current_hand", "hand_replay", "hand_view", "human_seat_for",
+           "latest_hand_view", "resume_hand", "start_hand", "system_rng"]

@@ -19,7 +19,14 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from app.services.errors import StrategyUnavailableError
 from solver.games import game_names
-from strategies import InfosetStrategy, SolveInfo, StoreError, StrategyStore, TracePoint
+from strategies import (
+    InfosetStrategy,
+    PublicNode,
+    SolveInfo,
+    StoreError,
+    StrategyStore,
+    TracePoint,
+)
 
 log = logging.getLogger("app.strategies")
 
@@ -160,12 +167,22 @@ class StrategySource:
             raise self._failed(exc) from exc
 
     def infoset_page(self, game: str, *, prefix: str = "", contains: str = "",
-                     private: str | None = None, public_prefix: str = "", offset: int = 0,
-                     limit: int | None = None) -> tuple[int, list[InfosetStrategy]]:
+                     private: str | None = None, public_prefix: str = "",
+                     node: int | None = None, offset: int = 0, limit: int | None = None
+                     ) -> tuple[int, list[InfosetStrategy]]:
         store = self.store()
         try:
             return store.infoset_page(game, prefix=prefix, contains=contains, private=private,
-                                      public_prefix=public_prefix, offset=offset, limit=limit)
+                                      public_prefix=public_prefix, node=node, offset=offset,
+                                      limit=limit)
+        except _STORE_FAILURES as exc:
+            raise self._failed(exc) from exc
+
+    def nodes(self, game: str, *, parent: int | None = None, idx: int | None = None
+              ) -> list[PublicNode]:
+        store = self.store()
+        try:
+            return store.nodes(game, parent=parent, idx=idx)
         except _STORE_FAILURES as exc:
             raise self._failed(exc) from exc
 

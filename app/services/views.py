@@ -19,9 +19,11 @@ from app.schemas import (
     CoachDecision,
     Event,
     HandOutcome,
+    HandReplay,
     HandView,
     PieceOut,
     PublicState,
+    ReplayStep,
 )
 from app.services.bot import Policy
 from app.services.coach import HandReview, Judged
@@ -146,6 +148,8 @@ def hand_view(hand: HandRow, trace: Trace, since: int, hint: Policy | None,
         events=events,
         new_events=events[since:],
         legal_actions=legal_labels(state) if mine else [],
+        openspiel_information_state=game.openspiel.information_state_string(state, human)
+        if mine and game.openspiel is not None else None,
         action_groups=[ActionGroupOut(title=g.title, labels=list(g.labels), columns=g.columns)
                        for g in state.action_groups()] if mine else [],
         hint=[ActionProbability(label=label, probability=p)
@@ -187,3 +191,25 @@ def _decision(step: Step, bot: int) -> BotDecision:
         probabilities=[ActionProbability(label=label, probability=float(p))
                        for label, p in (step.recorded.probabilities or {}).items()],
     )
+
+
+def hand_replay(hand: HandRow, trace: Trace, review: HandReview | None) -> HandReplay:
+    """A finished hand, step by step, with both players' pieces shown."""
+    view = hand_view(hand, trace, trace.seq, None, review)
+    assert view.outcome is not None
+    coached = {d.seq: d for d in view.outcome.coach or []}
+    bot = 1 - hand.human_seat
+    steps = []
+    for step, event in zip(trace.steps, view.events, strict=True):
+        probabilities = step.recorded.probabilities if step.recorded.actor == bot else None
+        steps.append(ReplayStep(
+            seq=step.recorded.seq, actor=event.actor, label=step.recorded.label,
+            text=event.text, public=public_state(step.after),
+            bot_probabilities=[ActionProbability(label=label, probability=float(p))
+                               for label, p in probabilities.items()]
+            if probabilities is not None else None,
+            coach=coached.get(step.recorded.seq)))
+    return HandReplay(hand_id=hand.public_id, match_id=hand.match.public_id,
+                      game=trace.game.name, number=hand.number, human_seat=hand.human_seat,
+                      human_pieces=view.outcome.human_pieces,
+                      bot_pieces=view.outcome.bot_pieces, steps=steps, outcome=view.outcome)

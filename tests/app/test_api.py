@@ -433,3 +433,34 @@ def test_store_built_after_start_is_picked_up(
     copy_store(store_path, later)
     assert api.client.get("/healthz").status_code == 200
     new_match(api.client, "kuhn")
+
+
+def test_replay_and_export(api: AppHandle) -> None:
+    match_id, headers = new_match(api.client, "leduc")
+    view = api.client.post(f"{API}/matches/{match_id}/hands", headers=headers).json()
+    early = api.client.get(f"{API}/hands/{view['hand_id']}/replay", headers=headers)
+    assert early.status_code == 409 and "still in progress" in early.json()["detail"]
+    while view["status"] == "in_progress":
+        view = api.client.post(f"{API}/hands/{view['hand_id']}/actions", headers=headers,
+                               json={"action": view["legal_actions"][-1],
+                                     "seq": view["seq"]}).json()
+    play_hand(api, match_id, headers, random.Random(3))  # hand 2
+    finished = view
+    replay = api.client.get(f"{API}/hands/{finished['hand_id']}/replay", headers=headers).json()
+    assert [s["label"] for s in replay["steps"]] == [e["label"] for e in finished["events"]]
+    assert replay["bot_pieces"] == finished["outcome"]["bot_pieces"]
+    coached = [s for s in replay["steps"] if s["coach"] is not None]
+    assert [s["coach"] for s in coached] == finished["outcome"]["coach"]
+    assert all(s["bot_probabilities"] for s in replay["steps"] if s["actor"] == "bot")
+    exported = api.client.get(f"{API}/matches/{match_id}/export", headers=headers,
+                              params={"limit": 1}).json()
+    # Newest first, one per page: hand 2, then hand 1 on the next page.
+    assert [h["number"] for h in exported["hands"]] == [2] and exported["next_cursor"] == 2
+    older = api.client.get(f"{API}/matches/{match_id}/export", headers=headers,
+                           params={"limit": 1, "before": 2}).json()
+    (first,) = older["hands"]
+    assert older["next_cursor"] is None and first["hand_id"] == finished["hand_id"]
+    assert first["bot_private"] == finished["outcome"]["bot_private_view"]
+    assert [a["label"] for a in first["actions"]] == [e["label"] for e in finished["events"]]
+    assert first["betting"] == finished["public"]["betting"]
+    assert api.client.get(f"{API}/matches/{match_id}/export").status_code == 401

@@ -28,7 +28,8 @@ PUBLIC_NUMBERS = {"seq", "seat", "number", "human_seat", "bot_seat", "pot", "con
                   "round", "rounds", "board_slots", "bot_pieces_hidden", "pieces_held"}
 # What is the human's own business (the human's pieces, legal actions and the hint, all
 # functions of the human's information set; checked separately against the true state).
-OWN_LABELS = {"legal_actions", "hint", "action_groups", "private_pieces"}
+OWN_LABELS = {"legal_actions", "hint", "action_groups", "private_pieces",
+              "openspiel_information_state"}
 TOKEN = re.compile(r"[^\s,:;()\[\]{}\"'|]+")
 
 
@@ -183,3 +184,32 @@ def test_private_deal_of_the_human_is_shown_to_the_human(api: AppHandle) -> None
     assert view["private_pieces"] == [{"kind": "die", "text": mine[0]["label"],
                                        "face": int(mine[0]["label"]), "rank": None,
                                        "suit": None}]
+
+
+@pytest.mark.parametrize(("game", "openspiel"), [("kuhn", "kuhn_poker"),
+                                                 ("leduc", "leduc_poker"),
+                                                 ("dudo", "liars_dice")])
+def test_hand_views_name_the_openspiel_information_state(api: AppHandle, game: str,
+                                                          openspiel: str) -> None:
+    """At the human's turn the view carries OpenSpiel's own string for the human's
+    information state, checked against pyspiel on the same history."""
+    import pyspiel
+
+    from solver.openspiel_format import openspiel_action
+
+    match_id, headers = new_match(api.client, game)
+    for _ in range(4):
+        view = api.client.post(f"{API}/matches/{match_id}/hands", headers=headers).json()
+        while view["status"] == "in_progress":
+            _, _, state = hidden_info(api, game, view["hand_id"])
+            ours = get_game(game).initial_state()
+            theirs = pyspiel.load_game(openspiel).new_initial_state()
+            for action in state.history:
+                theirs = theirs.child(openspiel_action(game, ours, action))
+                ours = ours.apply_action(action)
+            assert view["openspiel_information_state"] == theirs.information_state_string(
+                view["human_seat"])
+            view = api.client.post(f"{API}/hands/{view['hand_id']}/actions", headers=headers,
+                                   json={"action": view["legal_actions"][0],
+                                         "seq": view["seq"]}).json()
+        assert view["openspiel_information_state"] is None

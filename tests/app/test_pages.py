@@ -457,7 +457,7 @@ def infoset_keys(doc: Node) -> list[str]:
 
 def test_explorer_lists_kuhn_and_filters(web: AppHandle, store_path: Path) -> None:
     client = web.client
-    doc = page(client, "/games/kuhn/strategy")
+    doc = page(client, "/games/kuhn/strategy?view=search")
     keys = infoset_keys(doc)
     assert len(keys) == 12
     assert {k.split("|")[0] for k in keys} == {"J", "Q", "K"}
@@ -487,14 +487,14 @@ def test_explorer_lists_kuhn_and_filters(web: AppHandle, store_path: Path) -> No
 
 def test_explorer_pages_through_dudo(web: AppHandle) -> None:
     client = web.client
-    doc = page(client, "/games/dudo/strategy")
+    doc = page(client, "/games/dudo/strategy?view=search")
     assert "24,576" in doc.by_id("infosets").text
     first = infoset_keys(doc)
     assert len(first) == 48
-    second_page = infoset_keys(page(client, "/games/dudo/strategy?page=2"))
+    second_page = infoset_keys(page(client, "/games/dudo/strategy?view=search&page=2"))
     assert len(second_page) == 48 and not set(first) & set(second_page)
-    assert "49–96" in page(client, "/games/dudo/strategy?page=2").text
-    last = page(client, "/games/dudo/strategy?page=100000")  # clamped to the last page
+    assert "49–96" in page(client, "/games/dudo/strategy?view=search&page=2").text
+    last = page(client, "/games/dudo/strategy?view=search&page=100000")  # the last page
     assert "page 512 of 512" in last.text
     filtered = infoset_keys(page(client, "/games/dudo/strategy?card=3&history=1x2,"))
     assert filtered and all(k.startswith("3|1x2,") for k in filtered)
@@ -592,3 +592,84 @@ def test_two_wins_give_no_verdict_on_the_page(web: AppHandle) -> None:
     verdict = doc.find("p", cls="verdict")
     assert verdict is not None and verdict.attrs["data-verdict"] == "too_few_hands"
     assert "more hands for a verdict" in verdict.text
+
+
+# ---- after the hand: the coach, the replay, the export -----------------------------------------
+
+
+def test_coach_replay_and_csv(web: AppHandle) -> None:
+    client = web.client
+    url = start(client, "leduc")
+    doc = page(client, url)
+    while (form := action_form(doc)) is not None:
+        post_action(client, form, enabled_actions(form)[0])
+        doc = page(client, url)
+    coach = doc.by_id("coach")
+    decisions = coach.find_all("div", cls="coach")
+    _, hand, actions = hand_record(web, url)
+    state = play(get_game("leduc"), [])
+    mine = []
+    for a in actions:
+        if state.current_player() == hand.human_seat:
+            mine.append(state.information_state_key())
+        state = state.apply_action(a)
+    assert [d.attrs["data-infoset"] for d in decisions] == mine
+    assert doc.by_id("stat-adjusted") is not None and doc.by_id("stat-accuracy") is not None
+    assert doc.by_id("results-chart").find("polyline", cls="c-adjusted") is not None
+    # The replay: every step of the finished hand, both hands shown.
+    replay_url = f"{url}/hands/{hand.public_id}"
+    assert doc.find("a", href=replay_url) is not None
+    last = page(client, f"{replay_url}?step={len(actions) - 1}")
+    assert last.by_id("explanation").text == state.outcome_text(
+        ("you", "the bot") if hand.human_seat == 0 else ("the bot", "you"))
+    assert len(last.by_id("bot-seat").find_all(cls="playing-card")) == 1
+    assert not [c for c in last.by_id("bot-seat").find_all(cls="playing-card")
+                if "back" in c.classes]
+    assert len(last.find("ol", cls="events").find_all("li")) == len(actions)
+    first_mine = next(i for i, a in enumerate(actions) if i >= 2)  # after the two deals
+    step = page(client, f"{replay_url}?step={first_mine}")
+    assert step.by_id("replay-detail").find("div", cls="decision") is not None
+    # Another match's hand is not this match's.
+    other = start(client, "leduc")
+    assert client.get(f"{other}/hands/{hand.public_id}").status_code == 404
+    # The CSV: a header and this hand.
+    response = client.get(f"{url}/export.csv")
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/csv")
+    lines = response.text.strip().splitlines()
+    assert lines[0].startswith("hand,your_seat,your_private,bot_private")
+    assert len(lines) == 2 and lines[1].startswith("1,1,")
+
+
+def test_the_tree_walks_from_the_root_with_whole_ranges(web: AppHandle,
+                                                        store_path: Path) -> None:
+    """Kuhn from the root: the first player's whole range (J, Q, K), a move to follow, the
+    second player's range after a bet, the breadcrumb back; the figures are the store's."""
+    client = web.client
+    root = page(client, "/games/kuhn/strategy")
+    assert root.find("a", id="search-tab") is not None
+    rows = root.by_id("range").find_all("tr", cls=None)[1:]
+    assert sorted(r.attrs["data-key"] for r in rows) == ["J|", "K|", "Q|"]
+    shares = [float(r.find_all("td")[2].text.rstrip("%")) for r in rows]
+    assert shares == pytest.approx([33.3, 33.3, 33.3], abs=0.1)
+    bet = next(a for a in root.by_id("tree").find_all("a") if a.text.startswith("bet"))
+    after_bet = page(client, bet.attrs["href"])
+    facing_rows = after_bet.by_id("range").find_all("tr")[1:]
+    order = [r.attrs["data-key"][0] for r in facing_rows]
+    assert sorted(order) == ["J", "K", "Q"]
+    assert "Start" in after_bet.find("nav", cls="tree-path").text
+    with StrategyStore.open(store_path) as store:
+        bets = {c: store.infoset("kuhn", f"{c}|") for c in "JQK"}
+        facing = {c: store.infoset("kuhn", f"{c}|b") for c in "JQK"}
+    # The second player's range after a bet: its card is one the bettor does not hold, each
+    # of those weighed by how often the first player bets with it.
+    bet_with = {c: bets[c].probabilities[1] for c in "JQK"}  # type: ignore[union-attr]
+    weights = {c: sum(bet_with[o] for o in "JQK" if o != c) for c in "JQK"}
+    shown = [float(r.find_all("td")[2].text.rstrip("%").lstrip("<>")) for r in facing_rows]
+    total = sum(weights.values())
+    assert shown == pytest.approx([100 * weights[c] / total for c in order], abs=0.1)
+    assert all(f is not None and f.values is not None for f in facing.values())
+    api = client.get("/api/v1/games/kuhn/tree", params={"node": bet.attrs["data-node"]}).json()
+    by_key = {r["key"]: r for r in api["range"]}
+    assert sorted(by_key) == ["J|b", "K|b", "Q|b"]
+    assert by_key["K|b"]["values"] == pytest.approx(list(facing["K"].values), abs=1e-9)
+    assert client.get("/api/v1/games/kuhn/tree", params={"node": 10**6}).status_code == 404

@@ -193,7 +193,7 @@ def test_another_browser_cannot_open_my_match(page: Page, browser, server: str,
 
 
 def test_strategy_explorer_filters_live(page: Page, shots: Path) -> None:
-    page.goto("/games/dudo/strategy")
+    page.goto("/games/dudo/strategy?view=search")
     expect(page.locator("#infosets")).to_contain_text("24,576")
     expect(page.locator("svg.convergence-chart polyline.c-curve")).to_have_count(1)
     page.evaluate("window.__sameDocument = true")
@@ -258,7 +258,7 @@ def test_pages_run_under_the_content_security_policy(page: Page, server: str) ->
     assert page.evaluate("htmx.config.includeIndicatorStyles") is False
     assert page.locator("head style").count() == 0
     # The charts' inline <style> is allowed by its hash: the curve is drawn with its stroke.
-    page.goto("/games/kuhn/strategy")
+    page.goto("/games/kuhn/strategy?view=search")
     stroke = page.locator("svg.convergence-chart polyline.c-curve").evaluate(
         "el => getComputedStyle(el).strokeWidth")
     assert stroke == "2.5px"
@@ -330,3 +330,42 @@ def test_a_second_tab_gets_the_hand_as_it_is_now_not_a_second_action(page: Page)
     expect(tab_b.locator("#table-message")).to_contain_text("earlier view of this hand")
     assert event_count(tab_b) == events_after_a  # the hand as tab A left it
     tab_b.close()
+
+
+def test_the_tree_and_ranges(page: Page, shots: Path) -> None:
+    """Leduc's tree from the root: a click on a move swaps in the next node through htmx, with
+    the whole range of the player to move as stacked bars; the breadcrumb leads back."""
+    page.goto("/games/leduc/strategy")
+    page.evaluate("window.__sameDocument = true")
+    expect(page.locator("#range tbody tr")).to_have_count(6)
+    expect(page.locator("#range .stacked").first).to_be_visible()
+    page.locator("#tree .tree-children a", has_text="bet").first.click()
+    expect(page.locator(".tree-path")).to_contain_text("bet")
+    expect(page.locator("#range tbody tr")).to_have_count(6)
+    page.locator("#tree .tree-children a", has_text="call").first.click()
+    expect(page.locator("#tree")).to_contain_text("A card is dealt")
+    page.locator("#tree .tree-children a").first.click()  # the board card
+    expect(page.locator("#range tbody tr")).to_have_count(5)  # one card is on the board
+    assert still_same_document(page)
+    snap(page, shots, "tree-leduc")
+    page.locator(".tree-path a", has_text="Start").click()
+    expect(page.locator("#range tbody tr")).to_have_count(6)
+
+
+def test_the_coach_and_the_replay(page: Page, shots: Path) -> None:
+    start_match(page, "leduc")
+    for _ in range(8):
+        if page.locator("#outcome").count():
+            break
+        click_and_wait(page, page.locator("#table form button[name=action]").first)
+    expect(page.locator("#coach")).to_be_visible()
+    expect(page.locator("#coach .decision.coach").first).to_be_visible()
+    expect(page.locator("#stat-adjusted")).to_be_visible()
+    snap(page, shots, "coach-leduc")
+    page.locator("#coach a", has_text="Replay").click()
+    expect(page.locator("#replay")).to_be_visible()
+    while page.locator(".replay-steps a", has_text="Next").count():
+        page.locator(".replay-steps a", has_text="Next").click()
+        page.wait_for_timeout(50)
+    expect(page.locator("#explanation")).to_be_visible()
+    snap(page, shots, "replay-leduc")

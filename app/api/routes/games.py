@@ -9,7 +9,8 @@ from fastapi import APIRouter, Query
 from app import services
 from app.api.errors import NOT_FOUND, UNAVAILABLE
 from app.deps import GamePath, SourceDep
-from app.schemas import Convergence, GameDetail, GameSummary, StrategyPage
+from app.schemas import Convergence, GameDetail, GameSummary, NodeView, StrategyPage
+from app.services.catalog import RANGE_PAGE
 
 router = APIRouter(prefix="/games", tags=["games"])
 
@@ -47,6 +48,20 @@ def strategy(
         source, game, infoset=infoset, prefix=prefix, contains=contains, offset=offset,
         limit=limit,
     )
+
+
+@router.get("/{game}/tree", response_model=NodeView, responses=NOT_FOUND | UNAVAILABLE)
+def tree(
+    game: GamePath,
+    source: SourceDep,
+    node: Annotated[int, Query(ge=0, le=MAX_OFFSET, description="A node's idx (root 0).")] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
+    limit: Annotated[int, Query(ge=1, le=RANGE_PAGE)] = RANGE_PAGE,
+) -> NodeView:
+    """The equilibrium's public tree, a node at a time: the path to it, its children (follow
+    their ``idx``), and the range of the player to move with each private state's action
+    probabilities, values and reach."""
+    return services.tree_node(source, game, node, offset=offset, limit=limit)
 
 
 @router.get("/{game}/convergence", response_model=Convergence,

@@ -12,13 +12,14 @@ from app.api.errors import (
     ACTION_INPUT,
     AUTH,
     ILLEGAL,
+    IN_PROGRESS,
     JSON_BODY,
     NOT_FOUND,
     UNAVAILABLE,
     require_json_body,
 )
 from app.deps import BackendDep, HandIdPath, TokenDep
-from app.schemas import ActionRequest, HandView
+from app.schemas import ActionRequest, HandReplay, HandView
 
 router = APIRouter(prefix="/hands", tags=["hands"])
 
@@ -38,6 +39,19 @@ async def get_hand(
 
     def work(session: Session) -> HandView:
         return services.hand_view(session, backend.bot, hand_id, access, hint=hint)
+
+    return await backend.run(work)
+
+
+@router.get("/{hand_id}/replay", response_model=HandReplay,
+            responses=AUTH | NOT_FOUND | IN_PROGRESS)
+async def replay(hand_id: HandIdPath, access: TokenDep, backend: BackendDep) -> HandReplay:
+    """A finished hand step by step, both hands shown: the public state after every action,
+    the bot's probabilities at its decisions, the coach's figures at yours. 409 while the hand
+    is in progress."""
+
+    def work(session: Session) -> HandReplay:
+        return services.hand_replay(session, backend.bot, hand_id, access)
 
     return await backend.run(work)
 

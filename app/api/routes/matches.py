@@ -17,8 +17,8 @@ from app.api.errors import (
     require_json_body,
 )
 from app.deps import BackendDep, MatchIdPath, TokenDep
-from app.schemas import HandView, MatchCreate, MatchCreated, MatchResults
-from app.services.matches import DEFAULT_PAGE, MAX_PAGE
+from app.schemas import HandExport, HandView, MatchCreate, MatchCreated, MatchResults
+from app.services.matches import DEFAULT_PAGE, MAX_EXPORT_PAGE, MAX_PAGE
 
 router = APIRouter(prefix="/matches", tags=["matches"])
 
@@ -51,6 +51,23 @@ async def match_results(
     def work(session: Session) -> MatchResults:
         return services.match_results(session, backend.source, match_id, access, limit=limit,
                                       before=before)
+
+    return await backend.run(work)
+
+
+@router.get("/{match_id}/export", response_model=HandExport, responses=AUTH | NOT_FOUND)
+async def export(
+    match_id: MatchIdPath, access: TokenDep, backend: BackendDep,
+    limit: Annotated[int, Query(ge=1, le=MAX_EXPORT_PAGE, description="Hands per page.")
+                     ] = DEFAULT_PAGE,
+    before: Annotated[int | None, Query(ge=1, le=10**9, description=(
+        "Only hands numbered below this: the ``next_cursor`` of the previous page."))] = None,
+) -> HandExport:
+    """The match's finished hands as records (cards of both players, every action, results),
+    newest first, a page at a time."""
+
+    def work(session: Session) -> HandExport:
+        return services.export_hands(session, match_id, access, limit=limit, before=before)
 
     return await backend.run(work)
 

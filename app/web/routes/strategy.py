@@ -44,7 +44,8 @@ def infoset_row(game: str, entry: InfosetEntry) -> dict[str, Any]:
 
 
 def explorer_url(game: str, card: str, history: str, page: int) -> str:
-    params = {k: v for k, v in (("card", card), ("history", history)) if v}
+    params = {"view": "search", **{k: v for k, v in (("card", card), ("history", history))
+                                   if v}}
     if page > 1:
         params["page"] = str(page)
     query = urlencode(params)
@@ -55,13 +56,22 @@ def explorer_url(game: str, card: str, history: str, page: int) -> str:
 def strategy_page(request: Request, game: GamePath, source: SourceDep,
                   card: Annotated[str, Query(max_length=8)] = "",
                   history: Annotated[str, Query(max_length=200)] = "",
-                  page: Annotated[str, Query(max_length=12)] = "1") -> Response:
-    """Every information set with its probabilities; filters by card/die and history."""
+                  page: Annotated[str, Query(max_length=12)] = "1",
+                  view: Annotated[str, Query(max_length=8)] = "",
+                  node: Annotated[int, Query(ge=0, le=10**9)] = 0,
+                  offset: Annotated[int, Query(ge=0, le=10**9)] = 0) -> Response:
+    """The equilibrium as a tree to walk (a public node with the whole range of the player to
+    move), or every information set filtered by card/die and history (the search view)."""
     card, history = card.strip(), history.strip()
     number = int(page) if page.strip().isdigit() else 1
     detail = services.game_detail(source, game)
     if not detail.available:
         source.solve(game)  # 503 with the reason
+    searching = view == "search" or bool(card or history)
+    tree = None if searching else services.tree_node(source, game, node, offset=offset)
+    if tree is not None and htmx_target(request) == "tree":
+        return templates.TemplateResponse(request, "partials/tree.html",
+                                          {"game": detail, "tree": tree})
     options = private_options(game)
     if card and card not in options:
         raise NotFoundError(f"no {'die' if detail.pieces == 'dice' else 'card'} {card!r} in "
@@ -94,6 +104,8 @@ def strategy_page(request: Request, game: GamePath, source: SourceDep,
         "history": history,
         "filtered": bool(card or history),
         "card_options": [(c, label_parts(game, c)) for c in options],
+        "tree": tree,
+        "searching": searching,
         "convergence_svg": charts.convergence_chart(
             [p.iteration for p in trace], [p.exploitability for p in trace],
             title=f"Convergence of {detail.solve.algorithm if detail.solve else 'the solve'}"),

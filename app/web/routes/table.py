@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 
 from app import charts, services
 from app.deps import Backend, BackendDep, MatchIdPath, OwnerDep
-from app.schemas import GameDescription, HandView, MatchResults
+from app.schemas import ACCURACY, GameDescription, HandView, MatchResults
 from app.services import (
     HandBusyError,
     HandFinishedError,
@@ -81,10 +81,13 @@ def results_panel(results: MatchResults) -> dict[str, Any]:
         band = [(e - 1.96 * results.std * math.sqrt(p.number),
                  e + 1.96 * results.std * math.sqrt(p.number))
                 for p, e in zip(series, expected, strict=True)]
+    adjusted = None
+    if series and all(p.adjusted_cumulative is not None for p in series):
+        adjusted = [float(p.adjusted_cumulative or 0.0) for p in series]
     svg = charts.results_chart([p.cumulative for p in series], expected, band,
-                               hands=[p.number for p in series],
+                               hands=[p.number for p in series], adjusted=adjusted,
                                title="Your cumulative winnings")
-    return {"svg": svg}
+    return {"svg": svg, "accuracy_definition": ACCURACY}
 
 
 def render(request: Request, table: Table, status_code: int = 200) -> Response:
