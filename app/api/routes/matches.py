@@ -22,6 +22,10 @@ from app.services.matches import DEFAULT_PAGE, MAX_EXPORT_PAGE, MAX_PAGE
 
 router = APIRouter(prefix="/matches", tags=["matches"])
 
+BeforeQuery = Annotated[int | None, Query(ge=1, le=10**9, description=(
+    "Only hands numbered below this: the ``next_cursor`` of the previous page."))]
+"""The cursor of the paged hand lists."""
+
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=MatchCreated,
              responses=NOT_FOUND | JSON_BODY | UNAVAILABLE,
@@ -41,8 +45,7 @@ async def match_results(
     match_id: MatchIdPath, access: TokenDep, backend: BackendDep,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="Hands per page.")
                      ] = DEFAULT_PAGE,
-    before: Annotated[int | None, Query(ge=1, le=10**9, description=(
-        "Only hands numbered below this: the ``next_cursor`` of the previous page."))] = None,
+    before: BeforeQuery = None,
 ) -> MatchResults:
     """Winnings so far with a 95% confidence interval (Student's t) and a verdict once there
     are enough hands, the equilibrium expectation for the seats played, the cumulative series
@@ -60,8 +63,7 @@ async def export(
     match_id: MatchIdPath, access: TokenDep, backend: BackendDep,
     limit: Annotated[int, Query(ge=1, le=MAX_EXPORT_PAGE, description="Hands per page.")
                      ] = DEFAULT_PAGE,
-    before: Annotated[int | None, Query(ge=1, le=10**9, description=(
-        "Only hands numbered below this: the ``next_cursor`` of the previous page."))] = None,
+    before: BeforeQuery = None,
 ) -> HandExport:
     """The match's finished hands as records (cards of both players, every action, results),
     newest first, a page at a time."""
