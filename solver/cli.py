@@ -16,7 +16,7 @@ from tqdm import tqdm
 
 import solver
 from solver.exploitability import evaluate_strategy
-from solver.games import game_names, get_game
+from solver.games import BUILD_DEFAULTS, game_names, get_game
 from solver.solve import (
     ALGORITHMS,
     DEFAULT_ALGORITHM,
@@ -110,7 +110,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def cmd_build(args: argparse.Namespace) -> int:
     summaries = []
-    for game in args.games or game_names():
+    for game in args.games or BUILD_DEFAULTS:
         summaries.append(_solve_and_store(game, resolve_algorithm(game, args.algorithm),
                                           iterations=None,
                                           target=args.target_exploitability, seconds=None,
@@ -236,8 +236,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_solve)
 
-    p = sub.add_parser("build", parents=[common], help="solve every game and store it",
-                       description="Solve every game to the target exploitability and store it.")
+    p = sub.add_parser("build", parents=[common], help="solve the default games and store them",
+                       description="Solve the default games ("
+                                   + ", ".join(BUILD_DEFAULTS) + ") to the target "
+                                   "exploitability and store them.")
     p.add_argument("--games", nargs="+", choices=game_names(), metavar="GAME",
                    help="only these games")
     p.add_argument("--algorithm", choices=("auto", *ALGORITHMS), default=DEFAULT_ALGORITHM,
