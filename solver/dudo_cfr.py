@@ -12,15 +12,17 @@ player's reach on the way down and the traverser's values on the way up.  Only t
 The update is `solver.kernels.cfr_update`'s, term for term (same schedules, same regret
 matching through `positive_regret` and `matched_probability`), on the same regret layout, so
 `average_strategy` is laid out like the tree's information sets and a test checks the iterates
-against `solver.cfr.CFRSolver`.  Predictive schedules are left to the array kernels.
+against `solver.cfr.CFRSolver`.  Predictive schedules are left to the array kernels.  The
+root's subtrees are split in two halves of the tree, one per thread (at most two).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import numba
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from solver.cfr import SCHEDULES, normalize
 from solver.kernels import matched_probability, positive_regret
@@ -83,14 +85,13 @@ def _spread(tree, node, top, player, strategy, own, opponent, moved):
 
 
 @njit(cache=True)
-def streaming_update(tree, via, player, strategy, regrets, average, own, opponent, moved,
-                     values, action_values, positive_discount, negative_discount, floor,
-                     average_discount, average_weight):
-    """One CFR update of `player` against the other's reach under `strategy`, in one pre-order
-    pass (see the module's doc).  The frames (`own`, `opponent`, `moved`, `values`,
-    `action_values`) hold one row per tree level.  Returns the traverser's expected payoff."""
+def _stream(tree, via, player, first, last, strategy, regrets, average, own, opponent, moved,
+            values, action_values, positive_discount, negative_discount, floor,
+            average_discount, average_weight):
+    """The update over nodes ``first .. last - 1`` (whole subtrees of the root's children), in
+    pre-order (see the module's doc); the root's frame (row 0 of `own`, `opponent`, `moved`,
+    `values`, `action_values`, one row per tree level) collects their values, unfinished."""
     other = 1 - player
-    n_nodes = tree.kind.shape[0]
     n_own = tree.slot_count[player, 0]
     n_other = tree.slot_count[other, 0]
     frame_node = np.empty(own.shape[0], np.int64)
@@ -101,16 +102,15 @@ def streaming_update(tree, via, player, strategy, regrets, average, own, opponen
     values[0, :n_own] = 0.0
     action_values[0, :] = 0.0
     _spread(tree, 0, 0, player, strategy, own, opponent, moved)
-    total = 0.0
-    for n in range(1, n_nodes + 1):
-        # Finish the frames that are not ancestors of n (all of them at the end).
-        up = tree.parent[n] if n < n_nodes else -1
-        while top >= 0 and frame_node[top] != up:
+    for n in range(first, last + 1):
+        # Finish the frames that are not ancestors of n (all but the root's at the end).
+        up = tree.parent[n] if n < last else 0
+        while top > 0 and frame_node[top] != up:
             _finish(tree, via, player, frame_node[top], top, strategy, regrets, average, own,
                     values, action_values, positive_discount, negative_discount, floor,
                     average_discount, average_weight)
             top -= 1
-        if n == n_nodes:
+        if n == last:
             break
         a = via[n]
         count = tree.num_actions[up]
@@ -156,8 +156,33 @@ def streaming_update(tree, via, player, strategy, regrets, average, own, opponen
         else:
             for j in range(n_own):
                 values[top, j] += values[child, j]
+
+
+@njit(cache=True, parallel=True)
+def streaming_update(tree, via, player, split, strategy, regrets, average, own, opponent, moved,
+                     values, action_values, positive_discount, negative_discount, floor,
+                     average_discount, average_weight):
+    """One CFR update of `player` against the other's reach under `strategy`; returns its
+    expected payoff.  The root's children's subtrees are cut at node `split` into two runs of
+    `_stream`, one per thread (the frames have a first axis of 2), joined at the root."""
+    n_nodes = tree.kind.shape[0]
+    for half in prange(2):
+        first = 1 if half == 0 else split
+        last = split if half == 0 else n_nodes
+        _stream(tree, via, player, first, last, strategy, regrets, average, own[half],
+                opponent[half], moved[half], values[half], action_values[half],
+                positive_discount, negative_discount, floor, average_discount, average_weight)
+    n_own = tree.slot_count[player, 0]
     for j in range(n_own):
-        total += values[0, j]
+        values[0, 0, j] += values[1, 0, j]
+    for i in range(action_values.shape[2]):
+        action_values[0, 0, i] += action_values[1, 0, i]
+    _finish(tree, via, player, 0, 0, strategy, regrets, average, own[0], values[0],
+            action_values[0], positive_discount, negative_discount, floor, average_discount,
+            average_weight)
+    total = 0.0
+    for j in range(n_own):
+        total += values[0, 0, j]
     return total
 
 
@@ -173,6 +198,7 @@ class DudoCFRSolver:
         if not uniform_slots(tree):
             raise ValueError(f"{tree.game}: not a tree whose every node holds every private "
                              f"state (build it with solver.dudo_tree)")
+        numba.set_num_threads(min(2, numba.get_num_threads()))  # two threads at most
         self.tree = tree
         self.schedule = schedule
         self.iterations = 0
@@ -187,9 +213,15 @@ class DudoCFRSolver:
         levels = int(_depths(a).max()) + 2
         width = int(a.slot_count[:, 0].max())
         widest = int((a.num_actions * a.slot_count.max(axis=0)).max())
-        self._frames = (np.zeros((levels, width)), np.zeros((levels, width)),
-                        np.zeros((levels, widest)), np.zeros((levels, width)),
-                        np.zeros((levels, widest)))
+        self._frames = (np.zeros((2, levels, width)), np.zeros((2, levels, width)),
+                        np.zeros((2, levels, widest)), np.zeros((2, levels, width)),
+                        np.zeros((2, levels, widest)))
+        children = np.flatnonzero(a.parent == 0)
+        # Cut the root's children where the node count is halved (the first bid's subtree is
+        # half of a Dudo tree).
+        half = int(np.searchsorted(children, len(a.kind) // 2))
+        self.split = (int(children[min(max(half, 1), len(children) - 1)]) if len(children) > 1
+                      else len(a.kind))
 
     def iterate(self, iterations: int = 1, callback: Callable[[int], None] | None = None) -> None:
         a = self.tree.arrays
@@ -197,7 +229,7 @@ class DudoCFRSolver:
         for i in range(iterations):
             pos, neg, avg, weight = self.schedule.discounts(self.iterations + 1)
             for player in (0, 1):
-                streaming_update(a, self.via, player, self.strategy, self.regrets,
+                streaming_update(a, self.via, player, self.split, self.strategy, self.regrets,
                                  self.average, own, opponent, moved, values, action_values,
                                  pos, neg,
                                  self.schedule.floor, avg, weight)
