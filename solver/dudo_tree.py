@@ -76,9 +76,12 @@ def bid_tree(num_bids, calls):
     return kind, parent, via, depth, last, call
 
 
-def payoff_matrices(rules: DudoRules) -> np.ndarray:
+def payoff_matrices(rules: DudoRules, loser_payoffs: tuple[float, float] = (-1.0, 1.0),
+                    chance: bool = True) -> np.ndarray:
     """``[bid, caller, call, slot of player 0, slot of player 1]``: player 0's payoff times the
-    dice's probability when `caller` calls (0 dudo, 1 calzo) on `bid`."""
+    dice's probability (unless not `chance`) when `caller` calls (0 dudo, 1 calzo) on `bid`.
+    Player 0 gets ``loser_payoffs[0]`` when it loses the call and ``loser_payoffs[1]`` when
+    player 1 does (a round of a match pays in match-winning chances)."""
     t = tables(rules)
     rolls = [tuple(reversed(t.rolls[p])) for p in (0, 1)]  # slot order
     calls = 2 if rules.calzo else 1
@@ -86,19 +89,21 @@ def payoff_matrices(rules: DudoRules) -> np.ndarray:
     for bid, (quantity, face) in enumerate(t.bids):
         counts = [np.array([count_matching(dice, face) for dice, _ in rolls[p]]) for p in (0, 1)]
         total = counts[0][:, None] + counts[1][None, :]
-        chance = np.array([p for _, p in rolls[0]])[:, None] * np.array(
-            [p for _, p in rolls[1]])[None, :]
+        weight = np.array([p for _, p in rolls[0]])[:, None] * np.array(
+            [p for _, p in rolls[1]])[None, :] if chance else 1.0
         for c in range(calls):
             caller_wins = total < quantity if c == 0 else total == quantity
             for caller in (0, 1):
                 player0_wins = caller_wins if caller == 0 else ~caller_wins
-                out[bid, caller, c] = chance * np.where(player0_wins, 1.0, -1.0)
+                out[bid, caller, c] = weight * np.where(player0_wins, loser_payoffs[1],
+                                                        loser_payoffs[0])
     return out
 
 
-def compile_dudo(name: str, rules: DudoRules) -> PublicTree:
+def compile_dudo(name: str, rules: DudoRules,
+                 loser_payoffs: tuple[float, float] = (-1.0, 1.0)) -> PublicTree:
     """The public tree of Dudo under `rules`, as `compile_game` would walk it (see the module's
-    doc), named `name`."""
+    doc), named `name`; the calls pay as `payoff_matrices` says."""
     t = tables(rules)
     calls = 2 if rules.calzo else 1
     kind, parent, via, depth, last, call = bid_tree(rules.num_bids, calls)
@@ -118,7 +123,7 @@ def compile_dudo(name: str, rules: DudoRules) -> PublicTree:
         actions = np.where(acted[:, None], via[:, None], -1) + 0 * own
         slot_parent.append(parents.ravel())
         slot_action.append(actions.ravel())
-    matrices = payoff_matrices(rules)
+    matrices = payoff_matrices(rules, loser_payoffs)
     size = counts[0] * counts[1]
     caller = actor[above]
     index = ((np.maximum(last, 0) * 2 + caller) * calls + np.maximum(call, 0)) * size

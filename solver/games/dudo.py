@@ -169,10 +169,12 @@ def _count_word(n: int) -> str:
 
 
 def explain_call(rules: DudoRules, dice: tuple[tuple[int, ...], tuple[int, ...]],
-                 moves: tuple[int, ...], names: tuple[str, str], stake: str) -> tuple[str, int]:
+                 moves: tuple[int, ...], names: tuple[str, str], stake: str,
+                 show_dice: bool | None = None) -> tuple[str, int]:
     """Why a round that ended with `moves` (bids, then the call) went as it did, naming the
     seats `names`; and the loser's seat.  `stake` says what the loser pays (``"1"``, ``"a
-    die"``).  With one die each it is the course's sentence, with more it shows the dice."""
+    die"``).  With one die each it is the course's sentence; with more (or `show_dice`) it
+    shows the dice."""
     caller = (len(moves) - 1) % 2
     bidder = 1 - caller
     bid, call = moves[-2], moves[-1]
@@ -183,7 +185,7 @@ def explain_call(rules: DudoRules, dice: tuple[tuple[int, ...], tuple[int, ...]]
     word = "dudo" if call == rules.dudo else "calzo"
     label = tables(rules).labels[bid]
     text = f"{names[caller].capitalize()} called {word} on {label}: "
-    if rules.dice != (1, 1):
+    if show_dice or (show_dice is None and rules.dice != (1, 1)):
         text += (f"{_possessive(names[0])} dice {_faces(dice[0])}, {_possessive(names[1])} "
                  f"{_faces(dice[1])}; ")
     if call == rules.dudo:
@@ -299,6 +301,13 @@ class DudoState:
     def moves(self) -> tuple[int, ...]:
         """The moves after the rolls: bids, then possibly dudo or calzo."""
         return self.history[2:]
+
+    def round_position(self, player: int) -> tuple[str, tuple[int, int], str, tuple[str, ...]]:
+        """What a player remembering only some bids keys its strategy by
+        (`solver.games.dudo_recall`)."""
+        labels = tables(self.rules).labels
+        bids = tuple(labels[m] for m in self.moves() if m < self.rules.dudo)
+        return "", self.rules.dice, self.private_key(player), bids
 
     def information_state_key(self, player: int | None = None) -> str:
         """``"16|1x2,2x5"``: own dice (faces sorted), then the bids so far."""
