@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
+from solver.games import dudo_recall  # noqa: F401  (registers the recall abstraction)
 from solver.games.base import (
     CHANCE,
     TERMINAL,
@@ -27,6 +28,7 @@ from solver.games.base import (
     play,
 )
 from solver.games.dudo import MAX_DICE, DudoGame, game_name
+from solver.games.dudo_match import DudoMatchGame
 from solver.games.kuhn import KuhnGame
 from solver.games.leduc import LeducGame
 from solver.games.rps import RPSGame
@@ -67,6 +69,7 @@ _REGISTRY: dict[str, Callable[[], Game]] = {
     "leduc": LeducGame,
     "dudo": DudoGame,
     "dudo-calzo": lambda: DudoGame(calzo=True),
+    "dudo-match": DudoMatchGame,
     **{game_name((a, b)): _dudo((a, b))
        for a in range(1, MAX_DICE + 1) for b in range(1, MAX_DICE + 1) if (a, b) != (1, 1)},
 }
