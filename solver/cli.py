@@ -403,8 +403,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--recall", metavar="SPEC",
                    help="bids remembered: a default, then rounds, e.g. '2;1v1=all;2v2=3' "
                         "(default: exact up to 1v2, 3 with 4 dice, 2 up to 7, 1 beyond)")
-    p.add_argument("--iterations", type=_positive_int, default=1000, metavar="N",
-                   help="FSICFR iterations of an abstract round (default 1000)")
+    p.add_argument("--iterations", type=_positive_int, default=300, metavar="N",
+                   help="FSICFR iterations of an abstract round (default 300)")
     p.add_argument("--target-exploitability", type=_positive_float, default=DEFAULT_TARGET,
                    metavar="E", help=f"of an exact round (default {DEFAULT_TARGET})")
     p.add_argument("--algorithm", choices=("cfr", "cfr+", "lcfr", "dcfr"), default="dcfr")
