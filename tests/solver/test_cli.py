@@ -12,7 +12,8 @@ import pytest
 from solver.cli import main
 from strategies import StrategyStore
 
-COMMANDS = ("solve", "build", "list", "show", "evaluate", "export")
+COMMANDS = ("solve", "build", "list", "show", "evaluate", "export", "recall", "recall-cost",
+            "match")
 
 
 @pytest.fixture(scope="module")
