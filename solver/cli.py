@@ -16,7 +16,7 @@ from tqdm import tqdm
 
 import solver
 from solver.exploitability import evaluate_strategy
-from solver.games import game_names, get_game
+from solver.games import BUILD_DEFAULTS, game_names, get_game
 from solver.solve import (
     ALGORITHMS,
     DEFAULT_ALGORITHM,
@@ -110,7 +110,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def cmd_build(args: argparse.Namespace) -> int:
     summaries = []
-    for game in args.games or game_names():
+    for game in args.games or BUILD_DEFAULTS:
         summaries.append(_solve_and_store(game, resolve_algorithm(game, args.algorithm),
                                           iterations=None,
                                           target=args.target_exploitability, seconds=None,
@@ -162,8 +162,13 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
     with _open_store(args.store) as store:
-        tree, flat = stored_strategy_array(store, args.game)
         info = store.latest_solve(args.game)
+        if info is not None and info.abstraction:
+            raise ValueError(
+                f"the stored {args.game} solve is abstract ({info.abstraction}); what it was "
+                f"measured at when solved: exploitability {info.exploitability} in the real game "
+                f"(inf: too big to measure), value {info.value}")
+        tree, flat = stored_strategy_array(store, args.game)
     evaluation = evaluate_strategy(tree, flat)
     reference = get_game(args.game).reference_value
     _print({"game": args.game, "solve_id": info.id if info else None,
@@ -174,6 +179,19 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     with _open_store(args.store) as store:
+        info = store.latest_solve(args.game)
+        if info is not None and info.abstraction and args.format == "json":
+            # An abstract solve's keys are not the game's information sets: print them as
+            # stored (the tree of a game solved so is usually far too big to compile anyway).
+            rows = store.strategy(args.game)
+            json.dump({key: dict(zip(row.labels, row.probabilities, strict=True))
+                       for key, row in rows.items()}, sys.stdout,
+                      indent=1 if args.pretty else None)
+            sys.stdout.write("\n")
+            return 0
+        if info is not None and info.abstraction:
+            raise ValueError(f"the stored {args.game} solve is abstract ({info.abstraction}): "
+                             f"only --format json exports it")
         tree, flat = stored_strategy_array(store, args.game)
     offsets = tree.infoset_regret_offset
     if args.format == "json":
@@ -191,6 +209,103 @@ def cmd_export(args: argparse.Namespace) -> int:
         payload = openspiel_policy(get_game(args.game), policy)
     json.dump(payload, sys.stdout, indent=1 if args.pretty else None)
     sys.stdout.write("\n")
+    return 0
+
+
+def cmd_recall(args: argparse.Namespace) -> int:
+    from solver.dudo_recall import solve_recall, store_recall
+
+    with tqdm(total=args.iterations, unit="it", desc=f"{args.game} recall={args.memory}",
+              disable=args.quiet, file=sys.stderr, mininterval=0.5) as bar:
+        solved = solve_recall(args.game, args.memory, args.iterations, args.algorithm,
+                              on_iteration=lambda _: bar.update(1))
+    solve_id = store_recall(solved, args.algorithm, args.store)
+    _print({"game": args.game, "solve_id": solve_id, "abstraction": f"recall={args.memory}",
+            "iterations": solved.iterations, "seconds": round(solved.seconds, 3),
+            "abstract_value": solved.value, "real_value": solved.real_value,
+            "real_exploitability": solved.exploitability,
+            "infosets": sum(len(k) for k in solved.graph.block_keys)}, args.json)
+    return 0
+
+
+def cmd_recall_cost(args: argparse.Namespace) -> int:
+    from solver.dudo_recall import solve_recall
+    from solver.public_tree import compile_game
+
+    rows = []
+    for game in args.games:
+        exact = compile_game(game)
+        for memory in args.memories:
+            solved = solve_recall(game, memory, args.iterations, args.algorithm)
+            if solved.exploitability is None:
+                raise ValueError(f"{game} is too big to measure in the real game")
+            rows.append({"game": game, "memory": memory, "iterations": args.iterations,
+                         "seconds": round(solved.seconds, 2),
+                         "abstract_infosets": sum(len(k) for k in solved.graph.block_keys),
+                         "real_infosets": exact.num_infosets, "real_value": solved.real_value,
+                         "exploitability": solved.exploitability})
+            if not args.json:
+                r = rows[-1]
+                print(f"| {game} | {memory} | {r['abstract_infosets']:,} | "
+                      f"{r['real_value']:+.5f} | {r['exploitability']:.5f} | {r['seconds']} s |",
+                      flush=True)
+    if args.json:
+        _print(rows, True)
+    return 0
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    import time
+
+    from solver.dudo_match import (
+        MatchPlan,
+        default_recall,
+        local_client,
+        solve_match,
+        store_match,
+    )
+    from solver.games.dudo_recall import parse_recall
+
+    recall = (parse_recall(get_game("dudo-match"), args.recall) if args.recall
+              else default_recall())
+    plan = MatchPlan(max_dice=args.max_dice, recall=recall, target=args.target_exploitability,
+                     iterations=args.iterations, algorithm=args.algorithm)
+    started = time.perf_counter()
+    if args.scheduler:
+        from distributed import Client
+
+        client = Client(args.scheduler)
+    else:
+        client = local_client(args.workers)
+    rounds = plan.rounds()
+    with client, tqdm(total=len(rounds), unit="round", desc="dudo-match", disable=args.quiet,
+                      file=sys.stderr) as bar:
+        def done(solved):  # type: ignore[no-untyped-def]
+            bar.set_postfix_str(f"{solved.counts[0]}v{solved.counts[1]}: P={solved.win:.4f} "
+                                f"in {solved.seconds:.0f}s", refresh=False)
+            bar.update(1)
+
+        results = solve_match(plan, client, on_round=done)
+    wall = time.perf_counter() - started
+    solve_id, table = store_match(results, plan, args.store)
+    summary = {"game": "dudo-match", "solve_id": solve_id, "abstraction": recall.descriptor,
+               "wall_seconds": round(wall, 1),
+               "solver_seconds": round(sum(r.seconds for r in results.values()), 1),
+               "table_file": str(table),
+               "table": {f"{a}v{b}": r.win for (a, b), r in sorted(results.items())},
+               "exploitability": {f"{a}v{b}": r.exploitability
+                                  for (a, b), r in sorted(results.items())
+                                  if r.exploitability is not None}}
+    if args.json:
+        _print(summary, True)
+        return 0
+    print(f"solve {solve_id}: {recall.descriptor}; {summary['wall_seconds']} s wall, "
+          f"{summary['solver_seconds']} s solving; table in {table}")
+    print("P(opener wins the match): rows the opener's dice, columns the other's")
+    print("     " + "".join(f"{b:>9}" for b in range(1, plan.max_dice + 1)))
+    for a in range(1, plan.max_dice + 1):
+        print(f"{a:>4} " + "".join(f"{results[(a, b)].win:>9.5f}"
+                                   for b in range(1, plan.max_dice + 1)))
     return 0
 
 
@@ -236,8 +351,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_solve)
 
-    p = sub.add_parser("build", parents=[common], help="solve every game and store it",
-                       description="Solve every game to the target exploitability and store it.")
+    p = sub.add_parser("build", parents=[common], help="solve the default games and store them",
+                       description="Solve the default games ("
+                                   + ", ".join(BUILD_DEFAULTS) + ") to the target "
+                                   "exploitability and store them.")
     p.add_argument("--games", nargs="+", choices=game_names(), metavar="GAME",
                    help="only these games")
     p.add_argument("--algorithm", choices=("auto", *ALGORITHMS), default=DEFAULT_ALGORITHM,
@@ -246,6 +363,57 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="E", help=f"default {DEFAULT_TARGET}")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_build)
+
+    dudo_games = [g for g in game_names() if g.startswith("dudo") and g != "dudo-match"]
+    p = sub.add_parser("recall", parents=[common],
+                       help="solve a Dudo game remembering only the last bids, and store it",
+                       description="Solve a Dudo game by fixed-strategy iteration CFR in the "
+                                   "abstraction where players remember their dice and the last "
+                                   "M bids, and store it (descriptor recall=M); where the real "
+                                   "game compiles, the result is measured there.")
+    p.add_argument("game", choices=dudo_games, metavar="GAME", help="dudo or dudo-AvB")
+    p.add_argument("--memory", type=_positive_int, default=3, metavar="M",
+                   help="bids remembered (default 3)")
+    p.add_argument("--iterations", type=_positive_int, default=1000, metavar="N")
+    p.add_argument("--algorithm", choices=("cfr", "cfr+", "lcfr", "dcfr"), default="dcfr")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_recall)
+
+    p = sub.add_parser("recall-cost", parents=[common],
+                       help="what remembering only the last bids costs, measured exactly",
+                       description="Solve each game remembering 1, 2, ... bids and measure "
+                                   "each strategy's exploitability in the real game (a README "
+                                   "table row per line).")
+    p.add_argument("--games", nargs="+", default=["dudo", "dudo-1v2", "dudo-2v1"],
+                   choices=dudo_games, metavar="GAME")
+    p.add_argument("--memories", nargs="+", type=_positive_int, default=[1, 2, 3, 4],
+                   metavar="M")
+    p.add_argument("--iterations", type=_positive_int, default=1000, metavar="N")
+    p.add_argument("--algorithm", choices=("cfr", "cfr+", "lcfr", "dcfr"), default="dcfr")
+    p.set_defaults(func=cmd_recall_cost)
+
+    p = sub.add_parser("match", parents=[common],
+                       help="solve every round of a full Dudo match on Dask and store it",
+                       description="Solve the rounds of a Dudo match from (1,1) up to "
+                                   "(MAX,MAX) dice, each paying in the chances of winning the "
+                                   "match, as a Dask graph (a local cluster of the machine's "
+                                   "cores, or --scheduler); store them as one solve of "
+                                   "dudo-match and the table P(a,b) beside the store.")
+    p.add_argument("--max-dice", type=_positive_int, default=5, metavar="N")
+    p.add_argument("--recall", metavar="SPEC",
+                   help="bids remembered: a default, then rounds, e.g. '2;1v1=all;2v2=3' "
+                        "(default: exact up to 1v2, 3 with 4 dice, 2 up to 7, 1 beyond)")
+    p.add_argument("--iterations", type=_positive_int, default=300, metavar="N",
+                   help="FSICFR iterations of an abstract round (default 300)")
+    p.add_argument("--target-exploitability", type=_positive_float, default=DEFAULT_TARGET,
+                   metavar="E", help=f"of an exact round (default {DEFAULT_TARGET})")
+    p.add_argument("--algorithm", choices=("cfr", "cfr+", "lcfr", "dcfr"), default="dcfr")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="a Dask scheduler (tcp://host:8786); default: a local cluster")
+    p.add_argument("--workers", type=_positive_int, metavar="N",
+                   help="local worker processes (default: the machine's cores)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_match)
 
     p = sub.add_parser("list", parents=[common], help="list the stored solves")
     p.set_defaults(func=cmd_list)

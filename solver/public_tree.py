@@ -30,7 +30,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -71,7 +71,8 @@ class TreeArrays(NamedTuple):
 
 def pack_tree(kind: ArrayLike, actor: ArrayLike, parent: ArrayLike, num_actions: ArrayLike,
               slot_count: ArrayLike, slot_parent: Sequence[ArrayLike],
-              slot_action: Sequence[ArrayLike], payoffs: ArrayLike) -> TreeArrays:
+              slot_action: Sequence[ArrayLike], payoffs: ArrayLike,
+              payoff_offset: ArrayLike | None = None) -> TreeArrays:
     """`TreeArrays` from what an engine knows about its public tree; the offsets and the edges
     are derived here.
 
@@ -81,7 +82,9 @@ def pack_tree(kind: ArrayLike, actor: ArrayLike, parent: ArrayLike, num_actions:
     (in the same numbering, -1 at the root) and ``slot_action[p][s]`` the index (0 ..
     num_actions - 1) of the action p took at the parent node if p acted there, else -1.
     `payoffs`: the terminals' matrices (``slot_count[0, n] x slot_count[1, n]``, row-major)
-    concatenated in node order.
+    concatenated in node order; or, with `payoff_offset` (per node: where its matrix starts in
+    `payoffs`), matrices that terminals may share, for a game whose terminals pay alike (a Dudo
+    call pays by the last bid and the caller only).
     """
     kind = np.asarray(kind, np.int64)
     actor = np.asarray(actor, np.int64)
@@ -130,15 +133,22 @@ def pack_tree(kind: ArrayLike, actor: ArrayLike, parent: ArrayLike, num_actions:
         rows_edge[p, :total] = np.where(
             acted, regret_offset[above] + local * num_actions[above] + actions, -1)
     payoff_sizes = np.where(kind == TERMINAL_NODE, slot_count[0] * slot_count[1], 0)
-    payoff_offset = np.zeros(n, np.int64)
-    payoff_offset[1:] = np.cumsum(payoff_sizes)[:-1]
-    if payoffs.shape != (int(payoff_sizes.sum()),):
-        raise ValueError(f"payoffs must hold {int(payoff_sizes.sum())} entries, one matrix per "
-                         f"terminal")
+    if payoff_offset is None:
+        offsets = np.zeros(n, np.int64)
+        offsets[1:] = np.cumsum(payoff_sizes)[:-1]
+        if payoffs.shape != (int(payoff_sizes.sum()),):
+            raise ValueError(f"payoffs must hold {int(payoff_sizes.sum())} entries, one matrix "
+                             f"per terminal")
+    else:
+        offsets = np.asarray(payoff_offset, np.int64)
+        terminal = kind == TERMINAL_NODE
+        if offsets.shape != (n,) or (offsets[terminal] < 0).any() or (
+                offsets[terminal] + payoff_sizes[terminal] > len(payoffs)).any():
+            raise ValueError("payoff_offset must place every terminal's matrix inside payoffs")
     return TreeArrays(kind=kind, actor=actor, parent=parent, num_actions=num_actions,
                       regret_offset=regret_offset, slot_offset=slot_offset,
                       slot_count=slot_count, slot_parent=rows_parent, slot_edge=rows_edge,
-                      payoff_offset=payoff_offset, payoffs=payoffs)
+                      payoff_offset=offsets, payoffs=payoffs)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -384,13 +394,27 @@ def _load(name: str, path: Path) -> PublicTree:
         )
 
 
+@runtime_checkable
+class CompilesItself(Protocol):
+    """A game that lays out its own public tree as arrays (with `pack_tree`), in the order the
+    walk of `compile_game` would: far faster than walking its states, and not cached on disk,
+    since building it costs less than loading it."""
+
+    def compile_public_tree(self) -> PublicTree: ...
+
+
 _compiled: dict[str, PublicTree] = {}
 
 
 def compile_game(game: Game | str, *, use_cache: bool = True) -> PublicTree:
-    """The public tree of `game`, built once per process and cached on disk between processes."""
+    """The public tree of `game`, built once per process and cached on disk between processes
+    (unless the game compiles itself)."""
     name = game if isinstance(game, str) else game.name
     if name in _compiled:
+        return _compiled[name]
+    direct = get_game(name)
+    if isinstance(direct, CompilesItself):
+        _compiled[name] = direct.compile_public_tree()
         return _compiled[name]
     path = _cache_path(name)
     tree = None

@@ -34,6 +34,9 @@ DEFAULT_TARGET = 1e-4
 DEFAULT_SAMPLING_SECONDS = 30.0
 """Sampling solvers stop after this long by default: they rarely reach `DEFAULT_TARGET`."""
 MAX_ITERATIONS = 10_000_000
+STREAMING_NODES = 100_000
+"""Trees bigger than this whose every node holds every private state (Dudo with more dice) run
+the streaming kernel of `solver.dudo_cfr`, which reads and writes less per iteration."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +84,11 @@ class Solver(Protocol):
 def make_solver(tree: PublicTree, algorithm: str, seed: int = 0) -> Solver:
     """The solver of `algorithm` on `tree`; `seed` seeds the sampling ones."""
     if algorithm in SCHEDULES:
+        if len(tree.arrays.kind) > STREAMING_NODES and not SCHEDULES[algorithm].predictive:
+            from solver.dudo_cfr import DudoCFRSolver, uniform_slots
+
+            if uniform_slots(tree):
+                return DudoCFRSolver(tree, algorithm)
         return CFRSolver(tree, algorithm)
     if algorithm in SAMPLING_ALGORITHMS:
         from solver.mccfr import MCCFRSolver
@@ -137,6 +145,10 @@ def solve(
             seconds = DEFAULT_SAMPLING_SECONDS
     tree = compile_game(game)
     solver = make_solver(tree, algorithm, seed)
+    if type(solver).__name__ == "DudoCFRSolver":  # its kernel too, off the clock
+        from solver.dudo_cfr import warm_up as warm_up_streaming
+
+        warm_up_streaming(algorithm)
     cap = iterations if iterations is not None else MAX_ITERATIONS
     trace: list[Checkpoint] = []
     elapsed = 0.0

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
+from solver.games import dudo_recall  # noqa: F401  (registers the recall abstraction)
 from solver.games.base import (
     CHANCE,
     TERMINAL,
@@ -26,12 +27,14 @@ from solver.games.base import (
     legal_labels,
     play,
 )
-from solver.games.dudo import DudoGame
+from solver.games.dudo import MAX_DICE, DudoGame, game_name
+from solver.games.dudo_match import DudoMatchGame
 from solver.games.kuhn import KuhnGame
 from solver.games.leduc import LeducGame
 from solver.games.rps import RPSGame
 
 __all__ = [
+    "BUILD_DEFAULTS",
     "CHANCE",
     "GAME_NAMES",
     "TERMINAL",
@@ -54,16 +57,28 @@ __all__ = [
     "unregister_game",
 ]
 
+
+
+def _dudo(dice: tuple[int, int]) -> Callable[[], Game]:
+    return lambda: DudoGame(dice=dice)
+
+
 _REGISTRY: dict[str, Callable[[], Game]] = {
     "rps": RPSGame,
     "kuhn": KuhnGame,
     "leduc": LeducGame,
     "dudo": DudoGame,
     "dudo-calzo": lambda: DudoGame(calzo=True),
+    "dudo-match": DudoMatchGame,
+    **{game_name((a, b)): _dudo((a, b))
+       for a in range(1, MAX_DICE + 1) for b in range(1, MAX_DICE + 1) if (a, b) != (1, 1)},
 }
 
 GAME_NAMES: tuple[str, ...] = tuple(_REGISTRY)
 """The games that come with the solver, in the order the lobby shows them."""
+BUILD_DEFAULTS: tuple[str, ...] = ("rps", "kuhn", "leduc", "dudo", "dudo-calzo")
+"""What ``python -m solver build`` solves when no game is named: the games solved exactly in
+seconds.  The bigger ones have their own documented commands (README, "The solver")."""
 
 
 def register_game(name: str, factory: Callable[[], Game]) -> None:

@@ -18,8 +18,8 @@ draw any game without knowing which one it is: the app names no game.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Literal, Protocol, runtime_checkable
 
 CHANCE = -1
@@ -68,6 +68,21 @@ LabelPart = str | Piece
 
 
 @dataclass(frozen=True, slots=True)
+class FinishedRound:
+    """A round of a game played in rounds (a Dudo match), once it is over: what each seat
+    showed, who lost it and why, for the table to show while the next rounds are played."""
+
+    number: int
+    pieces: tuple[tuple[Piece, ...], tuple[Piece, ...]]
+    """What each seat revealed, seat 0 first."""
+    loser: int
+    """The seat that lost the round."""
+    explain: Callable[[tuple[str, str]], str] = field(compare=False)
+    """Why the round ended as it did, naming the seats as given (like `State.outcome_text`):
+    ``"The bot called dudo on 3x4: your dice 1 4 6, the bot's 4 5; ... you lose a die."``"""
+
+
+@dataclass(frozen=True, slots=True)
 class PublicView:
     """What both players see of a position; a game fills in the fields it has."""
 
@@ -86,6 +101,11 @@ class PublicView:
     """How many private pieces (dice) each seat holds, where that is public and varies."""
     betting: str | None = None
     """The betting so far in the game's compact notation, if it has one."""
+    finished_rounds: tuple[FinishedRound, ...] = ()
+    """The rounds played so far, for a game played in rounds (a Dudo match)."""
+    win_chances: tuple[float, float] | None = None
+    """Each seat's probability of winning the whole game from the start of this round under
+    the solved strategies, where the game knows it (a Dudo match, from its solve's table)."""
 
 
 @dataclass(frozen=True, slots=True)

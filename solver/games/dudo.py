@@ -1,12 +1,25 @@
-"""Dudo with one six-sided die each and 1s wild (the course exercise), optionally with calzo.
+"""Dudo for two players with any number of dice each (1 to 5), 1s wild, optionally with calzo.
 
-Bids are ids 0..11 in increasing strength, so "a stronger bid" is just "a higher id" and a state
-is nothing but its history: cheap to extend, which matters because the tree has ~300k histories.
+``dudo`` is the course exercise, one six-sided die each; ``dudo-AvB`` gives the first player A
+dice and the second B.  Bids are ids ``0 .. 6(A+B) - 1`` in increasing strength, so "a stronger
+bid" is just "a higher id" and a state is nothing but its history: cheap to extend.  The order
+is the real game's: for each quantity q the faces 2..6, and a bid of n x 1 just above
+(2n - 1) x 6 and below 2n x 2, since a 1 is about half as likely as "that face or a wild 1"
+(bids on 1s beyond the total's range close the list).  For one die each that is the course's
+order 1x2 .. 1x6, 1x1, 2x2 .. 2x6, 2x1, with dudo 12 and calzo 13.
+
+Each player's roll is one chance event whose outcome is the *multiset* of its dice (sorted
+faces, ``"16"``), with its multinomial probability: the order of a player's dice is nothing
+anybody can use, and one event per roll keeps the tree as small as the information sets.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
+from itertools import combinations_with_replacement
+from math import factorial, prod
+from typing import TYPE_CHECKING
 
 from solver.games.base import (
     CHANCE,
@@ -21,26 +34,71 @@ from solver.games.base import (
     State,
 )
 
-NUM_BIDS = 12
-DUDO = 12
-"""Challenge the last bid: it is checked against the dice."""
-CALZO = 13
-"""Claim the last bid is exactly right (calzo variant only)."""
-BID_FACES = (2, 3, 4, 5, 6, 1)
-"""Face of bid ``b`` is ``BID_FACES[b % 6]``; its quantity is ``b // 6 + 1``."""
-BID_LABELS: tuple[str, ...] = tuple(f"{b // 6 + 1}x{BID_FACES[b % 6]}" for b in range(NUM_BIDS))
-"""``1x2, 1x3, ..., 1x6, 1x1, 2x2, ..., 2x1``."""
-_MOVE_LABELS = (*BID_LABELS, "dudo", "calzo")
-_ROLLS = tuple((o, 1.0 / 6.0) for o in range(6))
-_FACES = tuple(range(6))
+if TYPE_CHECKING:
+    from solver.public_tree import PublicTree
+
+MAX_DICE = 5
+"""Dice a player starts a full match with, and the most a Dudo game here gives a player."""
+FACES = 6
 
 
-def bid_quantity(bid: int) -> int:
-    return bid // 6 + 1
+@dataclass(frozen=True, slots=True)
+class DudoRules:
+    """What makes one Dudo game: each player's dice, the faces of a die (6; tests use fewer to
+    keep generic walks small) and whether calzo may be called."""
+
+    dice: tuple[int, int] = (1, 1)
+    faces: int = FACES
+    calzo: bool = False
+
+    def __post_init__(self) -> None:
+        if not all(1 <= d <= MAX_DICE for d in self.dice):
+            raise ValueError(f"each player has 1 to {MAX_DICE} dice, got {self.dice}")
+        if not 2 <= self.faces <= 9:
+            raise ValueError(f"a die has 2 to 9 faces, got {self.faces}")
+
+    @property
+    def total(self) -> int:
+        return self.dice[0] + self.dice[1]
+
+    @property
+    def num_bids(self) -> int:
+        return self.faces * self.total
+
+    @property
+    def dudo(self) -> int:
+        """The action id of dudo: one past the strongest bid."""
+        return self.num_bids
+
+    @property
+    def calzo_action(self) -> int:
+        return self.num_bids + 1
 
 
-def bid_face(bid: int) -> int:
-    return BID_FACES[bid % 6]
+def bid_order(total: int, faces: int = FACES) -> tuple[tuple[int, int], ...]:
+    """Every bid ``(quantity, face)`` on `total` dice, weakest first (see the module's doc)."""
+    bids: list[tuple[int, int]] = []
+    for quantity in range(1, total + 1):
+        bids.extend((quantity, face) for face in range(2, faces + 1))
+        if quantity % 2 == 1:
+            bids.append(((quantity + 1) // 2, 1))
+    bids.extend((n, 1) for n in range(1, total + 1) if 2 * n - 1 > total)
+    return tuple(bids)
+
+
+def bid_labels(total: int, faces: int = FACES) -> tuple[str, ...]:
+    return tuple(f"{q}x{f}" for q, f in bid_order(total, faces))
+
+
+@cache
+def rolls(count: int, faces: int = FACES) -> tuple[tuple[tuple[int, ...], float], ...]:
+    """The multisets of `count` dice (sorted faces, in lexicographic order) with their
+    probabilities: ``count! / prod(multiplicities!) / faces**count``."""
+    out = []
+    for dice in combinations_with_replacement(range(1, faces + 1), count):
+        ways = factorial(count) // prod(factorial(dice.count(f)) for f in set(dice))
+        out.append((dice, ways / faces**count))
+    return tuple(out)
 
 
 def count_matching(dice: tuple[int, ...], face: int) -> int:
@@ -48,154 +106,47 @@ def count_matching(dice: tuple[int, ...], face: int) -> int:
     return sum(1 for d in dice if d == face or (d == 1 and face != 1))
 
 
-def _illegal(state: DudoState, action: int) -> ValueError:
-    legal = ", ".join(f"{a} ({state.action_label(a)})" for a in state.legal_actions()) or "none"
-    return ValueError(f"illegal action {action} at history {state.history}; legal actions: {legal}")
+def dice_text(dice: tuple[int, ...]) -> str:
+    """``"16"``: a roll as its private key, faces sorted."""
+    return "".join(map(str, sorted(dice)))
 
 
 @dataclass(frozen=True, slots=True)
-class DudoState:
-    """A Dudo position: the history is the two rolls (face - 1) followed by the moves."""
-
-    calzo: bool = False
-    history: tuple[int, ...] = ()
-
-    def current_player(self) -> int:
-        h = self.history
-        if len(h) < 2:
-            return CHANCE
-        if len(h) > 2 and h[-1] >= DUDO:
-            return TERMINAL
-        return len(h) % 2
-
-    def is_terminal(self) -> bool:
-        h = self.history
-        return len(h) > 2 and h[-1] >= DUDO
-
-    def is_chance(self) -> bool:
-        return len(self.history) < 2
-
-    def legal_actions(self) -> tuple[int, ...]:
-        h = self.history
-        if len(h) < 2:
-            return _FACES
-        if len(h) == 2:
-            return _OPENING
-        last = h[-1]
-        if last >= DUDO:
-            return ()
-        return _AFTER_BID[self.calzo][last]
-
-    def action_label(self, action: int) -> str:
-        if len(self.history) < 2:
-            if not 0 <= action < 6:
-                raise ValueError(f"no roll {action} in Dudo (0..5 for faces 1..6)")
-            return str(action + 1)
-        if 0 <= action < NUM_BIDS:
-            return BID_LABELS[action]
-        if action == DUDO:
-            return "dudo"
-        if action == CALZO and self.calzo:
-            return "calzo"
-        raise ValueError(f"no action {action} in {'Dudo with calzo' if self.calzo else 'Dudo'}")
-
-    def chance_outcomes(self) -> tuple[tuple[int, float], ...]:
-        return _ROLLS if len(self.history) < 2 else ()
-
-    def apply_action(self, action: int) -> DudoState:
-        h = self.history
-        n = len(h)
-        if n < 2:
-            ok = 0 <= action < 6
-        elif n == 2:
-            ok = 0 <= action < NUM_BIDS
-        else:
-            last = h[-1]
-            ok = last < DUDO and (
-                last < action < NUM_BIDS or action == DUDO or (action == CALZO and self.calzo)
-            )
-        if not ok:
-            raise _illegal(self, action)
-        return DudoState(self.calzo, h + (action,))
-
-    def returns(self) -> tuple[float, float]:
-        h = self.history
-        if len(h) <= 2 or h[-1] < DUDO:
-            return (0.0, 0.0)
-        caller = (len(h) - 1) % 2  # moves alternate from player 0 at index 2
-        bid = h[-2]
-        count = count_matching((h[0] + 1, h[1] + 1), bid_face(bid))
-        # Dudo says the bid is too high; calzo says it is exactly right.
-        exact = count == bid_quantity(bid)
-        caller_wins = count < bid_quantity(bid) if h[-1] == DUDO else exact
-        u = 1.0 if caller_wins == (caller == 0) else -1.0
-        return (u, -u)
-
-    def moves(self) -> tuple[int, ...]:
-        """The moves after the rolls: bids, then possibly dudo or calzo."""
-        return self.history[2:]
-
-    def information_state_key(self, player: int | None = None) -> str:
-        """``"3|1x2,2x5"``: own die face, then the bids so far."""
-        p = self.current_player() if player is None else player
-        if p not in (0, 1):
-            raise ValueError("information_state_key needs a player at chance or terminal states")
-        return f"{self.private_key(p)}|{self.public_key()}"
-
-    def public_key(self) -> str:
-        """The moves so far, comma-joined labels (a final ``dudo``/``calzo`` included)."""
-        return ",".join([_MOVE_LABELS[a] for a in self.history[2:]])
-
-    def private_key(self, player: int) -> str:
-        return str(self.history[player] + 1) if player < len(self.history) else ""
-
-    def private_view(self, player: int) -> str:
-        return self.private_key(player)
-
-    def private_pieces(self, player: int) -> tuple[Piece, ...]:
-        return (Die(self.history[player] + 1),) if player < len(self.history) else ()
-
-    def public_view(self) -> PublicView:
-        bids = tuple(BID_LABELS[m] for m in self.moves() if m < NUM_BIDS)
-        return PublicView(bids=bids, last_bid=bids[-1] if bids else None)
-
-    def action_groups(self) -> tuple[ActionGroup, ...]:
-        calls = ("dudo", "calzo") if self.calzo else ("dudo",)
-        return (ActionGroup("Bids", BID_LABELS, columns=6), ActionGroup("Calls", calls))
-
-    def outcome_text(self, names: tuple[str, str]) -> str:
-        if not self.is_terminal():
-            return ""
-        h = self.history
-        caller, bidder = (len(h) - 1) % 2, len(h) % 2
-        bid = h[-2]
-        quantity, face = bid_quantity(bid), bid_face(bid)
-        dice = (h[0] + 1, h[1] + 1)
-        count = count_matching(dice, face)
-        counted = describe_count(dice, face)
-        call = "dudo" if h[-1] == DUDO else "calzo"
-        text = f"{names[caller].capitalize()} called {call} on {BID_LABELS[bid]}: {counted}"
-        if h[-1] == DUDO:
-            stands = count >= quantity
-            verdict = "the bid stands" if stands else "the bid fails"
-            winner = bidder if stands else caller
-        else:
-            exact = count == quantity
-            verdict = "exactly right" if exact else f"not exactly {quantity}"
-            winner = caller if exact else bidder
-        return f"{text}, {verdict}: 1 to {names[winner]}."
+class _Tables:
+    bids: tuple[tuple[int, int], ...]
+    labels: tuple[str, ...]  # bids, then "dudo" (and "calzo")
+    rolls: tuple[tuple[tuple[tuple[int, ...], float], ...], tuple[tuple[tuple[int, ...],
+                                                                          float], ...]]
+    outcomes: tuple[tuple[tuple[int, float], ...], tuple[tuple[int, float], ...]]
+    opening: tuple[int, ...]
+    after_bid: tuple[tuple[int, ...], ...]
 
 
-_OPENING = tuple(range(NUM_BIDS))
-"""Player 0 must open with a bid."""
-_AFTER_BID: dict[bool, tuple[tuple[int, ...], ...]] = {
-    calzo: tuple(
-        tuple(range(last + 1, NUM_BIDS)) + ((DUDO, CALZO) if calzo else (DUDO,))
-        for last in range(NUM_BIDS)
+@cache
+def tables(rules: DudoRules) -> _Tables:
+    """Everything about `rules` that states look up, computed once."""
+    bids = bid_order(rules.total, rules.faces)
+    calls = (rules.dudo, rules.calzo_action) if rules.calzo else (rules.dudo,)
+    each = (rolls(rules.dice[0], rules.faces), rolls(rules.dice[1], rules.faces))
+    return _Tables(
+        bids=bids,
+        labels=(*(f"{q}x{f}" for q, f in bids), "dudo", *(("calzo",) if rules.calzo else ())),
+        rolls=each,
+        outcomes=(tuple((i, p) for i, (_, p) in enumerate(each[0])),
+                  tuple((i, p) for i, (_, p) in enumerate(each[1]))),
+        opening=tuple(range(len(bids))),
+        after_bid=tuple(tuple(range(last + 1, len(bids))) + calls for last in range(len(bids))),
     )
-    for calzo in (False, True)
-}
-"""Legal moves after bid ``last``: any stronger bid, dudo, and calzo if playing it."""
+
+
+def call_result(rules: DudoRules, dice: tuple[tuple[int, ...], tuple[int, ...]], bid: int,
+                call: int) -> tuple[int, int]:
+    """``(count, winner's seat relative to the caller: 0 the caller, 1 the bidder)`` of a call
+    on `bid`: dudo wins if fewer dice match, calzo if exactly as many."""
+    quantity, face = tables(rules).bids[bid]
+    count = count_matching(dice[0] + dice[1], face)
+    caller_wins = count < quantity if call == rules.dudo else count == quantity
+    return count, 0 if caller_wins else 1
 
 
 def describe_count(dice: tuple[int, ...], face: int) -> str:
@@ -217,11 +168,216 @@ def _count_word(n: int) -> str:
     return words[n] if n < len(words) else str(n)
 
 
+def explain_call(rules: DudoRules, dice: tuple[tuple[int, ...], tuple[int, ...]],
+                 moves: tuple[int, ...], names: tuple[str, str], stake: str,
+                 show_dice: bool | None = None) -> tuple[str, int]:
+    """Why a round that ended with `moves` (bids, then the call) went as it did, naming the
+    seats `names`; and the loser's seat.  `stake` says what the loser pays (``"1"``, ``"a
+    die"``).  With one die each it is the course's sentence; with more (or `show_dice`) it
+    shows the dice."""
+    caller = (len(moves) - 1) % 2
+    bidder = 1 - caller
+    bid, call = moves[-2], moves[-1]
+    quantity, face = tables(rules).bids[bid]
+    count, winner_role = call_result(rules, dice, bid, call)
+    winner = caller if winner_role == 0 else bidder
+    counted = describe_count(dice[0] + dice[1], face)
+    word = "dudo" if call == rules.dudo else "calzo"
+    label = tables(rules).labels[bid]
+    text = f"{names[caller].capitalize()} called {word} on {label}: "
+    if show_dice or (show_dice is None and rules.dice != (1, 1)):
+        text += (f"{_possessive(names[0])} dice {_faces(dice[0])}, {_possessive(names[1])} "
+                 f"{_faces(dice[1])}; ")
+    if call == rules.dudo:
+        verdict = "the bid stands" if count >= quantity else "the bid fails"
+    else:
+        verdict = "exactly right" if count == quantity else f"not exactly {quantity}"
+    loser = 1 - winner
+    if stake == "1":
+        tail = f"1 to {names[winner]}"
+    else:
+        tail = f"{names[loser]} {'lose' if names[loser] == 'you' else 'loses'} {stake}"
+    return f"{text}{counted}, {verdict}: {tail}.", loser
+
+
+def _possessive(name: str) -> str:
+    return "your" if name == "you" else f"{name}'s"
+
+
+def _faces(dice: tuple[int, ...]) -> str:
+    return " ".join(map(str, sorted(dice)))
+
+
+def _illegal(state: DudoState, action: int) -> ValueError:
+    legal = ", ".join(f"{a} ({state.action_label(a)})" for a in state.legal_actions()) or "none"
+    return ValueError(f"illegal action {action} at history {state.history}; legal actions: {legal}")
+
+
+@dataclass(frozen=True, slots=True)
+class DudoState:
+    """A Dudo position: the history is the two rolls (multiset indices, see `rolls`) followed
+    by the moves."""
+
+    rules: DudoRules = DudoRules()
+    history: tuple[int, ...] = ()
+
+    def current_player(self) -> int:
+        h = self.history
+        if len(h) < 2:
+            return CHANCE
+        if len(h) > 2 and h[-1] >= self.rules.dudo:
+            return TERMINAL
+        return len(h) % 2
+
+    def is_terminal(self) -> bool:
+        h = self.history
+        return len(h) > 2 and h[-1] >= self.rules.dudo
+
+    def is_chance(self) -> bool:
+        return len(self.history) < 2
+
+    def legal_actions(self) -> tuple[int, ...]:
+        h = self.history
+        t = tables(self.rules)
+        if len(h) < 2:
+            return tuple(o for o, _ in t.outcomes[len(h)])
+        if len(h) == 2:
+            return t.opening
+        last = h[-1]
+        if last >= self.rules.dudo:
+            return ()
+        return t.after_bid[last]
+
+    def action_label(self, action: int) -> str:
+        t = tables(self.rules)
+        n = len(self.history)
+        if n < 2:
+            if not 0 <= action < len(t.rolls[n]):
+                raise ValueError(f"no roll {action} for player {n}: 0..{len(t.rolls[n]) - 1} "
+                                 f"for {', '.join(dice_text(d) for d, _ in t.rolls[n])}")
+            return dice_text(t.rolls[n][action][0])
+        if 0 <= action < len(t.labels):
+            return t.labels[action]
+        raise ValueError(f"no action {action} in {describe_rules(self.rules)}")
+
+    def chance_outcomes(self) -> tuple[tuple[int, float], ...]:
+        n = len(self.history)
+        return tables(self.rules).outcomes[n] if n < 2 else ()
+
+    def apply_action(self, action: int) -> DudoState:
+        h = self.history
+        n = len(h)
+        rules = self.rules
+        if n < 2:
+            ok = 0 <= action < len(tables(rules).rolls[n])
+        elif n == 2:
+            ok = 0 <= action < rules.num_bids
+        else:
+            last = h[-1]
+            ok = last < rules.dudo and (last < action < rules.num_bids or action == rules.dudo
+                                        or (action == rules.calzo_action and rules.calzo))
+        if not ok:
+            raise _illegal(self, action)
+        return DudoState(rules, h + (action,))
+
+    def dice(self, player: int) -> tuple[int, ...]:
+        """`player`'s dice, faces sorted; empty before its roll."""
+        if player >= len(self.history):
+            return ()
+        return tables(self.rules).rolls[player][self.history[player]][0]
+
+    def returns(self) -> tuple[float, float]:
+        if not self.is_terminal():
+            return (0.0, 0.0)
+        h = self.history
+        moves = h[2:]
+        caller = (len(moves) - 1) % 2
+        _, winner_role = call_result(self.rules, (self.dice(0), self.dice(1)), moves[-2],
+                                     moves[-1])
+        winner = caller if winner_role == 0 else 1 - caller
+        u = 1.0 if winner == 0 else -1.0
+        return (u, -u)
+
+    def moves(self) -> tuple[int, ...]:
+        """The moves after the rolls: bids, then possibly dudo or calzo."""
+        return self.history[2:]
+
+    def round_position(self, player: int) -> tuple[str, tuple[int, int], str, tuple[str, ...]]:
+        """What a player remembering only some bids keys its strategy by
+        (`solver.games.dudo_recall`)."""
+        labels = tables(self.rules).labels
+        bids = tuple(labels[m] for m in self.moves() if m < self.rules.dudo)
+        return "", self.rules.dice, self.private_key(player), bids
+
+    def information_state_key(self, player: int | None = None) -> str:
+        """``"16|1x2,2x5"``: own dice (faces sorted), then the bids so far."""
+        p = self.current_player() if player is None else player
+        if p not in (0, 1):
+            raise ValueError("information_state_key needs a player at chance or terminal states")
+        return f"{self.private_key(p)}|{self.public_key()}"
+
+    def public_key(self) -> str:
+        """The moves so far, comma-joined labels (a final ``dudo``/``calzo`` included)."""
+        labels = tables(self.rules).labels
+        return ",".join([labels[a] for a in self.history[2:]])
+
+    def private_key(self, player: int) -> str:
+        return dice_text(self.dice(player))
+
+    def private_view(self, player: int) -> str:
+        return self.private_key(player)
+
+    def private_pieces(self, player: int) -> tuple[Piece, ...]:
+        return tuple(Die(face) for face in self.dice(player))
+
+    def public_view(self) -> PublicView:
+        bids = tuple(tables(self.rules).labels[m] for m in self.moves() if m < self.rules.dudo)
+        held = None if self.rules.dice == (1, 1) else self.rules.dice
+        return PublicView(bids=bids, last_bid=bids[-1] if bids else None, pieces_held=held)
+
+    def action_groups(self) -> tuple[ActionGroup, ...]:
+        return bid_groups(self.rules)
+
+    def outcome_text(self, names: tuple[str, str]) -> str:
+        if not self.is_terminal():
+            return ""
+        return explain_call(self.rules, (self.dice(0), self.dice(1)), self.moves(), names,
+                            "1")[0]
+
+
+def bid_groups(rules: DudoRules) -> tuple[ActionGroup, ...]:
+    """The bid grid (the bids in order, six to a row: it grows with the dice in play) and the
+    calls."""
+    labels = tables(rules).labels
+    return (ActionGroup("Bids", labels[:rules.num_bids], columns=6),
+            ActionGroup("Calls", labels[rules.num_bids:]))
+
+
+def describe_rules(rules: DudoRules) -> str:
+    game = "Dudo with calzo" if rules.calzo else "Dudo"
+    if rules.dice != (1, 1):
+        game += f" {rules.dice[0]}v{rules.dice[1]}"
+    return game + (f" ({rules.faces}-faced dice)" if rules.faces != FACES else "")
+
+
+# The course's game, one die each: its tables as module constants (tests and tools use them).
+NUM_BIDS = 12
+DUDO = 12
+"""Challenge the last bid: it is checked against the dice."""
+CALZO = 13
+"""Claim the last bid is exactly right (calzo variant only)."""
+BID_FACES = (2, 3, 4, 5, 6, 1)
+"""Face of bid ``b`` with one die each is ``BID_FACES[b % 6]``; its quantity ``b // 6 + 1``."""
+BID_LABELS: tuple[str, ...] = bid_labels(2)
+"""``1x2, 1x3, ..., 1x6, 1x1, 2x2, ..., 2x1``."""
+
+
 class DudoOpenSpiel:
     """OpenSpiel's ``liars_dice`` (one die each): its wild face is its highest (6), placed
     last within each quantity, so bid and "Liar" ids coincide with ours and only the roll
     outcomes move (our face 1 is its 6, our face r its r - 1). Its information state is
-    ``"<its face> <q-f> <q-f> ..."`` with bids in its labelling."""
+    ``"<its face> <q-f> <q-f> ..."`` with bids in its labelling.  (With more dice its order
+    keeps the wild bids inside each quantity, unlike ours: no mapping then.)"""
 
     game_string = "liars_dice"
 
@@ -240,8 +396,19 @@ def openspiel_face(face: int) -> int:
     return 6 if face == 1 else face - 1
 
 
+def game_name(dice: tuple[int, int], calzo: bool = False, faces: int = FACES) -> str:
+    """``dudo``, ``dudo-calzo``, ``dudo-1v2``, ``dudo-2v2-calzo``, ``dudo-2v2-d3``."""
+    name = "dudo" if dice == (1, 1) else f"dudo-{dice[0]}v{dice[1]}"
+    return name + ("-calzo" if calzo else "") + (f"-d{faces}" if faces != FACES else "")
+
+
+def _dice_word(n: int) -> str:
+    return "1 die" if n == 1 else f"{n} dice"
+
+
 class DudoGame(GameDefaults):
-    """Dudo, plain or with calzo; a plain class because `Game` declares settable fields."""
+    """Dudo with `dice` for the first and second player, plain or with calzo; a plain class
+    because `Game` declares settable fields."""
 
     name: str
     title: str
@@ -251,44 +418,67 @@ class DudoGame(GameDefaults):
     history_legend = "History: the bids so far, quantity x face."
     history_example = "e.g. 1x2,1x6"
 
-    def __init__(self, calzo: bool = False) -> None:
+    def __init__(self, calzo: bool = False, dice: tuple[int, int] = (1, 1),
+                 faces: int = FACES) -> None:
+        self.dudo_rules = DudoRules(dice, faces, calzo)
         self.calzo = calzo
-        self.name = "dudo-calzo" if calzo else "dudo"
-        self.title = "Dudo with calzo" if calzo else "Dudo"
+        self.name = game_name(dice, calzo, faces)
+        if dice == (1, 1):
+            self.title = "Dudo with calzo" if calzo else "Dudo"
+            held = "One secret die each"
+        else:
+            self.title = (f"Dudo, {_dice_word(dice[0])} against {_dice_word(dice[1])}"
+                          + (" with calzo" if calzo else ""))
+            held = f"Secret dice: {dice[0]} for the opener, {dice[1]} for the other"
         extra = " or calzo (exactly right)" if calzo else ""
+        on = "both dice" if dice == (1, 1) else f"all {dice[0] + dice[1]} dice"
         self.rules = (
-            "One secret die each, 1s wild. Bid 'quantity x face' on both dice, each bid"
-            " stronger than the last.\n"
+            f"{held}, 1s wild. Bid 'quantity x face' on {on}, each bid stronger than the last.\n"
             f"Or call dudo (the bid is wrong){extra}: the loser of the call pays 1."
         )
-        self.reference_value = None if calzo else -7.0 / 258.0
-        self.openspiel = None if calzo else DudoOpenSpiel()
+        self.reference_value = -7.0 / 258.0 if dice == (1, 1) and not calzo and faces == 6 \
+            else None
+        self.openspiel = DudoOpenSpiel() if dice == (1, 1) and not calzo and faces == 6 \
+            else None
         self.notes = (
             "A bid 'q x f' says that at least q of all the dice show f or a 1: 1s are wild.",
             "A bid must be stronger than the last: more dice, or as many on a higher face. "
-            "Each row of bids ends with the 1s: a bid on 1s counts only 1s, so it outranks "
-            "the same quantity of any other face.",
+            + ("Each row of bids ends with the 1s: a bid on 1s counts only 1s, so it outranks "
+               "the same quantity of any other face." if dice == (1, 1) else
+               "A bid on 1s counts only 1s: n x 1 ranks just above (2n - 1) x 6 and below "
+               "2n x 2, so the grid reads in order, left to right and down."),
             "Dudo: you doubt the last bid. If fewer dice match, its bidder loses; otherwise you "
             "lose." + (" Calzo: you claim the last bid is exactly right; you win if it is, "
                        "and lose otherwise." if calzo else ""),
         )
 
     def label_parts(self, label: str) -> tuple[LabelPart, ...]:
-        quantity, sep, face = label.partition("x")
-        if sep and quantity.isdigit() and face.isdigit():
-            return (f"{quantity}×", Die(int(face)))
-        if label.isdigit() and len(label) == 1:
-            return (Die(int(label)),)
-        return (label,)
+        return dice_label_parts(label)
 
     def describe_history(self, public: str) -> str:
         return f"Bids: {public.replace(',', ', ')}" if public else "Opening bid"
 
     def initial_state(self) -> DudoState:
-        return DudoState(self.calzo)
+        return DudoState(self.dudo_rules)
 
     def num_distinct_actions(self) -> int:
-        return 14 if self.calzo else 13
+        return self.dudo_rules.num_bids + (2 if self.calzo else 1)
+
+    def compile_public_tree(self) -> PublicTree:
+        """The public tree built as arrays (`solver.dudo_tree`), not walked."""
+        from solver.dudo_tree import compile_dudo
+
+        return compile_dudo(self.name, self.dudo_rules)
 
     def __repr__(self) -> str:
-        return f"DudoGame(calzo={self.calzo})"
+        return f"DudoGame(calzo={self.calzo}, dice={self.dudo_rules.dice})"
+
+
+def dice_label_parts(label: str) -> tuple[LabelPart, ...]:
+    """``"2x5"`` as 2 x a die, a roll ``"16"`` as its dice, anything else as text."""
+    quantity, sep, face = label.partition("x")
+    if sep and quantity.isdigit() and face.isdigit():
+        return (f"{quantity}×", Die(int(face)))
+    if label.isdigit() and "0" not in label:
+        return tuple(Die(int(c)) for c in label)
+    return (label,)

@@ -20,7 +20,7 @@ from app.services import hand_store, results
 from app.services.hand_store import Finish
 from app.services.play import _sample
 from app.services.strategy_source import StrategySource
-from solver.games import Game, State
+from solver.games import Game, State, game_names
 
 
 class ScriptedRandom(random.Random):
@@ -344,7 +344,8 @@ def test_unknown_and_unsolved(env: Env, store_without_leduc: Path) -> None:
 
 def test_catalog(env: Env) -> None:
     games = services.list_games(env.source)
-    assert [g.name for g in games] == ["rps", "kuhn", "leduc", "dudo", "dudo-calzo"]
+    assert [g.name for g in games][:5] == ["rps", "kuhn", "leduc", "dudo", "dudo-calzo"]
+    assert [g.name for g in games] == list(game_names())
     dudo = services.game_detail(env.source, "dudo")
     assert dudo.infosets == 24_576 and dudo.available
     assert dudo.reference_value == pytest.approx(-7 / 258)

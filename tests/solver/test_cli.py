@@ -12,7 +12,8 @@ import pytest
 from solver.cli import main
 from strategies import StrategyStore
 
-COMMANDS = ("solve", "build", "list", "show", "evaluate", "export")
+COMMANDS = ("solve", "build", "list", "show", "evaluate", "export", "recall", "recall-cost",
+            "match")
 
 
 @pytest.fixture(scope="module")
@@ -125,3 +126,33 @@ def test_regret_matching_on_rps(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert trace[0].exploitability > 0.3  # the skewed start
     assert main(["solve", "kuhn", "--algorithm", "rm", "--store", str(path)]) == 2
     assert "rps only" in capsys.readouterr().err
+
+
+def test_recall_solve_is_stored_exported_and_played(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """A Dudo game solved remembering two bids: measured in the real game, stored with its
+    descriptor, exported as stored, and every real position has its abstract row."""
+    from solver.abstraction import abstraction_for
+    from solver.games import get_game
+    from solver.policy import iter_states
+
+    path = tmp_path / "s.sqlite"
+    assert main(["recall", "dudo", "--memory", "2", "--iterations", "200", "--quiet", "--json",
+                 "--store", str(path)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["abstraction"] == "recall=2" and summary["infosets"] == 474
+    assert 0.05 < summary["real_exploitability"] < 0.5
+    assert main(["export", "dudo", "--format", "json", "--store", str(path)]) == 0
+    exported = json.loads(capsys.readouterr().out)
+    assert len(exported) == 474 and set(exported["3|1x2,2x5"]) == {"2x6", "2x1", "dudo"}
+    assert main(["export", "dudo", "--format", "openspiel", "--store", str(path)]) == 2
+    assert "abstract (recall=2)" in capsys.readouterr().err
+    assert main(["evaluate", "dudo", "--store", str(path)]) == 2
+    with StrategyStore.open(path) as opened:
+        info = opened.latest_solve("dudo")
+        assert info is not None
+        abstraction = abstraction_for(get_game("dudo"), info.abstraction)
+        for state in iter_states(get_game("dudo")):
+            if state.current_player() in (0, 1):
+                key = abstraction.strategy_key(state, state.current_player())
+                assert opened.infoset("dudo", key) is not None

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver.games import get_game, legal_labels, play
+from solver.games import Die, get_game, legal_labels, play
 from solver.games.dudo import BID_LABELS, CALZO, DUDO
 from solver.policy import iter_states
 
@@ -141,3 +141,69 @@ def test_outcome_texts_explain_the_count() -> None:
     state = play(calzo, [roll(2), roll(3), bid("1x2"), CALZO])
     assert state.outcome_text(("the bot", "you")) == (
         "You called calzo on 1x2: one 2 makes 1, exactly right: 1 to you.")
+
+
+# ---- more dice -------------------------------------------------------------------------------
+
+
+def test_bid_order_with_more_dice() -> None:
+    from solver.games.dudo import bid_labels
+
+    assert bid_labels(2) == BID_LABELS
+    assert bid_labels(3) == (
+        "1x2", "1x3", "1x4", "1x5", "1x6", "1x1", "2x2", "2x3", "2x4", "2x5", "2x6",
+        "3x2", "3x3", "3x4", "3x5", "3x6", "2x1", "3x1",
+    )  # fmt: skip
+    ten = bid_labels(10)
+    assert len(ten) == 60 and len(set(ten)) == 60
+    for n in range(1, 6):  # n x 1 just above (2n - 1) x 6 and below 2n x 2
+        assert ten.index(f"{n}x1") == ten.index(f"{2 * n - 1}x6") + 1
+        assert ten.index(f"{2 * n}x2") == ten.index(f"{n}x1") + 1
+    assert ten[-5:] == ("6x1", "7x1", "8x1", "9x1", "10x1")
+
+
+def test_rolls_are_multisets_with_multinomial_probabilities() -> None:
+    from solver.games.dudo import rolls
+
+    assert [len(rolls(n)) for n in range(1, 6)] == [6, 21, 56, 126, 252]
+    for n in range(1, 6):
+        assert sum(p for _, p in rolls(n)) == pytest.approx(1.0)
+    two = dict(rolls(2))
+    assert two[(1, 1)] == pytest.approx(1 / 36) and two[(1, 6)] == pytest.approx(2 / 36)
+    assert dict(rolls(5))[(2, 3, 4, 5, 6)] == pytest.approx(120 / 6**5)
+
+
+def test_one_die_against_two() -> None:
+    from solver.games.dudo import bid_labels
+
+    game = get_game("dudo-1v2")
+    assert game.num_distinct_actions() == 19 and game.openspiel is None
+    root = game.initial_state()
+    assert len(root.chance_outcomes()) == 6
+    state = play(game, [0, 5])  # player 0 rolls 1, player 1 rolls 1 and 6
+    assert state.information_state_key() == "1|" and state.private_key(1) == "16"
+    assert [str(d) for d in state.private_pieces(1)] == ["1", "6"]
+    labels = bid_labels(3)
+    state = state.apply_action(labels.index("2x6")).apply_action(labels.index("3x2"))
+    assert state.information_state_key() == "1|2x6,3x2"
+    view = state.public_view()
+    assert view.bids == ("2x6", "3x2") and view.last_bid == "3x2" and view.pieces_held == (1, 2)
+    bids, calls = state.action_groups()
+    assert bids.labels == labels and bids.columns == 6 and calls.labels == ("dudo",)
+    end = state.apply_action(18)
+    assert end.returns() == (1.0, -1.0)  # two wild 1s make 2 < 3: the bid fails
+    assert end.outcome_text(("you", "the bot")) == (
+        "You called dudo on 3x2: your dice 1, the bot's 1 6; two wild 1s make 2, the bid "
+        "fails: 1 to you.")
+    assert game.label_parts("16") == (Die(1), Die(6))
+
+
+def test_every_dice_count_is_registered() -> None:
+    from solver.games import BUILD_DEFAULTS, game_names
+
+    names = game_names()
+    for a in range(1, 6):
+        for b in range(1, 6):
+            assert (f"dudo-{a}v{b}" in names) == ((a, b) != (1, 1))
+    assert get_game("dudo-5v4").title == "Dudo, 5 dice against 4 dice"
+    assert "dudo-1v2" not in BUILD_DEFAULTS and "dudo" in BUILD_DEFAULTS

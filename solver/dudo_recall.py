@@ -1,0 +1,221 @@
+"""Dudo with imperfect recall: the graph of a round in which a player remembers only the last
+`memory` bids (plus its own dice and the dice counts), for `solver.fsicfr`.
+
+A node is (player to move, the last `memory` bids); a player with fewer bids behind it
+remembers them all, so the first moves are exact.  Bids only go up, so ordering the nodes by
+their last bid is a topological order, and everything below a node (the legal bids, what a call
+pays) depends on its last bid only: the abstraction merges histories whose futures are alike.
+When both players hold as many dice, a position one reaches with the same memory as the other
+is one information set for both (its key says nothing of the seat).
+
+The private states are laid out as in `solver.dudo_tree` (slot j is roll ``count - 1 - j``), so
+a block of the abstract strategy is a block of the real tree's: `real_strategy` plays the
+abstract strategy in the real game, where `solver.exploitability` measures it exactly.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver.dudo_tree import bid_tree, payoff_matrices
+from solver.fsicfr import Graph
+from solver.games.dudo import DudoRules, dice_text, tables
+from solver.games.dudo_recall import remembered
+from solver.node_kinds import DECISION_NODE
+from solver.public_tree import PublicTree
+
+Node = tuple[int, tuple[int, ...]]
+"""(player to move, the bids it remembers)."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class RecallGraph:
+    """A Dudo round's abstract graph and the information sets of its regret blocks."""
+
+    rules: DudoRules
+    memory: int | None  # None: every bid (the real game)
+    graph: Graph
+    nodes: tuple[Node, ...]
+    block_player: tuple[int, ...]
+    block_keys: tuple[tuple[str, ...], ...]  # per block, per private state
+    block_labels: tuple[tuple[str, ...], ...]  # per block, its actions
+
+    def infoset_rows(self, strategy: np.ndarray) -> list[tuple[str, int, tuple[str, ...],
+                                                              tuple[float, ...]]]:
+        """(key, player, labels, probabilities) of every information set."""
+        out = []
+        for b, (first, states, count, _) in enumerate(self.graph.blocks.tolist()):
+            for j in range(states):
+                at = first + j * count
+                out.append((self.block_keys[b][j], self.block_player[b], self.block_labels[b],
+                            tuple(float(x) for x in strategy[at:at + count])))
+        return out
+
+
+def recall_graph(rules: DudoRules, memory: int | None,
+                 loser_payoffs: tuple[float, float] = (-1.0, 1.0),
+                 prefix: str = "") -> RecallGraph:
+    """The graph of Dudo under `rules` when players remember `memory` bids; the calls pay
+    player 0 ``loser_payoffs`` (see `solver.dudo_tree.payoff_matrices`); information-set keys
+    are `prefix` + ``dice|bids``."""
+    t = tables(rules)
+    bids = rules.num_bids
+    calls = 2 if rules.calzo else 1
+    root: Node = (0, ())
+    seen = {root}
+    stack = [root]
+    while stack:
+        player, suffix = stack.pop()
+        last = suffix[-1] if suffix else -1
+        for b in range(last + 1, bids):
+            after = (1 - player, remembered(suffix + (b,), memory))
+            if after not in seen:
+                seen.add(after)
+                stack.append(after)
+    nodes = sorted(seen, key=lambda n: (n[1][-1] if n[1] else -1, len(n[1]), n[1], n[0]))
+    index = {node: k for k, node in enumerate(nodes)}
+    states = (len(t.rolls[0]), len(t.rolls[1]))
+    private = [[dice_text(d) for d, _ in reversed(t.rolls[p])] for p in (0, 1)]
+    blocks: dict[tuple[int, tuple[int, ...]], int] = {}
+    block_rows: list[list[int]] = []
+    block_player: list[int] = []
+    block_keys: list[tuple[str, ...]] = []
+    block_labels: list[tuple[str, ...]] = []
+    actor: list[int] = []
+    num_actions: list[int] = []
+    row: list[int] = []
+    edge_start: list[int] = []
+    child: list[int] = []
+    payoff: list[int] = []
+    first = 0
+    for player, suffix in nodes:
+        last = suffix[-1] if suffix else -1
+        actions = t.opening if last < 0 else t.after_bid[last]
+        # Both seats share a block only when it is the same information: same dice count.
+        key = (rules.dice[player], suffix)
+        found = blocks.get(key)
+        if found is None:
+            found = blocks[key] = len(block_rows)
+            block_rows.append([first, states[player], len(actions), 0])
+            first += states[player] * len(actions)
+            public = ",".join(t.labels[x] for x in suffix)
+            block_player.append(player)
+            block_keys.append(tuple(f"{prefix}{own}|{public}" for own in private[player]))
+            block_labels.append(tuple(t.labels[a] for a in actions))
+        b = found
+        block_rows[b][3] |= 1 << player
+        actor.append(player)
+        num_actions.append(len(actions))
+        row.append(block_rows[b][0])
+        edge_start.append(len(child))
+        for a in actions:
+            if a < bids:
+                child.append(index[(1 - player, remembered(suffix + (a,), memory))])
+                payoff.append(-1)
+            else:
+                child.append(-1)
+                payoff.append((last * 2 + player) * calls + (a - bids))
+    matrices = payoff_matrices(rules, loser_payoffs, chance=False)
+    chance = [np.array([p for _, p in reversed(t.rolls[p])]) for p in (0, 1)]
+    graph = Graph(
+        actor=np.array(actor, np.int64), num_actions=np.array(num_actions, np.int64),
+        row=np.array(row, np.int64), edge_start=np.array(edge_start, np.int64),
+        child=np.array(child, np.int64), payoff=np.array(payoff, np.int64),
+        payoffs=np.ascontiguousarray(matrices.reshape(-1, states[0], states[1])),
+        chance0=chance[0], chance1=chance[1], blocks=np.array(block_rows, np.int64))
+    return RecallGraph(rules, memory, graph, tuple(nodes), tuple(block_player),
+                       tuple(block_keys), tuple(block_labels))
+
+
+def real_strategy(tree: PublicTree, recall: RecallGraph, strategy: np.ndarray) -> np.ndarray:
+    """The abstract `strategy` (laid out as `recall`'s blocks) played in the real game `tree`
+    (built by `solver.dudo_tree` for the same rules): each real information set takes the
+    block of the node its player remembers."""
+    rules = recall.rules
+    kind, parent, _, depth, last, _ = bid_tree(rules.num_bids, 2 if rules.calzo else 1)
+    a = tree.arrays
+    if len(kind) != len(a.kind):
+        raise ValueError(f"{tree.game} is not the tree of {rules}")
+    block_of = {}
+    for k, (player, suffix) in enumerate(recall.nodes):
+        block_of[(player, suffix)] = int(recall.graph.row[k])
+    suffixes: dict[int, tuple[int, ...]] = {0: ()}
+    source = np.empty(tree.num_regrets, np.int64)
+    for n in np.flatnonzero(kind == DECISION_NODE).tolist():
+        if n:
+            suffixes[n] = remembered(suffixes[int(parent[n])] + (int(last[n]),), recall.memory)
+        size = int(a.slot_count[a.actor[n], n] * a.num_actions[n])
+        start = int(a.regret_offset[n])
+        node = (int(depth[n]) % 2, suffixes[n])
+        source[start:start + size] = block_of[node] + np.arange(size)
+    return strategy[source]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class RecallSolve:
+    """A Dudo game solved by FSICFR with `memory` bids remembered."""
+
+    game: str
+    graph: RecallGraph
+    iterations: int
+    seconds: float
+    value: float  # player 0's, both playing the average strategy in the abstract game
+    strategy: np.ndarray
+    real_value: float | None  # the same strategy played in the real game, where it compiles
+    exploitability: float | None  # its exploitability there, exact
+
+
+REAL_GAME_NODES = 1 << 20
+"""Real games up to this many decision nodes are compiled to measure an abstract strategy."""
+
+
+def solve_recall(game: str, memory: int, iterations: int, algorithm: str = "dcfr",
+                 on_iteration: Callable[[int], None] | None = None) -> RecallSolve:
+    """Solve the Dudo game `game` remembering `memory` bids, and measure the result in the real
+    game if that is small enough to compile (2^(6n) bid sequences for n dice in play)."""
+    from solver.exploitability import evaluate_strategy
+    from solver.fsicfr import FSICFRSolver
+    from solver.games import get_game
+    from solver.games.dudo import DudoGame
+    from solver.public_tree import compile_game
+
+    dudo = get_game(game)
+    if not isinstance(dudo, DudoGame):
+        raise ValueError(f"the recall abstraction solves Dudo games (dudo, dudo-AvB), not "
+                         f"{game!r}")
+    graph = recall_graph(dudo.dudo_rules, memory)
+    solver = FSICFRSolver(graph.graph, algorithm)
+    started = time.perf_counter()
+    solver.iterate(iterations, on_iteration)
+    seconds = time.perf_counter() - started
+    strategy = solver.average_strategy()
+    real_value = exploitability = None
+    if 1 << dudo.dudo_rules.num_bids <= REAL_GAME_NODES:
+        tree = compile_game(game)
+        evaluation = evaluate_strategy(tree, real_strategy(tree, graph, strategy))
+        real_value, exploitability = evaluation.value, evaluation.exploitability
+    return RecallSolve(game, graph, iterations, seconds, solver.evaluate(strategy), strategy,
+                       real_value, exploitability)
+
+
+def store_recall(solved: RecallSolve, algorithm: str, store_path: str | None = None) -> int:
+    """Save an abstract solve under its game with the descriptor ``recall=M``; its id.  The
+    stored exploitability is the real game's, or infinity where it could not be measured."""
+    import solver
+    from strategies import InfosetStrategy, StrategyStore
+
+    rows = [InfosetStrategy(*row) for row in solved.graph.infoset_rows(solved.strategy)]
+    with StrategyStore.open(store_path or None, create=True) as store:
+        info = store.save_solve(
+            game=solved.game, algorithm=f"{algorithm}+fsicfr", iterations=solved.iterations,
+            seconds=solved.seconds,
+            exploitability=math.inf if solved.exploitability is None else solved.exploitability,
+            value=solved.value if solved.real_value is None else solved.real_value,
+            strategy=rows, trace=[], solver_version=solver.__version__,
+            abstraction=f"recall={solved.graph.memory}")
+    return info.id
