@@ -35,7 +35,9 @@ class SolveSummary(Frozen):
     algorithm: str
     iterations: int
     seconds: float
-    exploitability: float = Field(description="Exploitability of the stored strategy.")
+    exploitability: float | None = Field(
+        description="Exploitability of the stored strategy in the real game; null where it "
+        "could not be measured (a strategy of an abstraction too big to check exactly).")
     value: float = Field(description="Value of the game for seat 0 under the stored strategy.")
     created: UTCDateTime
 
@@ -53,6 +55,8 @@ class GameDescription(Frozen):
     notes: list[str] = Field(description="What a newcomer needs beyond the two lines of rules.")
     openspiel: str | None = Field(
         description="The OpenSpiel game this one equals (``pyspiel.load_game`` string), if any.")
+    listed: bool = Field(description="Shown in the lobby before it is solved; a variant that "
+                         "is not is shown once solved.")
 
 
 class GameSummary(GameDescription):
@@ -218,6 +222,21 @@ class PublicState(Frozen):
         default=None, description="How many dice each seat holds, where that varies.")
     betting: str | None = Field(
         default=None, description="The betting so far in the game's compact notation.")
+    finished_rounds: list[RoundOut] = Field(
+        default=[], description="The rounds played so far, in a game played in rounds.")
+    your_win_chance: float | None = Field(
+        default=None, description="Your probability of winning the whole game from the start "
+        "of this round if both play the solved strategies (where the game knows it).")
+
+
+class RoundOut(Frozen):
+    """A finished round of a game played in rounds (a Dudo match)."""
+
+    number: int
+    your_pieces: list[PieceOut]
+    bot_pieces: list[PieceOut]
+    lost_by: Literal["you", "bot"]
+    explanation: str
 
 
 class ActionGroupOut(Frozen):

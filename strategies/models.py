@@ -24,7 +24,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """Version of the table layout below; bump on any incompatible change."""
 
 SCHEMA_VERSION_KEY = "schema_version"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import cast
 
 from app.schemas import (
@@ -47,7 +48,7 @@ def _solve_summary(info: SolveInfo) -> SolveSummary:
         algorithm=info.algorithm,
         iterations=info.iterations,
         seconds=info.seconds,
-        exploitability=info.exploitability,
+        exploitability=info.exploitability if math.isfinite(info.exploitability) else None,
         value=info.value,
         created=info.created,
     )
@@ -63,6 +64,7 @@ def _description_fields(game: Game) -> dict[str, object]:
         "simultaneous": game.simultaneous,
         "notes": list(game.notes),
         "openspiel": game.openspiel.game_string if game.openspiel is not None else None,
+        "listed": game.listed,
     }
 
 

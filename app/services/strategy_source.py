@@ -18,7 +18,7 @@ from pathlib import Path
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.services.errors import StrategyUnavailableError
-from solver.games import game_names
+from solver.games import game_names, get_game
 from strategies import (
     InfosetStrategy,
     PublicNode,
@@ -44,6 +44,7 @@ class StoreStatus:
     ready: tuple[str, ...]
     """Games with a stored solve."""
     unsolved: tuple[str, ...]
+    """Games the lobby lists that have no stored solve."""
 
 
 class StrategySource:
@@ -199,9 +200,13 @@ class StrategySource:
             store = self.store()
             solved = set(store.games())
         except StrategyUnavailableError as exc:
-            return StoreStatus(self.path, exc.message, (), game_names())
+            return StoreStatus(self.path, exc.message, (), _listed())
         except _STORE_FAILURES as exc:
-            return StoreStatus(self.path, self._failed(exc).message, (), game_names())
+            return StoreStatus(self.path, self._failed(exc).message, (), _listed())
         ready = tuple(g for g in game_names() if g in solved)
         return StoreStatus(self.path, None, ready,
-                           tuple(g for g in game_names() if g not in solved))
+                           tuple(g for g in _listed() if g not in solved))
+
+
+def _listed() -> tuple[str, ...]:
+    return tuple(g for g in game_names() if get_game(g).listed)

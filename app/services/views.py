@@ -24,6 +24,7 @@ from app.schemas import (
     PieceOut,
     PublicState,
     ReplayStep,
+    RoundOut,
 )
 from app.services.bot import Policy
 from app.services.coach import HandReview, Judged
@@ -83,8 +84,9 @@ def event_for(game: Game, step: Step, human_seat: int, reveal_all: bool) -> Even
                  text=f"{'You' if mine else 'Bot'}: {shown}")
 
 
-def public_state(state: State) -> PublicState:
+def public_state(state: State, human_seat: int) -> PublicState:
     view = state.public_view()
+    names = _names(human_seat)
     return PublicState(
         pot=view.pot,
         contributions=list(view.contributions) if view.contributions else None,
@@ -96,6 +98,13 @@ def public_state(state: State) -> PublicState:
         last_bid=view.last_bid,
         pieces_held=list(view.pieces_held) if view.pieces_held else None,
         betting=view.betting,
+        finished_rounds=[RoundOut(number=r.number,
+                                  your_pieces=pieces_out(r.pieces[human_seat]),
+                                  bot_pieces=pieces_out(r.pieces[1 - human_seat]),
+                                  lost_by="you" if r.loser == human_seat else "bot",
+                                  explanation=r.explain(names))
+                         for r in view.finished_rounds],
+        your_win_chance=view.win_chances[human_seat] if view.win_chances else None,
     )
 
 
@@ -144,7 +153,7 @@ def hand_view(hand: HandRow, trace: Trace, since: int, hint: Policy | None,
         private_view=state.private_view(human),
         private_pieces=pieces_out(state.private_pieces(human)),
         bot_pieces_hidden=0 if finished else _hidden_pieces(state, bot),
-        public=public_state(state),
+        public=public_state(state, human),
         events=events,
         new_events=events[since:],
         legal_actions=legal_labels(state) if mine else [],
@@ -204,7 +213,7 @@ def hand_replay(hand: HandRow, trace: Trace, review: HandReview | None) -> HandR
         probabilities = step.recorded.probabilities if step.recorded.actor == bot else None
         steps.append(ReplayStep(
             seq=step.recorded.seq, actor=event.actor, label=step.recorded.label,
-            text=event.text, public=public_state(step.after),
+            text=event.text, public=public_state(step.after, hand.human_seat),
             bot_probabilities=[ActionProbability(label=label, probability=float(p))
                                for label, p in probabilities.items()]
             if probabilities is not None else None,

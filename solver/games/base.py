@@ -225,6 +225,9 @@ class Game(Protocol):
     """A public history to show as an example (``"rc|Qh"``)."""
     openspiel: OpenSpielMapping | None
     """The same game in OpenSpiel, if it has one: exported strategies are judged there."""
+    listed: bool
+    """Shown in the lobby even before it is solved (a variant that is not is shown once its
+    solve is in the store)."""
 
     def initial_state(self) -> State: ...
 
@@ -268,6 +271,7 @@ class GameDefaults:
 
     simultaneous: bool = False
     openspiel: OpenSpielMapping | None = None
+    listed: bool = True
     notes: tuple[str, ...] = ()
     history_legend: str = ""
     history_example: str = ""

@@ -423,6 +423,9 @@ class DudoGame(GameDefaults):
         self.dudo_rules = DudoRules(dice, faces, calzo)
         self.calzo = calzo
         self.name = game_name(dice, calzo, faces)
+        # The lobby shows one die each, with and without calzo, and two each; the other
+        # variants once a solve of them is stored.
+        self.listed = dice in ((1, 1), (2, 2)) and faces == FACES
         if dice == (1, 1):
             self.title = "Dudo with calzo" if calzo else "Dudo"
             held = "One secret die each"

@@ -167,7 +167,8 @@ def test_rps_bot_move_hidden_until_the_end(api: AppHandle) -> None:
     assert event["actor"] == "bot" and event["hidden"] and event["label"] is None
     assert second["public"] == {"pot": None, "contributions": None, "round": None,
                                 "rounds": None, "board": [], "board_slots": 0, "bids": None,
-                                "last_bid": None, "pieces_held": None, "betting": None}
+                                "last_bid": None, "pieces_held": None, "betting": None,
+                                "finished_rounds": [], "your_win_chance": None}
     assert second["bot_pieces_hidden"] == 1
     done = api.client.post(f"{API}/hands/{second['hand_id']}/actions", headers=headers,
                            json={"action": "rock", "seq": second["seq"]}).json()

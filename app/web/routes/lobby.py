@@ -19,6 +19,8 @@ async def lobby(request: Request, source: SourceDep) -> Response:
     status = source.status()
     rows = []
     for g in games:
+        if not (g.listed or g.available):
+            continue  # a variant, shown once it is solved
         reason = None
         if not g.available:
             reason = (f"No solved strategy is stored for this game yet ({status.error})."

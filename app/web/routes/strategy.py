@@ -68,7 +68,14 @@ def strategy_page(request: Request, game: GamePath, source: SourceDep,
     if not detail.available:
         source.solve(game)  # 503 with the reason
     searching = view == "search" or bool(card or history)
-    tree = None if searching else services.tree_node(source, game, node, offset=offset)
+    tree = None
+    if not searching:
+        try:
+            tree = services.tree_node(source, game, node, offset=offset)
+        except NotFoundError:
+            if node != 0:
+                raise
+            searching = True  # a solve of an abstraction has no public tree to walk
     if tree is not None and htmx_target(request) == "tree":
         return templates.TemplateResponse(request, "partials/tree.html",
                                           {"game": detail, "tree": tree})
