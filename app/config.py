@@ -39,6 +39,11 @@ class Settings:
     data_dir: Path = REPO_ROOT / "data"
 
     @property
+    def build_status(self) -> Path:
+        """Where the background build of the long strategies reports its progress."""
+        return self.data_dir / "build-status.json"
+
+    @property
     def url(self) -> str:
         """Where ``python -m app`` serves the app."""
         return f"http://{self.host}:{self.port}"

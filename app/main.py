@@ -60,7 +60,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings if settings is not None else Settings.from_env()
     engine = make_engine(settings.database_url)
     create_tables(engine)
-    source = StrategySource(settings.strategy_store)
+    source = StrategySource(settings.strategy_store, settings.build_status)
     if (error := source.open()) is not None:
         log.error("starting without strategies (games answer 503 until it is fixed): %s", error)
 

@@ -57,6 +57,18 @@ class GameDescription(Frozen):
         description="The OpenSpiel game this one equals (``pyspiel.load_game`` string), if any.")
     listed: bool = Field(description="Shown in the lobby before it is solved; a variant that "
                          "is not is shown once solved.")
+    build_command: str = Field(description="The command that builds its strategy.")
+
+
+class BuildProgress(Frozen):
+    """A game whose strategy is being built in the background (``python -m app`` starts the
+    long builds after it serves the games that are ready)."""
+
+    state: Literal["waiting", "building", "failed"]
+    step: str | None = Field(description="What the build is doing now.")
+    fraction: float | None = Field(description="How much of that step is done (0 to 1).")
+    remaining_seconds: float | None = Field(description="About how long that step still takes.")
+    message: str | None = Field(description="Why it failed, if it did.")
 
 
 class GameSummary(GameDescription):
@@ -66,6 +78,8 @@ class GameSummary(GameDescription):
     )
     solve: SolveSummary | None
     available: bool = Field(description="True if a solved strategy is stored: the bot can play.")
+    building: BuildProgress | None = Field(
+        default=None, description="Set while its strategy is being built in the background.")
 
 
 class GameDetail(GameSummary):

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+import shlex
 from typing import cast
 
 from app.schemas import (
     ActionProbability,
+    BuildProgress,
     Convergence,
     GameDescription,
     GameDetail,
@@ -65,6 +67,7 @@ def _description_fields(game: Game) -> dict[str, object]:
         "notes": list(game.notes),
         "openspiel": game.openspiel.game_string if game.openspiel is not None else None,
         "listed": game.listed,
+        "build_command": shlex.join(("python", "-m", "solver", *game.build_command)),
     }
 
 
@@ -83,14 +86,21 @@ def _summary_fields(game: Game, info: SolveInfo | None) -> dict[str, object]:
 
 
 def list_games(source: StrategySource) -> list[GameSummary]:
-    """Every game, solved or not (``available`` says whether the bot can play it)."""
+    """Every game, solved or not (``available`` says whether the bot can play it, ``building``
+    how far a background build of it has come)."""
     out = []
+    building = source.building()
     for name in game_names():
         try:
             info = source.latest_solve(name)
         except StrategyUnavailableError:
             info = None
-        out.append(GameSummary.model_validate(_summary_fields(get_game(name), info)))
+        report = building.get(name) if info is None else None
+        out.append(GameSummary.model_validate({
+            **_summary_fields(get_game(name), info),
+            "building": BuildProgress.model_validate({
+                "step": None, "fraction": None, "remaining_seconds": None, "message": None,
+                **report}) if report else None}))
     return out
 
 

@@ -14,11 +14,13 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.services.errors import StrategyUnavailableError
 from solver.games import game_names, get_game
+from solver.progress import read_status
 from strategies import (
     InfosetStrategy,
     PublicNode,
@@ -50,8 +52,10 @@ class StoreStatus:
 class StrategySource:
     """The app's handle on the strategy store at `path`. Thread-safe."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, build_status: Path | None = None) -> None:
         self.path = Path(path)
+        self.build_status = build_status
+        """Where a background build of the store reports its progress (`solver.progress`)."""
         self._lock = threading.Lock()
         self._store: StrategyStore | None = None
         self._error: str | None = None
@@ -193,6 +197,27 @@ class StrategySource:
             return store.trace(solve_id)
         except _STORE_FAILURES as exc:
             raise self._failed(exc) from exc
+
+    def building(self) -> dict[str, dict[str, Any]]:
+        """The games a background build still has to build, with its report on each: the
+        one it builds (``state`` building, with the step's progress), those after it
+        (waiting) and those that failed."""
+        report = read_status(self.build_status) if self.build_status is not None else None
+        if not report:
+            return {}
+        games: dict[str, dict[str, Any]] = {}
+        for name in report.get("pending", []):
+            games[str(name)] = {"state": "waiting"}
+        current = report.get("current")
+        if current:
+            total, done = report.get("total"), report.get("done")
+            games[str(current)] = {
+                "state": "building", "step": report.get("step"),
+                "fraction": done / total if total and done is not None else None,
+                "remaining_seconds": report.get("remaining_seconds")}
+        for name, message in (report.get("failed") or {}).items():
+            games[str(name)] = {"state": "failed", "message": str(message)}
+        return games
 
     def status(self) -> StoreStatus:
         """For ``/healthz`` and the logs at start-up."""

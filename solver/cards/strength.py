@@ -40,7 +40,6 @@ import numba
 import numpy as np
 from numba import njit, prange
 from numpy.typing import NDArray
-from tqdm import tqdm
 
 from solver.cards import cache as disk
 from solver.cards import deck as deck_module
@@ -48,6 +47,7 @@ from solver.cards import evaluator, isomorphism
 from solver.cards.deck import STANDARD, Deck
 from solver.cards.evaluator import CARD_BIT, CARD_KEY, rank_state
 from solver.cards.isomorphism import HandIndexer, IndexerTables, index_hand, unindex_hand
+from solver.progress import progress_bar
 
 FloatArray = NDArray[np.float32]
 IntArray = NDArray[np.int64]
@@ -283,7 +283,7 @@ def _blocks(total: int, parts: int) -> list[tuple[int, int]]:
 def _run(kernel: Callable[[int, int], None], total: int, desc: str, unit: str,
          progress: bool) -> None:
     """`kernel` over ``0 .. total - 1`` in 200 blocks, the bar moving after each."""
-    with tqdm(total=total, desc=desc, unit=unit, unit_scale=True, disable=not progress,
+    with progress_bar(total=total, desc=desc, unit=unit, unit_scale=True, disable=not progress,
               file=sys.stderr, mininterval=0.5) as bar:
         for start, stop in _blocks(total, 200):
             kernel(start, stop)

@@ -229,6 +229,11 @@ class Game(Protocol):
     """Shown in the lobby even before it is solved (a variant that is not is shown once its
     solve is in the store)."""
 
+    @property
+    def build_command(self) -> tuple[str, ...]:
+        """The ``python -m solver`` arguments that build its strategy into the store."""
+        ...
+
     def initial_state(self) -> State: ...
 
     def num_distinct_actions(self) -> int:
@@ -272,6 +277,10 @@ class GameDefaults:
     simultaneous: bool = False
     openspiel: OpenSpielMapping | None = None
     listed: bool = True
+
+    @property
+    def build_command(self) -> tuple[str, ...]:
+        return ("solve", getattr(self, "name", ""))
     notes: tuple[str, ...] = ()
     history_legend: str = ""
     history_example: str = ""

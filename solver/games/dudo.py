@@ -426,6 +426,9 @@ class DudoGame(GameDefaults):
         # The lobby shows one die each, with and without calzo, and two each; the other
         # variants once a solve of them is stored.
         self.listed = dice in ((1, 1), (2, 2)) and faces == FACES
+        exact = sum(dice) <= 3  # 2^18 bid sequences at most: solved as it is
+        self._build = (("solve", self.name) if exact
+                       else ("recall", self.name, "--memory", "3", "--quiet"))
         if dice == (1, 1):
             self.title = "Dudo with calzo" if calzo else "Dudo"
             held = "One secret die each"

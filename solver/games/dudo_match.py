@@ -308,6 +308,10 @@ def match_table(store: Path | None = None) -> dict[str, float] | None:
 class DudoMatchGame(GameDefaults):
     """The match as one game (see the module's doc)."""
 
+    @property
+    def build_command(self) -> tuple[str, ...]:
+        return ("match", "--quiet")
+
     name: str = NAME
     title: str = "Dudo: a full match"
     rules: str = ("Five secret dice each, 1s wild; each round is a game of Dudo on all the dice.\n"

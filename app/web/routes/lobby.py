@@ -25,8 +25,8 @@ async def lobby(request: Request, source: SourceDep) -> Response:
         if not g.available:
             reason = (f"No solved strategy is stored for this game yet ({status.error})."
                       if status.error else
-                      "No solved strategy is stored for this game yet: run "
-                      f"`python -m solver solve {g.name}` (or `python -m solver build`).")
+                      f"No solved strategy is stored for this game yet: `{g.build_command}` "
+                      "builds it.")
         rows.append({"game": g, "reason": reason})
     return templates.TemplateResponse(
         request, "lobby.html", {"games": rows, "store_error": status.error, "nav": "lobby"})
