@@ -24,7 +24,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """Version of the table layout below; bump on any incompatible change."""
 
 SCHEMA_VERSION_KEY = "schema_version"
@@ -81,6 +81,9 @@ class SolveRow(Base):
     value: Mapped[float] = mapped_column(Float)
     created: Mapped[datetime] = mapped_column(UTCDateTime)
     solver_version: Mapped[str] = mapped_column(String)
+    abstraction: Mapped[str] = mapped_column(String, default="", server_default="")
+    """How positions of the real game map to the stored keys (`solver.abstraction`); empty if
+    the game was solved as it is."""
 
 
 class InfosetRow(Base):

@@ -97,6 +97,8 @@ class SolveInfo:
     value: float
     created: datetime  # UTC-aware
     solver_version: str
+    abstraction: str = ""
+    """`solver.abstraction` descriptor of the abstract game solved; empty for the real game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +128,7 @@ def _solve_info(row: SolveRow) -> SolveInfo:
         value=row.value,
         created=row.created,
         solver_version=row.solver_version,
+        abstraction=row.abstraction or "",
     )
 
 
@@ -204,6 +207,8 @@ class StrategyStore:
         self._cache: OrderedDict[int, dict[str, InfosetStrategy]] = OrderedDict()
         # solve id -> the infosets infoset() has looked up so far (bots revisit the same ones)
         self._seen: dict[int, dict[str, InfosetStrategy]] = {}
+        # solve id -> its row, as latest_solve() returns it
+        self._infos: dict[int, SolveInfo] = {}
         # JSON text of an action list -> decoded labels (few distinct lists per game)
         self._labels: dict[str, tuple[str, ...]] = {}
         self._closed = False
@@ -285,6 +290,7 @@ class StrategyStore:
         strategy: Iterable[InfosetStrategy],
         trace: Iterable[TracePoint],
         solver_version: str,
+        abstraction: str = "",
     ) -> SolveInfo:
         """Store one solve with its strategy and convergence trace in a single transaction."""
         with self._sessions.begin() as session:
@@ -297,6 +303,7 @@ class StrategyStore:
                 value=float(value),
                 created=datetime.now(UTC),
                 solver_version=solver_version,
+                abstraction=abstraction,
             )
             session.add(solve)
             session.flush()
@@ -358,11 +365,20 @@ class StrategyStore:
             return [_solve_info(row) for row in session.scalars(stmt)]
 
     def latest_solve(self, game: str) -> SolveInfo | None:
-        """The newest solve of ``game``, or None if it was never solved."""
-        stmt = select(SolveRow).where(SolveRow.game == game).order_by(*_NEWEST_FIRST).limit(1)
-        with self._sessions() as session:
-            row = session.scalars(stmt).first()
-            return None if row is None else _solve_info(row)
+        """The newest solve of ``game``, or None if it was never solved. Cached like
+        :meth:`latest_solve_id` (a bot asks on every decision)."""
+        with self._lock:
+            sid = self._solve_id_locked(game, None)
+            if sid is None:
+                return None
+            cached = self._infos.get(sid)
+        if cached is not None:
+            return cached
+        info = self.solve(sid)
+        if info is not None:
+            with self._lock:
+                self._infos[sid] = info
+        return info
 
     def latest_solve_id(self, game: str) -> int | None:
         """The id of the newest solve of ``game``, or None if it was never solved. Cheap: one
@@ -508,6 +524,7 @@ class StrategyStore:
         self._game_of.clear()
         self._cache.clear()
         self._seen.clear()
+        self._infos.clear()
         if len(self._labels) > 10_000:
             self._labels.clear()
 

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from app.services.errors import StrategyUnavailableError
 from app.services.strategy_source import BUILD_HINT, StrategySource
+from solver.abstraction import abstraction_for
 from solver.games import Game, State, legal_labels
 
 log = logging.getLogger("app.bot")
@@ -38,7 +39,9 @@ class Bot(Protocol):
 
 
 class StoredStrategyBot:
-    """Plays the latest stored solve of each game, checked against the legal actions.
+    """Plays the latest stored solve of each game, checked against the legal actions. A game
+    solved in an abstraction is played by looking its strategy up under the abstract key of
+    the position (`solver.abstraction`).
 
     Its messages never name the information set: the key holds the private cards of the
     player to move, which may be the bot's."""
@@ -47,10 +50,15 @@ class StoredStrategyBot:
         self.source = source
 
     def policy(self, game: Game, state: State) -> Policy:
-        key = state.information_state_key()
+        info = self.source.solve(game.name)
+        try:
+            abstraction = abstraction_for(game, info.abstraction)
+        except ValueError as exc:
+            raise StrategyUnavailableError(f"the stored solve of {game.name!r} cannot be played: "
+                                           f"{exc}") from None
+        key = abstraction.strategy_key(state, state.current_player())
         row = self.source.infoset(game.name, key)
         if row is None:
-            self.source.solve(game.name)  # 503 "no solved strategy" if that is the reason
             log.error("the stored %s strategy has no information set %r", game.name, key)
             raise StrategyUnavailableError(
                 f"the stored strategy for {game.name!r} in {self.source.path} does not cover "
