@@ -5,7 +5,9 @@ game definition / OpenSpiel's ``universal_poker``) and its named members.
   (``universal_poker(...)`` and our ``holdem(...)`` spec);
 * `solver.games.holdem.betting`: limit betting, cards aside;
 * `solver.games.holdem.game`: the game and its states, move for move universal_poker's;
-* `solver.games.holdem.names`: poker hands in words.
+* `solver.games.holdem.names`: poker hands in words;
+* `solver.games.holdem.tree`: the compiled public tree, built from the rules (card removal,
+  showdowns by sorted hand strength).
 """
 
 from solver.games.holdem.game import HoldemGame, HoldemState

@@ -18,6 +18,8 @@ and a bet.  A member dealing board cards before the first betting round writes t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from solver.cards.evaluator import evaluate
 from solver.games.base import (
@@ -37,6 +39,10 @@ from solver.games.base import (
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.names import RANK_NAMES, kicker, name_hand
 from solver.games.holdem.rules import UNLIMITED_STACK, HoldemRules
+
+if TYPE_CHECKING:
+    from solver.games.holdem.tree import HoldemEngine
+    from solver.public_tree import PublicTree
 
 _FOUR_STREETS = ("Preflop", "Flop", "Turn", "River")
 
@@ -357,3 +363,21 @@ class HoldemGame(GameDefaults):
                          f"or flushes: from the best, {', '.join(kinds)} (higher ranks first, "
                          f"then the kickers). Equal hands split the pot.")
         return tuple(notes)
+
+    # ---- sizes and the compiled tree ------------------------------------------------------
+
+    @cached_property
+    def engine(self) -> HoldemEngine:
+        """The compiler of this member's public tree (imported late: it needs the solver)."""
+        from solver.games.holdem.tree import HoldemEngine
+
+        return HoldemEngine(self)
+
+    def public_tree(self) -> PublicTree:
+        """The compiled public tree, built directly from the rules (see
+        `solver.games.holdem.tree`), not by walking the states."""
+        return self.engine.public_tree()
+
+    def sizes(self) -> dict[str, int | dict[str, int]]:
+        """What `python -m solver info` prints: exact counts of the game's tree."""
+        return self.engine.sizes()
