@@ -104,9 +104,9 @@ class HoldemEngine:
         return out
 
     def sizes(self) -> dict[str, int | dict[str, int]]:
-        """Exact counts: betting sequences, public nodes, information sets, histories (every
-        state, chance and terminal ones included, as `solver.policy.iter_states` walks them),
-        (public node, hand) slots, and the canonical hands per round up to suits."""
+        """Exact counts: betting sequences, information sets, histories (every state, chance
+        and terminal ones included, as `solver.policy.iter_states` walks them), public nodes,
+        (public node, hand) slots of both players, and the hands per round up to suits."""
         from solver.cards.isomorphism import HandIndexer
 
         d = self.definition
@@ -135,7 +135,7 @@ class HoldemEngine:
             indexer = HandIndexer((k, shown) if shown else (k,), d.deck)
             canonical[f"round {r + 1}"] = indexer.size
         return {"betting_sequences": sequences, "information_sets": infosets,
-                "histories": histories, "public_nodes": public, "slots": slots,
+                "histories": histories, "public_nodes": public, "slots": 2 * slots,
                 "canonical_hands": canonical}
 
     # ---- the compiled tree ----------------------------------------------------------------
@@ -153,11 +153,11 @@ class HoldemEngine:
     def _compile(self, with_keys: bool) -> tuple[TreeArrays, list[str], list[tuple[int, ...]],
                                                  list[tuple[str, ...]]]:
         d = self.definition
-        total = self.sizes()["slots"]
-        assert isinstance(total, int)
-        if total > MAX_SLOTS:
+        both = self.sizes()["slots"]
+        assert isinstance(both, int)
+        if both // 2 > MAX_SLOTS:
             raise ValueError(
-                f"{self.game.name} has {total:,} (public node, hand) pairs; the exact engine "
+                f"{self.game.name} has {both // 2:,} (public node, hand) pairs; the exact engine "
                 f"builds at most {MAX_SLOTS:,}: the game needs an abstraction to be solved")
         n, k = d.num_cards, d.hole_cards
         weights = [1.0 / (math.comb(n, k) * math.comb(n - k, k) * self.boards(r, True))
