@@ -34,13 +34,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numba import njit
 from numpy.typing import NDArray
 
 from solver.cards.evaluator import rank_hands
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.rules import HoldemRules
 from solver.node_kinds import CHANCE_NODE, DECISION_NODE, FOLD_NODE, SHOWDOWN_NODE
-from solver.public_tree import CardTerminals, PublicTree, TreeArrays, _spans, pack_tree
+from solver.public_tree import CardTerminals, PublicTree, TreeArrays, pack_tree
 
 if TYPE_CHECKING:
     from solver.games.holdem.game import HoldemGame
@@ -110,6 +111,15 @@ class HoldemEngine:
         from solver.cards.isomorphism import HandIndexer
 
         d = self.definition
+        canonical = {}
+        for r in range(d.num_rounds):
+            shown = d.board_dealt(r)
+            indexer = HandIndexer((d.hole_cards, shown) if shown else (d.hole_cards,), d.deck)
+            canonical[f"round {r + 1}"] = indexer.size
+        return {**self._counts(), "canonical_hands": canonical}
+
+    def _counts(self) -> dict[str, int]:
+        d = self.definition
         n, k = d.num_cards, d.hole_cards
         sequences = infosets = histories = public = slots = 0
         for node in self.betting:
@@ -129,14 +139,8 @@ class HoldemEngine:
             if not b.over:
                 sequences += 1
                 infosets += boards * hands
-        canonical = {}
-        for r in range(d.num_rounds):
-            shown = d.board_dealt(r)
-            indexer = HandIndexer((k, shown) if shown else (k,), d.deck)
-            canonical[f"round {r + 1}"] = indexer.size
         return {"betting_sequences": sequences, "information_sets": infosets,
-                "histories": histories, "public_nodes": public, "slots": 2 * slots,
-                "canonical_hands": canonical}
+                "histories": histories, "public_nodes": public, "slots": 2 * slots}
 
     # ---- the compiled tree ----------------------------------------------------------------
 
@@ -153,8 +157,7 @@ class HoldemEngine:
     def _compile(self, with_keys: bool) -> tuple[TreeArrays, list[str], list[tuple[int, ...]],
                                                  list[tuple[str, ...]]]:
         d = self.definition
-        both = self.sizes()["slots"]
-        assert isinstance(both, int)
+        both = self._counts()["slots"]
         if both // 2 > MAX_SLOTS:
             raise ValueError(
                 f"{self.game.name} has {both // 2:,} (public node, hand) pairs; the exact engine "
@@ -271,24 +274,14 @@ class HoldemEngine:
         all_hands = np.concatenate([b.hands for b in boards])
         all_from = np.concatenate([b.from_parent for b in boards])
         counts = sizes[on]
-        slots = _spans(starts[on], counts)
-        slot_hand = all_hands[slots]
-        slot_offset = np.concatenate(([0], np.cumsum(counts)[:-1]))
-        node = np.repeat(np.arange(len(kinds)), counts)
-        above = parents[node]
-        dealt_here = (above >= 0) & (on[node] != on[np.maximum(above, 0)])
-        within = np.arange(len(node)) - slot_offset[node]
-        local = np.where(dealt_here, all_from[slots], within)
-        slot_parent = np.where(above >= 0, slot_offset[np.maximum(above, 0)] + local, -1)
-        index = np.array(taken, np.int64)
-        slot_action = [np.repeat(np.where((parents >= 0) & (actors[np.maximum(parents, 0)] == p),
-                                          index, -1), counts) for p in (0, 1)]
+        slot_hand, slot_parent, slot_action = _slots(
+            parents, actors, on, np.array(taken, np.int64), counts, starts, all_hands, all_from)
         order, strength, offset = self._showdown_orders(boards, kinds, on)
         showdown_offset = np.where(kinds == SHOWDOWN_NODE, offset[on], -1)
         return pack_tree(
             kind=kinds, actor=actors, parent=parents, num_actions=num_actions,
             slot_count=np.stack([counts, counts]), slot_parent=[slot_parent, slot_parent],
-            slot_action=slot_action, payoffs=np.zeros(0),
+            slot_action=[slot_action[0], slot_action[1]], payoffs=np.zeros(0),
             cards=CardTerminals(terminal_value=np.array(value), showdown_offset=showdown_offset,
                                 showdown_order=order, showdown_strength=strength,
                                 slot_hand=[slot_hand, slot_hand], hand_cards=self.hand_cards))
@@ -318,6 +311,39 @@ class HoldemEngine:
         if not orders:
             return np.zeros(0, np.int64), np.zeros(0, np.int64), offset
         return np.concatenate(orders), np.concatenate(strengths), offset
+
+
+@njit(cache=True)
+def _slots(parent: IntArray, actor: IntArray, board: IntArray, taken: IntArray, count: IntArray,
+           start: IntArray, hands: IntArray, from_parent: IntArray,
+           ) -> tuple[IntArray, IntArray, IntArray]:
+    """Every node's slots, node after node: the hand each holds, its slot at the parent node
+    (the same hand; after a deal, its place among the hands of the board before) and the
+    index of the action taken at the parent by each player (-1 where it did not act).  One
+    pass with no temporaries, for members with tens of millions of slots."""
+    total = count.sum()
+    slot_hand = np.empty(total, np.int64)
+    slot_parent = np.empty(total, np.int64)
+    slot_action = np.full((2, total), -1, np.int64)
+    offset = np.empty(parent.shape[0], np.int64)
+    s = 0
+    for n in range(parent.shape[0]):
+        offset[n] = s
+        b = board[n]
+        above = parent[n]
+        dealt = above >= 0 and board[above] != b
+        for j in range(count[n]):
+            slot_hand[s + j] = hands[start[b] + j]
+            if above < 0:
+                slot_parent[s + j] = -1
+            elif dealt:
+                slot_parent[s + j] = offset[above] + from_parent[start[b] + j]
+            else:
+                slot_parent[s + j] = offset[above] + j
+        if above >= 0 and actor[above] >= 0:
+            slot_action[actor[above], s:s + count[n]] = taken[n]
+        s += count[n]
+    return slot_hand, slot_parent, slot_action
 
 
 def _betting_tree(rules: HoldemRules) -> tuple[_BettingNode, ...]:
