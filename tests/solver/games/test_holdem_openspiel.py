@@ -89,3 +89,29 @@ def test_other_members_agree_too() -> None:
                  "holdem(numRanks=4,numSuits=2,numHoleCards=1,numBoardCards=1 1,blind=1 1,"
                  "firstPlayer=1 2,raiseSize=1 2,maxRaises=1 2)"):
         playouts(spec, 1_000, seed=11)
+
+
+def test_export_refuses_what_openspiel_cannot_tell_apart() -> None:
+    """universal_poker writes the board as one set: after a 3c then a 4c, and after a 4c then
+    a 3c, its strings are the same, ours are not.  A strategy that plays them alike exports;
+    one that does not is refused rather than written half right."""
+    from solver.games import play
+    from solver.openspiel_format import openspiel_policy
+    from solver.policy import infosets
+
+    spec = "holdem(numRanks=3,numSuits=2,numHoleCards=1,numBoardCards=0 1 1,maxRaises=1 1 1)"
+    game = get_game(spec)
+    mapping = game.openspiel
+    assert mapping is not None
+    one = play(game, [0, 1, 1, 1, 2, 1, 1, 4])  # 2c, 2d; check, check; 3c; check, check; 4c
+    other = play(game, [0, 1, 1, 1, 4, 1, 1, 2])
+    assert one.information_state_key() != other.information_state_key()
+    assert (mapping.information_state_string(one, 0)
+            == mapping.information_state_string(other, 0))
+    uniform = {key: {a: 1 / len(info.actions) for a in info.actions}
+               for key, info in infosets(game).items()}
+    assert len(openspiel_policy(game, uniform)) < len(uniform)
+    skewed = dict(uniform)
+    skewed[one.information_state_key()] = {1: 1.0, 2: 0.0}
+    with pytest.raises(ValueError, match="forgets what ours remembers"):
+        openspiel_policy(game, skewed)
