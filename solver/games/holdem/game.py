@@ -329,14 +329,17 @@ class HoldemGame(GameDefaults):
     def _notes(self) -> tuple[str, ...]:
         d = self.definition
         small, big = sorted(d.blinds)
-        blinds = (f"Both seats post a blind of {big}" if small == big else
-                  f"The big blind puts in {big} and the small blind {small} before the cards")
-        first = self._role(d.first_player[0])
-        order = f"{blinds}; {first} acts first in the first round"
+        if small == big:
+            blinds = f"Both seats post a blind of {big} before the cards"
+        else:
+            blinds = (f"The first seat posts the {self._role(0).removeprefix('the ')} "
+                      f"({d.blinds[0]}) and the second the "
+                      f"{self._role(1).removeprefix('the ')} ({d.blinds[1]}) before the cards")
+        order = f"{blinds}; {self._role(d.first_player[0])} acts first in the first round"
         if d.num_rounds > 1:
             later = {self._role(p) for p in d.first_player[1:]}
             order += (f" and {later.pop()} in the later ones." if len(later) == 1
-                      else " and the others as the rules say.")
+                      else ", and the later rounds alternate as the rules say.")
         else:
             order += "."
         sizes = ", ".join(f"{size} in round {r + 1}" for r, size in enumerate(d.raise_sizes))
