@@ -38,6 +38,7 @@ class Reached:
     iterations: int  # first check at or below the target: an upper bound
     seconds: float  # solver time up to that iteration, checks excluded
     previous_check: int  # the check before it was above the target (0: none)
+    cpu_seconds: float = math.nan  # the process's CPU time over the same iterations
 
 
 @dataclass
@@ -123,7 +124,7 @@ def drive(run: Run, iterate_once: Callable[[], None], exploitability: Callable[[
         while pending and last <= pending[0]:
             target = pending.pop(0)
             run.reached[_key(target)] = Reached(run.iterations, run.solver_seconds,
-                                                previous_check)
+                                                previous_check, run.solver_cpu_seconds)
             log(f"  {run.solver}: <= {target:.0e} at {run.iterations} it, "
                 f"{run.solver_seconds:.3f} s")
         previous_check = run.iterations

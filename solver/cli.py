@@ -16,7 +16,8 @@ from tqdm import tqdm
 
 import solver
 from solver.exploitability import evaluate_strategy
-from solver.games import BUILD_DEFAULTS, game_names, get_game
+from solver.games import BUILD_DEFAULTS, game_names, get_game, named_games
+from solver.sizes import game_sizes
 from solver.solve import (
     ALGORITHMS,
     DEFAULT_ALGORITHM,
@@ -309,6 +310,35 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_info(args: argparse.Namespace) -> int:
+    sizes = game_sizes(args.game)
+    if args.json:
+        _print(sizes, True)
+        return 0
+    width = max(len(k) for k in sizes)
+    for key, value in sizes.items():
+        if isinstance(value, dict):
+            value = ", ".join(f"{k}: {v:,}" for k, v in value.items())
+        elif isinstance(value, int) and not isinstance(value, bool):
+            value = f"{value:,}"
+        print(f"{key.replace('_', ' '):<{width}}  {value}")
+    return 0
+
+
+def _game(text: str) -> str:
+    """A game argument: a registered or named game, or a family member by its parameters (its
+    canonical name is what the store files it under)."""
+    try:
+        return get_game(text.strip()).name
+    except (KeyError, ValueError) as error:
+        raise argparse.ArgumentTypeError(str(error).strip('"')) from None
+
+
+GAME_HELP = (f"one of {', '.join((*game_names(), *named_games()))}, or a member of a family by "
+             f"its parameters, e.g. 'holdem(numRanks=6,numSuits=2,numBoardCards=0 1 1)' "
+             f"(the others as in heads-up limit hold'em) or 'universal_poker(...)'")
+
+
 def _positive_int(text: str) -> int:
     value = int(text)
     if value <= 0:
@@ -338,8 +368,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("solve", parents=[common], help="solve one game and store the result",
                        description="Solve GAME and store its average strategy and trace. "
                                    f"Without a limit it stops at exploitability {DEFAULT_TARGET}.")
-    p.add_argument("game", choices=game_names(), metavar="GAME",
-                   help=f"one of {', '.join(game_names())}")
+    p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
     p.add_argument("--algorithm", choices=("auto", *ALGORITHMS), default=DEFAULT_ALGORITHM,
                    metavar="NAME", help=f"one of auto, {', '.join(ALGORITHMS)} (default auto: "
                                         f"the fastest for the game)")
@@ -355,8 +384,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Solve the default games ("
                                    + ", ".join(BUILD_DEFAULTS) + ") to the target "
                                    "exploitability and store them.")
-    p.add_argument("--games", nargs="+", choices=game_names(), metavar="GAME",
-                   help="only these games")
+    p.add_argument("--games", nargs="+", type=_game, metavar="GAME",
+                   help="only these games (default: " + ", ".join(BUILD_DEFAULTS) + ")")
     p.add_argument("--algorithm", choices=("auto", *ALGORITHMS), default=DEFAULT_ALGORITHM,
                    metavar="NAME", help="default auto: the fastest for each game")
     p.add_argument("--target-exploitability", type=_positive_float, default=DEFAULT_TARGET,
@@ -419,24 +448,33 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_list)
 
     p = sub.add_parser("show", parents=[common], help="print a stored strategy")
-    p.add_argument("game", choices=game_names(), metavar="GAME")
+    p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
     p.add_argument("--prefix", default="", help="only information sets whose key starts so")
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("evaluate", parents=[common],
                        help="exact exploitability and value of the stored strategy")
-    p.add_argument("game", choices=game_names(), metavar="GAME")
+    p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
     p.set_defaults(func=cmd_evaluate)
 
     p = sub.add_parser("export", parents=[common], help="print a stored strategy as JSON",
                        description="Print the stored strategy of GAME to stdout. 'json' maps "
                                    "information sets to {label: probability}; 'openspiel' maps "
                                    "OpenSpiel information_state_string to {action id: "
-                                   "probability} for kuhn, leduc and dudo.")
-    p.add_argument("game", choices=game_names(), metavar="GAME")
+                                   "probability} for the games OpenSpiel has (kuhn, leduc, dudo, "
+                                   "the hold'em family).")
+    p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
     p.add_argument("--format", choices=EXPORT_FORMATS, default="json")
     p.add_argument("--pretty", action="store_true", help="indent the JSON")
     p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("info", parents=[common], help="how big a game is",
+                       description="Print GAME's sizes: information sets, histories (every "
+                                   "state, chance and terminal ones included), public nodes, "
+                                   "and for card games the betting sequences and the hands per "
+                                   "round up to suits. Exact, without solving.")
+    p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
+    p.set_defaults(func=cmd_info)
     return parser
 
 

@@ -16,10 +16,12 @@ Values are *counterfactual*: chance and the opponent's reach are folded in, the 
 reach is not, so the traverser's root values sum to its expected payoff.  Nodes are numbered in
 pre-order, so a forward loop is top-down and a backward loop bottom-up; inside a public node the
 work is a short vector over the traverser's private states (its *slots*).  The pieces every
-bottom-up pass shares are written once and inlined: `terminal_values` (the only place that knows
-what a terminal pays), `pass_up` (slot values to the parent node) and `root_value`; regret
-matching is stated once, by `positive_regret` and `matched_probability`, for these kernels,
-`solver.mccfr` and `solver.regret_matching`.
+bottom-up pass shares are written once: `terminal_values` and `card_terminal_values` (the only
+places that know what a terminal pays: payoff matrices, and a card game's folds and showdowns
+with card removal, computed before the pass since they depend on the opponent's reach alone),
+`pass_up` (slot values to the parent node) and `root_value`; regret matching is stated once, by
+`positive_regret` and `matched_probability`, for these kernels, `solver.mccfr` and
+`solver.regret_matching`.
 
 Numba's disk cache (``cache=True``) is keyed by each function's own source file: after editing
 a helper here, clear the ``__pycache__`` of the modules that inline it (`solver.mccfr`) too.
@@ -30,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solver.node_kinds import CHANCE_NODE, DECISION_NODE
+from solver.node_kinds import DECISION_NODE, FOLD_NODE, SHOWDOWN_NODE, TERMINAL_NODE
 
 
 @njit(cache=True, inline="always")
@@ -96,12 +98,13 @@ def reach_probabilities(tree, player, strategy, out):
 
 @njit(cache=True, inline="always")
 def terminal_values(tree, node, player, opponent_reach, values):
-    """`player`'s counterfactual values at the slots of terminal `node`.
+    """`player`'s counterfactual values at the slots of `TERMINAL_NODE` `node`.
 
     The node's matrix M holds player 0's payoffs weighted by chance, so player 0 gets
     ``M @ opponent_reach`` and player 1 ``-(M.T @ opponent_reach)`` (zero-sum).  Player 1's
-    values are accumulated into `values`, which the bottom-up kernels zero first.  This is the
-    one place that knows what a terminal pays: a new terminal kind is a new branch here."""
+    values are accumulated into `values`, which the bottom-up kernels zero first.  With
+    `card_terminal_values` (a card game's folds and showdowns) the only code that knows what a
+    terminal pays: a new kind of terminal is a new branch in one of them."""
     first = tree.slot_offset[player, node]
     count = tree.slot_count[player, node]
     o_first = tree.slot_offset[1 - player, node]
@@ -121,6 +124,118 @@ def terminal_values(tree, node, player, opponent_reach, values):
             row = base + k * count
             for j in range(count):
                 values[first + j] -= payoffs[row + j] * r
+
+
+@njit(cache=True)
+def card_terminal_values(tree, player, opponent_reach, values):
+    """`player`'s counterfactual values at every `FOLD_NODE` and `SHOWDOWN_NODE` of a card
+    game's tree, where both players' slots are the same hands.
+
+    A fold pays every deal the same (`terminal_value`, player 0's payoff times the chance
+    probability of one deal), so a hand's value is the payoff times the opponent's reach over
+    the hands that share no card with it: by inclusion-exclusion over the hand's cards, all
+    hands, less those holding either card, plus the one holding both (the same hand, at the
+    same slot).  A showdown pays the stake to the stronger hand: the board's hands were sorted
+    by strength when the tree was compiled, so one sweep from the weakest up sums the reach of
+    the hands below each group of equal hands (in all and per card, so that the hands sharing
+    a card can be taken out), and one from the strongest down does the same above; a hand ties
+    with itself, so nothing is added back.  Both cost O(hands + cards): no hand-by-hand matrix.
+
+    These values depend on the opponent's reach alone, which is fixed during a bottom-up pass,
+    so the kernels compute all of them in this one call before the pass (a call per terminal
+    cost more than its work, and inlining the code beside the matrix terminals made numba count
+    references at every terminal of every game).  Written out for one and two cards: a helper
+    called per hand costs more in reference counting than the work itself."""
+    per_card = tree.card_scratch
+    if per_card.shape[0] == 0:
+        return
+    kind = tree.kind
+    slot_offset = tree.slot_offset
+    slot_count = tree.slot_count
+    slot_hand = tree.slot_hand
+    hands = tree.hand_cards
+    terminal_value = tree.terminal_value
+    showdown_offset = tree.showdown_offset
+    order = tree.showdown_order
+    strength = tree.showdown_strength
+    two = hands.shape[1] == 2
+    for node in range(kind.shape[0]):
+        if kind[node] != FOLD_NODE and kind[node] != SHOWDOWN_NODE:
+            continue
+        first = slot_offset[player, node]
+        o_first = slot_offset[1 - player, node]
+        count = slot_count[player, node]
+        if kind[node] == FOLD_NODE:
+            per_card[:] = 0.0
+            total = 0.0
+            for k in range(count):
+                r = opponent_reach[o_first + k]
+                h = slot_hand[1 - player, o_first + k]
+                total += r
+                per_card[hands[h, 0]] += r
+                if two:
+                    per_card[hands[h, 1]] += r
+            payoff = terminal_value[node] if player == 0 else -terminal_value[node]
+            for j in range(count):
+                h = slot_hand[player, first + j]
+                if two:
+                    reach = (total - per_card[hands[h, 0]] - per_card[hands[h, 1]]
+                             + opponent_reach[o_first + j])
+                else:
+                    reach = total - per_card[hands[h, 0]]
+                values[first + j] = payoff * reach
+            continue
+        # Upward: the reach of the strictly weaker hands; then downward, less that of the
+        # strictly stronger ones.  Hands of equal strength form a group, valued before any of
+        # them is added to the sums.
+        at = showdown_offset[node]
+        stake = terminal_value[node]
+        per_card[:] = 0.0
+        passed = 0.0
+        g = at
+        while g < at + count:
+            end = g + 1
+            while end < at + count and strength[end] == strength[g]:
+                end += 1
+            for i in range(g, end):
+                j = order[i]
+                h = slot_hand[player, first + j]
+                reach = passed - per_card[hands[h, 0]]
+                if two:
+                    reach -= per_card[hands[h, 1]]
+                values[first + j] = stake * reach
+            for i in range(g, end):
+                j = order[i]
+                r = opponent_reach[o_first + j]
+                h = slot_hand[player, first + j]  # the same hand as the opponent's slot j
+                passed += r
+                per_card[hands[h, 0]] += r
+                if two:
+                    per_card[hands[h, 1]] += r
+            g = end
+        per_card[:] = 0.0
+        passed = 0.0
+        g = at + count - 1
+        while g >= at:
+            end = g - 1
+            while end >= at and strength[end] == strength[g]:
+                end -= 1
+            for i in range(g, end, -1):
+                j = order[i]
+                h = slot_hand[player, first + j]
+                reach = passed - per_card[hands[h, 0]]
+                if two:
+                    reach -= per_card[hands[h, 1]]
+                values[first + j] -= stake * reach
+            for i in range(g, end, -1):
+                j = order[i]
+                r = opponent_reach[o_first + j]
+                h = slot_hand[player, first + j]
+                passed += r
+                per_card[hands[h, 0]] += r
+                if two:
+                    per_card[hands[h, 1]] += r
+            g = end
 
 
 @njit(cache=True, inline="always")
@@ -177,6 +292,7 @@ def cfr_update(tree, player, strategy, own_reach, opponent_reach, values, action
     keep_last = last_regrets.shape[0] > 0
     values[:] = 0.0
     action_values[:] = 0.0
+    card_terminal_values(tree, player, opponent_reach, values)
     for n in range(tree.kind.shape[0] - 1, -1, -1):
         kind = tree.kind[n]
         if kind == DECISION_NODE:
@@ -208,7 +324,7 @@ def cfr_update(tree, player, strategy, own_reach, opponent_reach, values, action
                         if keep_last:
                             r += last_regrets[base + a]
                         strategy[base + a] = matched_probability(r, total, count)
-        elif kind != CHANCE_NODE:
+        elif kind == TERMINAL_NODE:
             terminal_values(tree, n, player, opponent_reach, values)
         pass_up(tree, n, player, values, action_values)
     return root_value(tree, player, values)
@@ -242,6 +358,7 @@ def evaluate(tree, player, strategy, opponent_reach, values, action_values):
     `values` and `action_values` are scratch (see `cfr_update`)."""
     values[:] = 0.0
     action_values[:] = 0.0
+    card_terminal_values(tree, player, opponent_reach, values)
     for n in range(tree.kind.shape[0] - 1, -1, -1):
         kind = tree.kind[n]
         if kind == DECISION_NODE:
@@ -252,7 +369,7 @@ def evaluate(tree, player, strategy, opponent_reach, values, action_values):
                     base = tree.regret_offset[n] + j * count
                     values[first + j] = expected_action_value(strategy, action_values, base,
                                                               count)
-        elif kind != CHANCE_NODE:
+        elif kind == TERMINAL_NODE:
             terminal_values(tree, n, player, opponent_reach, values)
         pass_up(tree, n, player, values, action_values)
     return root_value(tree, player, values)
@@ -265,6 +382,7 @@ def best_response(tree, player, opponent_reach, values, action_values):
     pair, whole in this pass.  `values` and `action_values` are scratch (see `cfr_update`)."""
     values[:] = 0.0
     action_values[:] = 0.0
+    card_terminal_values(tree, player, opponent_reach, values)
     for n in range(tree.kind.shape[0] - 1, -1, -1):
         kind = tree.kind[n]
         if kind == DECISION_NODE:
@@ -278,7 +396,7 @@ def best_response(tree, player, opponent_reach, values, action_values):
                         if action_values[base + a] > v:
                             v = action_values[base + a]
                     values[first + j] = v
-        elif kind != CHANCE_NODE:
+        elif kind == TERMINAL_NODE:
             terminal_values(tree, n, player, opponent_reach, values)
         pass_up(tree, n, player, values, action_values)
     return root_value(tree, player, values)

@@ -2,9 +2,10 @@
 
 `solver.public_tree` and `solver.history_tree` store one of these per node in their ``kind``
 array; `solver.kernels` and `solver.mccfr` branch on them.  Every kind other than `CHANCE_NODE`
-and `DECISION_NODE` is a terminal: the full-width kernels hand all of them to
-`solver.kernels.terminal_values`, so a new kind of terminal (a card game's fold, or its showdown
-with card removal) is a new constant here and a new branch there.
+and `DECISION_NODE` is a terminal: the full-width kernels hand `TERMINAL_NODE` to
+`solver.kernels.terminal_values` and a card game's `FOLD_NODE` and `SHOWDOWN_NODE` to
+`solver.kernels.card_terminal_values`, so a new kind of terminal is a new constant here and a
+new branch there.
 """
 
 from __future__ import annotations
@@ -16,3 +17,9 @@ CHANCE_NODE = 1
 """A public chance event (Leduc's board card); private deals are folded into the payoffs."""
 DECISION_NODE = 2
 """A node where one player (the tree's ``actor``/``player``) chooses an action."""
+FOLD_NODE = 3
+"""A card game's fold: one payoff for every deal, so the value of a hand is that payoff times
+the opponent's reach over the hands that share no card with it (public tree only)."""
+SHOWDOWN_NODE = 4
+"""A card game's showdown: the stronger hand takes the stake, evaluated against the opponent's
+hands in order of strength with card removal (public tree only)."""

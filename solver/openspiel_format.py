@@ -72,7 +72,8 @@ def openspiel_policy(
 
     Every legal action is listed (0.0 where our policy omits it), as OpenSpiel's tabular
     policies expect.  An information set missing from `policy` raises `KeyError` unless
-    `uniform_if_missing`; an action that is not legal there raises `ValueError`.
+    `uniform_if_missing`; an action that is not legal there raises `ValueError`, and so do two
+    of ours that OpenSpiel sees as one but that play differently.
     """
     g, mapping = mapping_of(game)
     out: dict[str, dict[str, float]] = {}
@@ -88,7 +89,13 @@ def openspiel_policy(
         if stray:
             raise ValueError(f"actions {sorted(stray)} are not legal at {key!r}; legal: {legal}")
         player = state.current_player()
-        out[mapping.information_state_string(state, player)] = {
-            str(mapping.action_id(state, a)): float(probs.get(a, 0.0)) for a in legal
-        }
+        string = mapping.information_state_string(state, player)
+        row = {str(mapping.action_id(state, a)): float(probs.get(a, 0.0)) for a in legal}
+        if string in out and out[string] != row:
+            raise ValueError(
+                f"OpenSpiel's information state {string!r} holds several of ours that play "
+                f"differently ({key!r} among them): its game forgets what ours remembers "
+                f"(universal_poker shows the board as one set, not round by round), so this "
+                f"strategy has no exact counterpart there")
+        out[string] = row
     return out

@@ -19,7 +19,14 @@ Two objects hold a compiled game: `TreeArrays`, the numeric arrays as one named 
 numba kernels take as a single argument, and `PublicTree`, which adds the Python side (the
 information sets' keys, actions and labels).  `compile_game` builds both by walking a game's
 states; an engine that knows its public tree can skip the walk and call `pack_tree` on its own
-arrays, then ``PublicTree(name, arrays, keys, actions, labels)``.
+arrays, then ``PublicTree(name, arrays, keys, actions, labels)`` (a game that does so says it
+by a ``public_tree()`` method, `CompilesItself`).
+
+Card games with a board do not fit payoff matrices: the private states are hands, a node holds
+every hand that misses the board (hundreds), and two hands that share a card cannot meet.  Their
+terminals are `FOLD_NODE` and `SHOWDOWN_NODE`, described by the card fields of `TreeArrays`
+(`CardTerminals` to `pack_tree`): a fold pays the same for every deal, and a showdown pays by
+the order of the hands' strengths on the node's board, both with card removal.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +45,13 @@ from numpy.typing import ArrayLike, NDArray
 
 from solver.games import get_game
 from solver.games.base import Game
-from solver.node_kinds import CHANCE_NODE, DECISION_NODE, TERMINAL_NODE
+from solver.node_kinds import (
+    CHANCE_NODE,
+    DECISION_NODE,
+    FOLD_NODE,
+    SHOWDOWN_NODE,
+    TERMINAL_NODE,
+)
 
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
@@ -67,12 +81,40 @@ class TreeArrays(NamedTuple):
     payoff_offset: IntArray  # per node: first index of a terminal's matrix in `payoffs`
     payoffs: FloatArray  # per terminal, row-major (player 0 slot, player 1 slot): player 0's
     # payoff summed over the histories of that cell, each weighted by its chance probability
+    # Card games with a board (`FOLD_NODE`, `SHOWDOWN_NODE`; empty or -1 in other games).  At
+    # those nodes both players' slots are the same hands in the same order.
+    terminal_value: FloatArray  # per node: at a fold player 0's payoff, at a showdown the stake
+    # the stronger hand wins, each times the chance probability of one deal of the node's cards
+    # (the same for every deal); else 0
+    showdown_offset: IntArray  # per node: at a showdown, where its board's hand order starts in
+    # `showdown_order`; else -1
+    showdown_order: IntArray  # per board: the slots (0 .. count - 1) from the weakest hand to
+    # the strongest, boards one after the other
+    showdown_strength: IntArray  # alongside `showdown_order`: each hand's value; equal ones tie
+    slot_hand: IntArray  # (2, slots): the hand a slot holds, a row of `hand_cards`; else -1
+    hand_cards: IntArray  # (hands, cards per hand): the card ids of each hand
+    card_scratch: FloatArray  # one entry per card id: where the terminal kernels sum reach per
+    # card, so a tree serves one kernel call at a time
+
+
+class CardTerminals(NamedTuple):
+    """What `pack_tree` needs for `FOLD_NODE` and `SHOWDOWN_NODE` terminals: `terminal_value`
+    and `showdown_offset` per node, `showdown_order` and `showdown_strength` per board,
+    `slot_hand` per player (in its slot numbering) and `hand_cards`, as in `TreeArrays`."""
+
+    terminal_value: ArrayLike
+    showdown_offset: ArrayLike
+    showdown_order: ArrayLike
+    showdown_strength: ArrayLike
+    slot_hand: Sequence[ArrayLike]
+    hand_cards: ArrayLike
 
 
 def pack_tree(kind: ArrayLike, actor: ArrayLike, parent: ArrayLike, num_actions: ArrayLike,
               slot_count: ArrayLike, slot_parent: Sequence[ArrayLike],
               slot_action: Sequence[ArrayLike], payoffs: ArrayLike,
-              payoff_offset: ArrayLike | None = None) -> TreeArrays:
+              payoff_offset: ArrayLike | None = None,
+              cards: CardTerminals | None = None) -> TreeArrays:
     """`TreeArrays` from what an engine knows about its public tree; the offsets and the edges
     are derived here.
 
@@ -84,7 +126,8 @@ def pack_tree(kind: ArrayLike, actor: ArrayLike, parent: ArrayLike, num_actions:
     `payoffs`: the terminals' matrices (``slot_count[0, n] x slot_count[1, n]``, row-major)
     concatenated in node order; or, with `payoff_offset` (per node: where its matrix starts in
     `payoffs`), matrices that terminals may share, for a game whose terminals pay alike (a Dudo
-    call pays by the last bid and the caller only).
+    call pays by the last bid and the caller only).  `cards`: what fold and showdown terminals
+    need, if the tree has any.
     """
     kind = np.asarray(kind, np.int64)
     actor = np.asarray(actor, np.int64)
@@ -145,10 +188,72 @@ def pack_tree(kind: ArrayLike, actor: ArrayLike, parent: ArrayLike, num_actions:
         if offsets.shape != (n,) or (offsets[terminal] < 0).any() or (
                 offsets[terminal] + payoff_sizes[terminal] > len(payoffs)).any():
             raise ValueError("payoff_offset must place every terminal's matrix inside payoffs")
+    card_fields = _card_fields(kind, slot_offset, slot_count, width, cards)
     return TreeArrays(kind=kind, actor=actor, parent=parent, num_actions=num_actions,
                       regret_offset=regret_offset, slot_offset=slot_offset,
                       slot_count=slot_count, slot_parent=rows_parent, slot_edge=rows_edge,
-                      payoff_offset=offsets, payoffs=payoffs)
+                      payoff_offset=offsets, payoffs=payoffs, **card_fields)
+
+
+def _spans(starts: IntArray, counts: IntArray) -> IntArray:
+    """The indices ``starts[i] .. starts[i] + counts[i] - 1`` for every i, concatenated."""
+    total = int(counts.sum())
+    begin = np.repeat(starts - np.concatenate(([0], np.cumsum(counts)[:-1])), counts)
+    return begin + np.arange(total)
+
+
+def _card_fields(kind: IntArray, slot_offset: IntArray, slot_count: IntArray, width: int,
+                 cards: CardTerminals | None) -> dict[str, np.ndarray]:
+    """The card fields of `TreeArrays`, checked: empty without `cards`."""
+    n = len(kind)
+    card_nodes = np.flatnonzero((kind == FOLD_NODE) | (kind == SHOWDOWN_NODE))
+    if cards is None:
+        if len(card_nodes):
+            raise ValueError("fold and showdown terminals need the card fields (cards=...)")
+        return {"terminal_value": np.zeros(n), "showdown_offset": np.full(n, -1, np.int64),
+                "showdown_order": np.zeros(0, np.int64),
+                "showdown_strength": np.zeros(0, np.int64),
+                "slot_hand": np.full((2, width), -1, np.int64),
+                "hand_cards": np.zeros((0, 1), np.int64), "card_scratch": np.zeros(0)}
+    value = np.asarray(cards.terminal_value, np.float64)
+    offset = np.asarray(cards.showdown_offset, np.int64)
+    order = np.asarray(cards.showdown_order, np.int64)
+    strength = np.asarray(cards.showdown_strength, np.int64)
+    hand_cards = np.asarray(cards.hand_cards, np.int64)
+    if value.shape != (n,) or offset.shape != (n,) or order.shape != strength.shape:
+        raise ValueError("terminal_value and showdown_offset need one entry per node, and "
+                         "showdown_strength one per entry of showdown_order")
+    if hand_cards.ndim != 2 or hand_cards.shape[1] not in (1, 2) or (hand_cards < 0).any():
+        raise ValueError("hand_cards must list one or two card ids per hand")
+    rows = np.full((2, width), -1, np.int64)
+    for p in (0, 1):
+        hands = np.asarray(cards.slot_hand[p], np.int64)
+        if hands.shape != (int(slot_count[p].sum()),):
+            raise ValueError(f"player {p}: slot_hand needs one hand per slot")
+        if len(hands) and (hands.min() < 0 or hands.max() >= len(hand_cards)):
+            raise ValueError(f"player {p}: slot_hand names a hand that is not in hand_cards")
+        rows[p, :len(hands)] = hands
+    counts = slot_count[0, card_nodes]
+    if (counts != slot_count[1, card_nodes]).any() or not np.array_equal(
+            rows[0, _spans(slot_offset[0, card_nodes], counts)],
+            rows[1, _spans(slot_offset[1, card_nodes], counts)]):
+        raise ValueError("at a fold or showdown both players' slots must be the same hands in "
+                         "the same order")
+    showdowns = np.flatnonzero(kind == SHOWDOWN_NODE)
+    counts = slot_count[0, showdowns]
+    if (offset[showdowns] < 0).any() or (offset[showdowns] + counts > len(order)).any():
+        raise ValueError("a showdown's order runs outside showdown_order")
+    entries = _spans(offset[showdowns], counts)
+    if ((order[entries] < 0) | (order[entries] >= np.repeat(counts, counts))).any():
+        raise ValueError("showdown_order holds a slot outside its node")
+    later = np.ones(len(entries), bool)
+    later[np.concatenate(([0], np.cumsum(counts)[:-1]))[counts > 0]] = False
+    if (np.diff(strength[entries], prepend=0)[later] < 0).any():
+        raise ValueError("showdown_order must run from the weakest hand to the strongest")
+    scratch = np.zeros(int(hand_cards.max(initial=-1)) + 1)
+    return {"terminal_value": value, "showdown_offset": offset, "showdown_order": order,
+            "showdown_strength": strength, "slot_hand": rows, "hand_cards": hand_cards,
+            "card_scratch": scratch}
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -346,8 +451,9 @@ def _freeze(name: str, nodes: list[_NodeBuilder]) -> PublicTree:
 
 def _cache_path(name: str, suffix: str = "") -> Path:
     """Compiled trees are cached per game and per version of the code that shapes them: the
-    games, this module and the node kinds (a change in any of them is a new file name, so an
-    old file is never misread).
+    games (families' packages included), this module and the node kinds (a change in any of
+    them is a new file name, so an old file is never misread).  A game named by its parameters
+    (``holdem(numRanks=6)``) is filed under a digest of its name.
 
     Other compiled forms of a game (the history tree) pass a `suffix` naming what they are."""
     import solver.games as games_package
@@ -355,9 +461,12 @@ def _cache_path(name: str, suffix: str = "") -> Path:
 
     digest = hashlib.sha256()
     for source in (Path(__file__), Path(node_kinds.__file__),
-                   *sorted(Path(games_package.__file__).parent.glob("*.py"))):
+                   *sorted(Path(games_package.__file__).parent.rglob("*.py"))):
         digest.update(source.read_bytes())
     root = Path(os.environ.get("SOLVER_CACHE", Path.home() / ".cache" / "solved-bots"))
+    if not re.fullmatch(r"[A-Za-z0-9_-]+", name):
+        head = re.sub(r"[^A-Za-z0-9_-].*", "", name, flags=re.DOTALL)
+        name = f"{head}-{hashlib.sha256(name.encode()).hexdigest()[:12]}"
     return root / f"{name}{suffix}-{digest.hexdigest()[:16]}.npz"
 
 
@@ -396,14 +505,21 @@ def _load(name: str, path: Path) -> PublicTree:
 
 @runtime_checkable
 class CompilesItself(Protocol):
-    """A game that lays out its own public tree as arrays (with `pack_tree`), in the order the
-    walk of `compile_game` would: far faster than walking its states, and not cached on disk,
-    since building it costs less than loading it."""
+    """A game that lays out its own public tree as arrays (with `pack_tree`) from its rules,
+    in the order the walk of `compile_game` would: far faster than walking its states (Dudo
+    with several dice, the hold'em family). Not cached on disk, since building it costs little
+    next to loading it, unless the game sets ``cache_compiled_tree`` (a big hold'em member
+    takes seconds to compile)."""
 
     def compile_public_tree(self) -> PublicTree: ...
 
 
 _compiled: dict[str, PublicTree] = {}
+
+
+def build(game: Game) -> PublicTree:
+    """The public tree of `game`, uncached: its own compiler if it has one, else the walk."""
+    return game.compile_public_tree() if isinstance(game, CompilesItself) else _build(game)
 
 
 def compile_game(game: Game | str, *, use_cache: bool = True) -> PublicTree:
@@ -413,7 +529,7 @@ def compile_game(game: Game | str, *, use_cache: bool = True) -> PublicTree:
     if name in _compiled:
         return _compiled[name]
     direct = get_game(name)
-    if isinstance(direct, CompilesItself):
+    if isinstance(direct, CompilesItself) and not getattr(direct, "cache_compiled_tree", False):
         _compiled[name] = direct.compile_public_tree()
         return _compiled[name]
     path = _cache_path(name)
@@ -424,7 +540,7 @@ def compile_game(game: Game | str, *, use_cache: bool = True) -> PublicTree:
         except (OSError, ValueError, KeyError):
             tree = None
     if tree is None:
-        tree = _build(get_game(name))
+        tree = build(get_game(name))
         if use_cache:
             with contextlib.suppress(OSError):
                 _save(tree, path)

@@ -26,7 +26,7 @@ MATRIX_ALGORITHMS = ("rm",)
 ALGORITHMS = (*SCHEDULES, *SAMPLING_ALGORITHMS, *MATRIX_ALGORITHMS)
 DEFAULT_ALGORITHM = "auto"
 BEST_ALGORITHM = {"rps": "pdcfr+", "kuhn": "pdcfr+", "leduc": "dcfr", "dudo": "dcfr",
-                  "dudo-calzo": "pdcfr+"}
+                  "dudo-calzo": "pdcfr+", "holdem-mini": "dcfr"}
 """What "auto" picks: the schedule that reached exploitability 1e-4 in the least time here.
 (Every CFR variant starts Rock-Paper-Scissors at its equilibrium, uniform play; `rm` starts it
 from a skewed profile to show regret matching converge, at its slow O(1/sqrt(T)) rate.)"""

@@ -2,6 +2,15 @@
 
 A game is one module (or one small package for a family) and one line of `_REGISTRY`: nothing
 else in the solver, the store or the app names a game.
+
+Three ways to name a game:
+
+* `_REGISTRY`: the games that ship, in the order the lobby shows them (`game_names`);
+* `_NAMED`: games known by name to `get_game` and the CLI that the lobby does not show
+  (`named_games`): full heads-up limit hold'em, which cannot be solved exactly and waits for
+  an abstraction;
+* `_FAMILIES`: a family's members by their parameters, ``holdem(numRanks=6,numSuits=2)`` or
+  ``universal_poker(...)``; a member that is also a named game resolves to it.
 """
 
 from __future__ import annotations
@@ -9,7 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-from solver.games import dudo_recall  # noqa: F401  (registers the recall abstraction)
+from solver.games import (
+    dudo_recall,  # noqa: F401  (registers the recall abstraction)
+    holdem,
+)
 from solver.games.base import (
     CHANCE,
     TERMINAL,
@@ -51,6 +63,7 @@ __all__ = [
     "action_from_label",
     "game_names",
     "get_game",
+    "named_games",
     "legal_labels",
     "play",
     "register_game",
@@ -69,14 +82,25 @@ _REGISTRY: dict[str, Callable[[], Game]] = {
     "leduc": LeducGame,
     "dudo": DudoGame,
     "dudo-calzo": lambda: DudoGame(calzo=True),
+    "holdem-mini": lambda: holdem.member("holdem-mini"),
     "dudo-match": DudoMatchGame,
     **{game_name((a, b)): _dudo((a, b))
        for a in range(1, MAX_DICE + 1) for b in range(1, MAX_DICE + 1) if (a, b) != (1, 1)},
 }
 
+_NAMED: dict[str, Callable[[], Game]] = {
+    "holdem": lambda: holdem.member("holdem"),
+}
+
+_FAMILIES: dict[str, Callable[[str], Game]] = {
+    "holdem": holdem.from_text,
+    "universal_poker": holdem.from_text,
+}
+"""Family name (what comes before the parenthesis) -> the parser of its members."""
+
 GAME_NAMES: tuple[str, ...] = tuple(_REGISTRY)
 """The games that come with the solver, in the order the lobby shows them."""
-BUILD_DEFAULTS: tuple[str, ...] = ("rps", "kuhn", "leduc", "dudo", "dudo-calzo")
+BUILD_DEFAULTS: tuple[str, ...] = ("rps", "kuhn", "leduc", "dudo", "dudo-calzo", "holdem-mini")
 """What ``python -m solver build`` solves when no game is named: the games solved exactly in
 seconds.  The bigger ones have their own documented commands (README, "The solver")."""
 
@@ -99,13 +123,27 @@ def game_names() -> tuple[str, ...]:
     return tuple(_REGISTRY)
 
 
+def named_games() -> tuple[str, ...]:
+    """Games known by name that the lobby does not show."""
+    return tuple(_NAMED)
+
+
 @cache
 def get_game(name: str) -> Game:
-    """The game called `name`; one shared instance per name, since games hold no state."""
-    factory = _REGISTRY.get(name)
-    if factory is None:
-        raise KeyError(f"unknown game {name!r}; valid names: {', '.join(_REGISTRY)}")
-    game = factory()
-    if game.name != name:
-        raise ValueError(f"the game registered as {name!r} calls itself {game.name!r}")
+    """The game called `name` (a registered or named game, or a family member by its
+    parameters); one shared instance per name, since games hold no state."""
+    factory = _REGISTRY.get(name) or _NAMED.get(name)
+    if factory is not None:
+        game = factory()
+        if game.name != name:
+            raise ValueError(f"the game registered as {name!r} calls itself {game.name!r}")
+        return game
+    family = _FAMILIES.get(name.split("(", 1)[0].strip()) if "(" in name else None
+    if family is None:
+        raise KeyError(f"unknown game {name!r}; valid names: "
+                       f"{', '.join((*_REGISTRY, *_NAMED))}, or a family member by its "
+                       f"parameters: {', '.join(f + '(...)' for f in _FAMILIES)}")
+    game = family(name)
+    if game.name != name and (game.name in _REGISTRY or game.name in _NAMED):
+        return get_game(game.name)
     return game

@@ -23,7 +23,7 @@ from app.main import create_app
 from strategies import StrategyStore
 from tests.app.postgres import PostgresServer, postgres_server
 
-GAMES = ("rps", "kuhn", "leduc", "dudo", "dudo-calzo")
+GAMES = ("rps", "kuhn", "leduc", "dudo", "dudo-calzo", "holdem-mini")
 
 
 def copy_store(source: Path, target: Path, *, drop: tuple[str, ...] = ()) -> Path:

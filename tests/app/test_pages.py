@@ -22,7 +22,7 @@ from strategies import StrategyStore
 
 from .conftest import AppFactory, AppHandle
 
-GAMES = ("rps", "kuhn", "leduc", "dudo", "dudo-calzo")
+GAMES = ("rps", "kuhn", "leduc", "dudo", "dudo-calzo", "holdem-mini")
 HX = {"HX-Request": "true", "HX-Target": "table"}
 
 # ---- a tiny DOM ------------------------------------------------------------------------------

@@ -344,7 +344,8 @@ def test_unknown_and_unsolved(env: Env, store_without_leduc: Path) -> None:
 
 def test_catalog(env: Env) -> None:
     games = services.list_games(env.source)
-    assert [g.name for g in games][:5] == ["rps", "kuhn", "leduc", "dudo", "dudo-calzo"]
+    assert [g.name for g in games][:6] == ["rps", "kuhn", "leduc", "dudo", "dudo-calzo",
+                                          "holdem-mini"]
     assert [g.name for g in games] == list(game_names())
     dudo = services.game_detail(env.source, "dudo")
     assert dudo.infosets == 24_576 and dudo.available

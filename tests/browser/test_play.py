@@ -53,7 +53,7 @@ def test_lobby_lists_the_games(page: Page, shots: Path) -> None:
     listed = [g for g in game_names() if get_game(g).listed]
     expect(page.locator(".game-card")).to_have_count(len(listed))
     for title in ("Rock-Paper-Scissors", "Kuhn poker", "Leduc hold'em", "Dudo",
-                  "Dudo with calzo", *(get_game(g).title for g in listed)):
+                  "Dudo with calzo", "Hold'em mini", *(get_game(g).title for g in listed)):
         expect(page.get_by_role("heading", name=re.compile(re.escape(title)))
                .first).to_be_visible()
     expect(page.locator("#game-kuhn")).to_contain_text("Exploitability")
@@ -112,6 +112,29 @@ def test_full_kuhn_hand_by_clicking(page: Page, shots: Path) -> None:
     expect(page.locator("#history tbody tr")).to_have_count(2)
     expect(page.locator("#history tbody tr").first).to_contain_text("#2")
     assert still_same_document(page)
+
+
+def test_full_holdem_mini_hand_by_clicking(page: Page, shots: Path) -> None:
+    """Two hole cards each, a board card dealt face down until the flop, checks and calls to
+    a showdown that names both hands; drawn from what the game says, like every game."""
+    start_match(page, "holdem-mini")
+    expect(page.locator("#your-seat .playing-card:not(.back)")).to_have_count(2)
+    expect(page.locator("#bot-seat .playing-card.back")).to_have_count(2)
+    expect(page.locator("#public-state .board .playing-card.back")).to_have_count(1)
+    expect(page.locator("#public-state")).to_contain_text("round 1 of 2")
+    snap(page, shots, "holdem-mini-start")
+    for _ in range(10):
+        if page.locator("#outcome").count():
+            break
+        passive = page.locator("#table form button[name=action][value=check], "
+                               "#table form button[name=action][value=call]")
+        click_and_wait(page, passive.first)
+    expect(page.locator("#outcome")).to_be_visible()
+    expect(page.locator("#public-state .board .playing-card:not(.back)")).to_have_count(1)
+    expect(page.locator("#bot-seat .playing-card:not(.back)")).to_have_count(2)
+    expect(page.locator("#outcome")).to_contain_text("Showdown: ")
+    assert still_same_document(page)
+    snap(page, shots, "holdem-mini-end")
 
 
 def test_full_dudo_hand_by_clicking(page: Page, shots: Path) -> None:

@@ -62,3 +62,18 @@ def test_cache_round_trip(tmp_path, monkeypatch) -> None:
     assert loaded.infoset_keys == built.infoset_keys
     assert loaded.infoset_labels == built.infoset_labels
     assert loaded.infoset_actions == built.infoset_actions
+
+
+def test_games_named_by_their_parameters_are_cached_under_a_safe_name(tmp_path,
+                                                                      monkeypatch) -> None:
+    from solver import public_tree
+
+    monkeypatch.setenv("SOLVER_CACHE", str(tmp_path))
+    monkeypatch.setattr(public_tree, "_compiled", {})  # built afresh, into this cache
+    spec = "holdem(numSuits=2,numRanks=3,numHoleCards=1,numBoardCards=0 1,maxRaises=2 2)"
+    path = public_tree._cache_path(spec)
+    assert path.parent == tmp_path and path.name.startswith("holdem-")
+    assert set(path.stem) <= set("abcdefghijklmnopqrstuvwxyz0123456789-")
+    assert path != public_tree._cache_path(spec.replace("maxRaises=2 2", "maxRaises=1 2"))
+    tree = compile_game(spec)
+    assert path.exists() and public_tree._load(spec, path).infoset_keys == tree.infoset_keys

@@ -1,0 +1,40 @@
+"""The limit hold'em family: one parameterised game (`HoldemRules`, the parameters of an ACPC
+game definition / OpenSpiel's ``universal_poker``) and its named members.
+
+* `solver.games.holdem.rules`: the parameters and the two ways of writing them
+  (``universal_poker(...)`` and our ``holdem(...)`` spec);
+* `solver.games.holdem.betting`: limit betting, cards aside;
+* `solver.games.holdem.game`: the game and its states, move for move universal_poker's;
+* `solver.games.holdem.names`: poker hands in words;
+* `solver.games.holdem.tree`: the compiled public tree, built from the rules (card removal,
+  showdowns by sorted hand strength).
+"""
+
+from solver.games.holdem.game import HoldemGame, HoldemState
+from solver.games.holdem.rules import HOLDEM_MINI, HULHE, HoldemRules, parse
+
+MEMBERS: dict[str, tuple[HoldemRules, str]] = {
+    "holdem": (HULHE, "Heads-up limit Texas hold'em"),
+    "holdem-mini": (HOLDEM_MINI, "Hold'em mini"),
+}
+"""The named members: name -> (rules, title)."""
+
+
+def member(name: str) -> HoldemGame:
+    """A named member (``holdem``, ``holdem-mini``)."""
+    rules, title = MEMBERS[name]
+    return HoldemGame(rules, name, title)
+
+
+def from_text(text: str) -> HoldemGame:
+    """The member a ``holdem(...)`` spec or a ``universal_poker(...)`` string names; a named
+    member keeps its name."""
+    rules = parse(text)
+    for name, (named, title) in MEMBERS.items():
+        if named == rules:
+            return HoldemGame(rules, name, title)
+    return HoldemGame(rules)
+
+
+__all__ = ["HOLDEM_MINI", "HULHE", "MEMBERS", "HoldemGame", "HoldemRules", "HoldemState",
+           "from_text", "member"]

@@ -1,0 +1,389 @@
+"""A member of the limit hold'em family as a game: states move for move the same as OpenSpiel's
+``universal_poker`` with the same parameters.
+
+Chance deals one card at a time from the cards left, in the deck's order (ids as in
+`solver.cards.deck`, universal_poker's own): first player 0's hole cards, then player 1's, then
+each round's board cards once the betting before them is closed.  Player actions are
+universal_poker's ids, 0 fold, 1 check or call, 2 bet or raise.
+
+Keys: an information set is ``<hole cards>|<public>``.  The hole cards are written high to low
+in two-character notation (``As``, ``Td``: rank, then suit ``c d h s``; ``3d2c``).  The public
+part is the first round's betting, then for each later round its board cards (high to low) and
+its betting, all separated by ``|``: ``rc|4c|cr`` is a raise and a call, the 4c, then a check
+and a bet.  A member dealing board cards before the first betting round writes them first
+(``4c|rc``).  Betting is written with ACPC's letters: ``c`` check or call, ``r`` bet or raise,
+``f`` fold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from solver.cards.evaluator import evaluate
+from solver.games.base import (
+    CHANCE,
+    TERMINAL,
+    ActionGroup,
+    Card,
+    GameDefaults,
+    LabelPart,
+    OpenSpielMapping,
+    Piece,
+    PieceKind,
+    PublicView,
+    State,
+    legal_action_group,
+)
+from solver.games.holdem.betting import Betting
+from solver.games.holdem.names import RANK_NAMES, kicker, name_hand
+from solver.games.holdem.rules import UNLIMITED_STACK, HoldemRules
+
+if TYPE_CHECKING:
+    from solver.games.holdem.tree import HoldemEngine
+    from solver.public_tree import PublicTree
+
+_FOUR_STREETS = ("Preflop", "Flop", "Turn", "River")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class HoldemState:
+    """A position: every action so far, the cards in the order dealt (player 0's hole cards,
+    player 1's, then the board) and the betting."""
+
+    game: HoldemGame
+    history: tuple[int, ...]
+    cards: tuple[int, ...]
+    betting: Betting
+
+    # ---- rules ----------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self.betting.over:
+            return TERMINAL
+        if len(self.cards) < self.game.cards_needed[self.betting.round]:
+            return CHANCE
+        return self.betting.player
+
+    def is_terminal(self) -> bool:
+        return self.betting.over
+
+    def is_chance(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def legal_actions(self) -> tuple[int, ...]:
+        player = self.current_player()
+        if player == CHANCE:
+            dealt = self.cards
+            return tuple(c for c in range(self.game.definition.num_cards) if c not in dealt)
+        return self.betting.legal_actions()
+
+    def action_label(self, action: int) -> str:
+        if self.current_player() == CHANCE:
+            if not 0 <= action < self.game.definition.num_cards:
+                raise ValueError(f"no card {action} in {self.game.definition.deck}")
+            return self.game.card_names[action]
+        if not 0 <= action < 3:
+            raise ValueError(f"no action {action} in limit hold'em (0 fold, 1 call, 2 raise)")
+        return self.betting.label(action)
+
+    def chance_outcomes(self) -> tuple[tuple[int, float], ...]:
+        if not self.is_chance():
+            return ()
+        left = self.legal_actions()
+        return tuple((c, 1.0 / len(left)) for c in left)
+
+    def apply_action(self, action: int) -> HoldemState:
+        history = self.history + (action,)
+        if self.is_chance():
+            if not 0 <= action < self.game.definition.num_cards or action in self.cards:
+                left = " ".join(self.game.card_names[c] for c in self.legal_actions())
+                raise ValueError(f"illegal card {action} at history {self.history}; legal: "
+                                 f"{left}")
+            return HoldemState(self.game, history, self.cards + (action,), self.betting)
+        if self.betting.over:
+            raise ValueError(f"the hand is over at history {self.history}; no legal actions")
+        return HoldemState(self.game, history, self.cards, self.betting.apply(action))
+
+    def hole(self, player: int) -> tuple[int, ...]:
+        """`player`'s hole cards dealt so far."""
+        k = self.game.definition.hole_cards
+        return self.cards[player * k: (player + 1) * k]
+
+    def board(self) -> tuple[int, ...]:
+        return self.cards[2 * self.game.definition.hole_cards:]
+
+    def returns(self) -> tuple[float, float]:
+        if not self.betting.over:
+            return (0.0, 0.0)
+        winner = self.winner()
+        if winner is None:
+            return (0.0, 0.0)
+        won = float(self.betting.spent[1 - winner])
+        return (won, -won) if winner == 0 else (-won, won)
+
+    def winner(self) -> int | None:
+        """At a terminal: the seat that takes the pot, None for a split pot."""
+        folded = self.betting.folded
+        if folded >= 0:
+            return 1 - folded
+        deck, board = self.game.definition.deck, self.board()
+        v0, v1 = (evaluate(self.hole(p) + board, deck) for p in (0, 1))
+        return None if v0 == v1 else 0 if v0 > v1 else 1
+
+    # ---- keys -----------------------------------------------------------------------------
+
+    def information_state_key(self, player: int | None = None) -> str:
+        p = self.current_player() if player is None else player
+        if p not in (0, 1):
+            raise ValueError("information_state_key needs a player at chance or terminal states")
+        return f"{self.private_key(p)}|{self.public_key()}"
+
+    def public_key(self) -> str:
+        game = self.game
+        board = self.board()
+        segments: list[str] = []
+        for r, bets in enumerate(self.betting.rounds):
+            if r > 0 or game.definition.board_cards[0] > 0:
+                start, end = game.board_start[r], game.board_start[r + 1]
+                segments.append(game.written(board[start:end]))
+            segments.append(bets)
+        return "|".join(segments)
+
+    def private_key(self, player: int) -> str:
+        return self.game.written(self.hole(player))
+
+    def private_view(self, player: int) -> str:
+        return self.private_key(player)
+
+    # ---- how a player sees it -------------------------------------------------------------
+
+    def private_pieces(self, player: int) -> tuple[Piece, ...]:
+        return self.game.pieces_of(self.hole(player))
+
+    def public_view(self) -> PublicView:
+        definition = self.game.definition
+        spent = self.betting.spent
+        return PublicView(pot=spent[0] + spent[1], contributions=spent,
+                          round=self.betting.round + 1, rounds=definition.num_rounds,
+                          board=self.game.pieces_of(self.board(), by_round=True),
+                          board_slots=sum(definition.board_cards), betting=self.betting.acpc())
+
+    def action_groups(self) -> tuple[ActionGroup, ...]:
+        return legal_action_group(self)
+
+    def outcome_text(self, names: tuple[str, str]) -> str:
+        if not self.betting.over:
+            return ""
+        spent = self.betting.spent
+        folded = self.betting.folded
+        if folded >= 0:
+            return f"{names[folded].capitalize()} folded: {spent[folded]} to {names[1 - folded]}."
+        deck, board = self.game.definition.deck, self.board()
+        hands = [name_hand(self.hole(p) + board, deck) for p in (0, 1)]
+        winner = self.winner()
+        if winner is None:
+            return f"Showdown: both play {hands[0].text}, the pot is split."
+        won, lost = hands[winner], hands[1 - winner]
+        return (f"Showdown: {won.text} beats {lost.text}{kicker(won, lost)}: "
+                f"{spent[1 - winner]} to {names[winner]}.")
+
+
+class HoldemOpenSpiel:
+    """universal_poker with the same parameters: the same chance and action ids; its
+    information state is ``[Round r][Player: p][Pot: n][Money: a b][Private: cards]``
+    ``[Public: cards][Sequences: r0|r1...]`` with 0-based rounds, the pot written as twice the
+    larger contribution, stacks of 2**31 - 1 less what each has put in, and cards high to low
+    (the whole board as one set)."""
+
+    def __init__(self, definition: HoldemRules) -> None:
+        self.game_string = definition.game_string
+
+    def information_state_string(self, state: State, player: int) -> str:
+        assert isinstance(state, HoldemState)
+        betting = state.betting
+        a, b = betting.spent
+        written = state.game.written
+        return (f"[Round {betting.round}][Player: {state.current_player()}]"
+                f"[Pot: {2 * max(a, b)}][Money: {UNLIMITED_STACK - a} {UNLIMITED_STACK - b}]"
+                f"[Private: {written(state.hole(player))}][Public: {written(state.board())}]"
+                f"[Sequences: {'|'.join(betting.rounds)}]")
+
+    def action_id(self, state: State, action: int) -> int:
+        return action
+
+
+class HoldemGame(GameDefaults):
+    """A member of the family, by its `definition` (`HoldemRules`); `name` is how the registry
+    and the store know it (a named member's name, or its ``holdem(...)`` spec)."""
+
+    pieces: PieceKind = "cards"
+    reference_value: float | None = None
+
+    def __init__(self, definition: HoldemRules, name: str | None = None,
+                 title: str | None = None) -> None:
+        self.definition = definition
+        self.name = name or definition.spec
+        d = definition
+        deck = d.deck
+        self.title = title or (f"Limit hold'em, {d.num_cards} cards, {d.num_rounds} "
+                               f"round{'s' if d.num_rounds > 1 else ''}")
+        self.card_names = tuple(deck.name(c) for c in range(d.num_cards))
+        self.cards_needed = tuple(2 * d.hole_cards + d.board_dealt(r) for r in range(d.num_rounds))
+        starts = [0]
+        for count in d.board_cards:
+            starts.append(starts[-1] + count)
+        self.board_start = tuple(starts)
+        self.openspiel: OpenSpielMapping | None = (HoldemOpenSpiel(d) if d.openspiel_loadable
+                                                   else None)
+        self.rules = self._rules_text()
+        self.notes = self._notes()
+        self.history_legend = (
+            "History: c = check or call, r = bet or raise, f = fold; the first round's betting, "
+            "then each later round's board cards and betting, separated by |.")
+        self.history_example = "e.g. " + ("rc|4c|cr" if d.num_rounds > 1 else "rc")
+        self._card_ids = {name: c for c, name in enumerate(self.card_names)}
+
+    # ---- the Game interface ---------------------------------------------------------------
+
+    def initial_state(self) -> HoldemState:
+        return HoldemState(self, (), (), Betting.start(self.definition))
+
+    def num_distinct_actions(self) -> int:
+        return 3
+
+    def label_parts(self, label: str) -> tuple[LabelPart, ...]:
+        """A card, or several written together (``3d2c``), as cards; anything else as text."""
+        if label and len(label) % 2 == 0:
+            ids = [self._card_ids.get(label[i:i + 2]) for i in range(0, len(label), 2)]
+            if all(c is not None for c in ids):
+                return tuple(self._card(c) for c in ids if c is not None)
+        return (label,)
+
+    def describe_history(self, public: str) -> str:
+        if not public:
+            return "Opening move: nothing has happened yet"
+        d = self.definition
+        segments = public.split("|")
+        if d.board_cards[0] == 0:
+            segments.insert(0, "")
+        parts = []
+        for r in range(min(d.num_rounds, (len(segments) + 1) // 2)):
+            board = segments[2 * r]
+            bets = segments[2 * r + 1] if 2 * r + 1 < len(segments) else ""
+            street = self._street(r)
+            parts.append(f"{street}{f' ({board})' if board else ''}: {bets or '—'}")
+        return "; ".join(parts)
+
+    # ---- shared by the states -------------------------------------------------------------
+
+    def written(self, cards: tuple[int, ...]) -> str:
+        """Cards high to low, as universal_poker and our keys write them: ``3d2c``."""
+        return "".join(self.card_names[c] for c in sorted(cards, reverse=True))
+
+    def pieces_of(self, cards: tuple[int, ...], by_round: bool = False) -> tuple[Piece, ...]:
+        """Cards as drawn, high to low (the board round by round when `by_round`)."""
+        if not by_round:
+            return tuple(self._card(c) for c in sorted(cards, reverse=True))
+        out: list[Piece] = []
+        for r in range(self.definition.num_rounds):
+            dealt = cards[self.board_start[r]: self.board_start[r + 1]]
+            out.extend(self._card(c) for c in sorted(dealt, reverse=True))
+        return tuple(out)
+
+    def _card(self, card: int) -> Card:
+        name = self.card_names[card]
+        return Card(name[0], name[1])
+
+    def _street(self, round_: int) -> str:
+        d = self.definition
+        if d.num_rounds == 4 and d.board_cards == (0, 3, 1, 1):
+            return _FOUR_STREETS[round_]
+        return f"Round {round_ + 1}"
+
+    # ---- what the lobby and the table say -------------------------------------------------
+
+    def _rules_text(self) -> str:
+        d = self.definition
+        top = RANK_NAMES[d.num_ranks - 1]
+        deck = (f"{d.num_cards} cards (Two to {top}"
+                + (f" in {d.num_suits} suit{'s' if d.num_suits > 1 else ''})"
+                   if d.num_suits < 4 else ")"))
+        dealt = [str(b) for b in d.board_cards if b]
+        board = (" and ".join([", ".join(dealt[:-1]), dealt[-1]] if len(dealt) > 1 else dealt)
+                 + f" board card{'s' if sum(d.board_cards) > 1 else ''}") if dealt else "no board"
+        caps = (str(d.max_raises[0]) if len(set(d.max_raises)) == 1
+                else "/".join(map(str, d.max_raises)))
+        return (f"{deck}; {d.hole_cards} private card{'s' if d.hole_cards > 1 else ''} each, "
+                f"then {board}; blinds {max(d.blinds)} and {min(d.blinds)}.\n"
+                f"Fixed bets of {'/'.join(map(str, d.raise_sizes))} by round, at most {caps} "
+                f"bets and raises a round; the best hand of private and board cards wins.")
+
+    def _role(self, seat: int) -> str:
+        small, big = sorted(self.definition.blinds)
+        if small == big:
+            return ("the first seat", "the second seat")[seat]
+        return "the big blind" if self.definition.blinds[seat] == big else "the small blind"
+
+    def _notes(self) -> tuple[str, ...]:
+        d = self.definition
+        small, big = sorted(d.blinds)
+        if small == big:
+            blinds = f"Both seats post a blind of {big} before the cards"
+        else:
+            blinds = (f"The first seat posts the {self._role(0).removeprefix('the ')} "
+                      f"({d.blinds[0]}) and the second the "
+                      f"{self._role(1).removeprefix('the ')} ({d.blinds[1]}) before the cards")
+        order = f"{blinds}; {self._role(d.first_player[0])} acts first in the first round"
+        if d.num_rounds > 1:
+            later = {self._role(p) for p in d.first_player[1:]}
+            order += (f" and {later.pop()} in the later ones." if len(later) == 1
+                      else ", and the later rounds alternate as the rules say.")
+        else:
+            order += "."
+        sizes = ", ".join(f"{size} in round {r + 1}" for r, size in enumerate(d.raise_sizes))
+        caps = (f"{d.max_raises[0]}" if len(set(d.max_raises)) == 1
+                else " / ".join(map(str, d.max_raises)) + " (round by round)")
+        notes = [
+            order,
+            f"Bets and raises have a fixed size: {sizes}. Each round allows at most {caps} bets "
+            f"and raises, the blinds not counted (a raise in the first round raises the big "
+            f"blind).",
+            "Facing a bet you may fold, call or raise; otherwise check or bet. A round ends "
+            "when a bet is called or both players check.",
+        ]
+        total = d.hole_cards + sum(d.board_cards)
+        if total >= 5:
+            notes.append("At the showdown the best five of your cards and the board play, "
+                         "ranked as in Texas hold'em; equal hands split the pot.")
+        else:
+            kinds = ["four of a kind"] if total >= 4 and d.num_suits >= 4 else []
+            kinds += ["three of a kind"] if total >= 3 and d.num_suits >= 3 else []
+            kinds += ["two pair"] if total >= 4 else []
+            kinds += ["a pair", "high cards"]
+            notes.append(f"At the showdown each player has {total} cards, too few for straights "
+                         f"or flushes: from the best, {', '.join(kinds)} (higher ranks first, "
+                         f"then the kickers). Equal hands split the pot.")
+        return tuple(notes)
+
+    # ---- sizes and the compiled tree ------------------------------------------------------
+
+    @cached_property
+    def engine(self) -> HoldemEngine:
+        """The compiler of this member's public tree (imported late: it needs the solver)."""
+        from solver.games.holdem.tree import HoldemEngine
+
+        return HoldemEngine(self)
+
+    cache_compiled_tree = True
+    """A big member takes seconds to compile: `solver.public_tree.compile_game` caches it."""
+
+    def compile_public_tree(self) -> PublicTree:
+        """The compiled public tree, built directly from the rules (see
+        `solver.games.holdem.tree`), not by walking the states."""
+        return self.engine.public_tree()
+
+    def sizes(self) -> dict[str, int | dict[str, int]]:
+        """What `python -m solver info` prints: exact counts of the game's tree."""
+        return self.engine.sizes()
