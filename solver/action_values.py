@@ -43,11 +43,11 @@ class ActionValues:
 
 def action_values(tree: PublicTree, strategy: np.ndarray) -> ActionValues:
     """Q, V, reach and weight at every information set of `tree` under the flat `strategy`."""
-    if tree.chance_mass is None:
-        raise ValueError(f"{tree.game}: the compiled tree has no chance masses, so values "
-                         "cannot be conditioned on positions")
+    unit = tree.unit_arrays()
+    if unit is None:
+        raise ValueError(f"{tree.game}: the compiled tree has no chance probabilities, so "
+                         "values cannot be conditioned on positions")
     a = tree.arrays
-    unit = a._replace(payoffs=tree.chance_mass)
     q = np.full(tree.num_regrets, np.nan)
     weight = np.zeros(tree.num_infosets)
     reach = np.zeros(tree.num_infosets)

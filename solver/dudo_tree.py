@@ -129,15 +129,21 @@ def compile_dudo(name: str, rules: DudoRules,
     index = ((np.maximum(last, 0) * 2 + caller) * calls + np.maximum(call, 0)) * size
     arrays = pack_tree(kind, actor, parent, num_actions, slot_count, slot_parent, slot_action,
                        matrices.ravel(), payoff_offset=np.where(kind == TERMINAL_NODE, index, 0))
-    keys, action_ids, labels = _infosets(rules, kind, parent, last, actor, num_actions)
-    return PublicTree(name, arrays, keys, action_ids, labels)
+    keys, action_ids, labels, node_keys, node_labels = _infosets(
+        rules, kind, parent, last, actor, num_actions, call)
+    # The dice's probability of each cell, laid out like the payoffs (each call's matrix).
+    chance = payoff_matrices(rules, (1.0, 1.0))
+    return PublicTree(name, arrays, keys, action_ids, labels, node_keys=node_keys,
+                      node_labels=node_labels, chance_mass=chance.ravel())
 
 
 def _infosets(rules: DudoRules, kind: np.ndarray, parent: np.ndarray, last: np.ndarray,
-              actor: np.ndarray, num_actions: np.ndarray
-              ) -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...], tuple[tuple[str, ...], ...]]:
-    """Keys, action ids and labels of the information sets in the tree's order: each decision
-    node's actor slots in turn."""
+              actor: np.ndarray, num_actions: np.ndarray, call: np.ndarray
+              ) -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...], tuple[tuple[str, ...], ...],
+                         tuple[str, ...], tuple[str, ...]]:
+    """Keys, action ids and labels of the information sets in the tree's order (each decision
+    node's actor slots in turn), and every node's public key and the label of the move into
+    it."""
     t = tables(rules)
     private = [[dice_text(dice) for dice, _ in reversed(t.rolls[p])] for p in (0, 1)]
     by_last = [t.after_bid[b] for b in range(rules.num_bids)]
@@ -147,10 +153,20 @@ def _infosets(rules: DudoRules, kind: np.ndarray, parent: np.ndarray, last: np.n
     actions: list[tuple[int, ...]] = []
     labels: list[tuple[str, ...]] = []
     bid_labels = t.labels
-    for n in np.flatnonzero(kind == DECISION_NODE).tolist():
+    moved = [""] * len(kind)
+    calls = ("dudo", "calzo")
+    for n in np.flatnonzero(kind != DECISION_NODE).tolist():  # the calls, ending a round
+        moved[n] = calls[int(call[n])]
+    kinds = kind.tolist()
+    for n in range(len(kinds)):
+        if kinds[n] != DECISION_NODE:
+            up = int(parent[n])
+            public[n] = f"{public[up]},{moved[n]}" if public[up] else moved[n]
+            continue
         up = int(parent[n])
         b = int(last[n])
         if up >= 0:
+            moved[n] = bid_labels[b]
             public[n] = bid_labels[b] if up == 0 else f"{public[up]},{bid_labels[b]}"
         ids = t.opening if b < 0 else by_last[b]
         assert len(ids) == num_actions[n]
@@ -159,4 +175,4 @@ def _infosets(rules: DudoRules, kind: np.ndarray, parent: np.ndarray, last: np.n
         keys.extend([own + suffix for own in mine])
         actions.extend([ids] * len(mine))
         labels.extend([label_of[ids]] * len(mine))
-    return tuple(keys), tuple(actions), tuple(labels)
+    return tuple(keys), tuple(actions), tuple(labels), tuple(public), tuple(moved)

@@ -280,6 +280,9 @@ class PublicTree:
     """Laid out like `arrays.payoffs`: the chance probability of each terminal cell, so that a
     pass with these in place of the payoffs measures how likely positions are (see
     `solver.action_values`). None if the engine did not provide it."""
+    deal_weight: FloatArray | None = None
+    """Per node, for a card game's fold and showdown terminals: the chance probability of one
+    deal of the node's cards (what `chance_mass` is for matrix terminals)."""
     infoset_node: IntArray = field(init=False)
     infoset_player: IntArray = field(init=False)
     infoset_regret_offset: IntArray = field(init=False)  # per infoset, and one past the end
@@ -317,6 +320,24 @@ class PublicTree:
     def num_slots(self, player: int) -> int:
         """Length of `player`'s per-slot arrays (reach, values)."""
         return int(self.arrays.slot_count[player].sum())
+
+    def unit_arrays(self) -> TreeArrays | None:
+        """The arrays of the same tree where every terminal pays player 0 the chance
+        probability of its deal instead of its payoff: a pass over them weighs positions by
+        how likely chance and the opponent make them (`solver.action_values`). None if the
+        engine did not provide the probabilities."""
+        a = self.arrays
+        cards = (a.kind == FOLD_NODE) | (a.kind == SHOWDOWN_NODE)
+        if cards.any():
+            if self.deal_weight is None:
+                return None
+            # A fold pays the same to every compatible deal: one that pays the weight counts
+            # the deals, showdown or not.
+            return a._replace(kind=np.where(cards, FOLD_NODE, a.kind),
+                              terminal_value=np.where(cards, self.deal_weight, 0.0))
+        if self.chance_mass is None:
+            return None
+        return a._replace(payoffs=self.chance_mass)
 
 
 class _NodeBuilder:
@@ -481,6 +502,8 @@ def _save(tree: PublicTree, path: Path) -> None:
     arrays["node_labels"] = np.array(tree.node_labels, dtype=object)
     if tree.chance_mass is not None:
         arrays["chance_mass"] = tree.chance_mass
+    if tree.deal_weight is not None:
+        arrays["deal_weight"] = tree.deal_weight
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_suffix(f".{os.getpid()}.tmp.npz")
     np.savez(temporary, **arrays)
@@ -500,6 +523,7 @@ def _load(name: str, path: Path) -> PublicTree:
             node_keys=tuple(str(k) for k in data["node_keys"]),
             node_labels=tuple(str(k) for k in data["node_labels"]),
             chance_mass=data.get("chance_mass"),
+            deal_weight=data.get("deal_weight"),
         )
 
 

@@ -41,7 +41,7 @@ def infoset_rows(tree: PublicTree, strategy: np.ndarray) -> list[InfosetStrategy
     probabilities of every information set, and, where the tree allows it, the value of each
     action, the set's value and its reach under the strategy (`solver.action_values`)."""
     offsets = tree.infoset_regret_offset
-    known = action_values(tree, strategy) if tree.chance_mass is not None else None
+    known = action_values(tree, strategy) if tree.unit_arrays() is not None else None
     rows = []
     for i, key in enumerate(tree.infoset_keys):
         lo, hi = offsets[i], offsets[i + 1]

@@ -9,9 +9,10 @@ import pytest
 
 from solver.action_values import action_values
 from solver.cfr import CFRSolver
-from solver.games import get_game
+from solver.games import Game, get_game
 from solver.games.base import State
-from solver.public_tree import compile_game
+from solver.games.dudo import DudoGame
+from solver.public_tree import PublicTree, compile_game
 
 
 def subtree_value(state: State, policy: dict[str, dict[int, float]]) -> float:
@@ -26,13 +27,13 @@ def subtree_value(state: State, policy: dict[str, dict[int, float]]) -> float:
                for a in state.legal_actions())
 
 
-def brute_force(game: str, policy: dict[str, dict[int, float]]
+def brute_force(game: Game, policy: dict[str, dict[int, float]]
                 ) -> tuple[dict[tuple[str, int], float], dict[str, float], dict[str, float]]:
     """Q per (infoset, action), weight and reach per infoset, by walking every history."""
     numerator: dict[tuple[str, int], float] = defaultdict(float)
     weight: dict[str, float] = defaultdict(float)
     reach: dict[str, float] = defaultdict(float)
-    stack = [(get_game(game).initial_state(), 1.0, 1.0, 1.0)]
+    stack = [(game.initial_state(), 1.0, 1.0, 1.0)]
     while stack:
         state, chance, own0, own1 = stack.pop()
         if state.is_terminal():
@@ -57,9 +58,23 @@ def brute_force(game: str, policy: dict[str, dict[int, float]]
     return q, dict(weight), dict(reach)
 
 
-@pytest.mark.parametrize(("game", "iterations"), [("kuhn", 200), ("leduc", 60)])
+SMALL_HOLDEM = "holdem(numRanks=3,numSuits=2,numHoleCards=1,numBoardCards=0 1,maxRaises=2 2)"
+
+
+@pytest.mark.parametrize(("game", "iterations"), [("kuhn", 200), ("leduc", 60),
+                                                  (SMALL_HOLDEM, 60), ("dudo-calzo", 20)])
 def test_against_the_histories(game: str, iterations: int) -> None:
-    tree = compile_game(game)
+    check_against_histories(compile_game(game), get_game(game), iterations)
+
+
+def test_a_tree_laid_out_directly() -> None:
+    """Dudo with three-faced dice, one against two, compiled from its rules."""
+    game = DudoGame(dice=(1, 2), faces=3)
+    check_against_histories(game.compile_public_tree(), game, 30)
+
+
+def check_against_histories(tree: PublicTree, game: Game, iterations: int) -> None:
+    assert tree.unit_arrays() is not None
     solver = CFRSolver(tree, "cfr")
     solver.iterate(iterations)  # an unconverged profile: mixed everywhere, a sterner test
     strategy = solver.average_strategy()
@@ -76,7 +91,7 @@ def test_against_the_histories(game: str, iterations: int) -> None:
             assert out.q[offsets[i] + k] == pytest.approx(q[(key, a)], abs=1e-9), (key, a)
         assert out.v[i] == pytest.approx(sum(policy[key][a] * q[(key, a)]
                                              for a in tree.infoset_actions[i]), abs=1e-9)
-    assert out.value == pytest.approx(subtree_value(get_game(game).initial_state(), policy))
+    assert out.value == pytest.approx(subtree_value(game.initial_state(), policy))
 
 
 def test_unreached_information_sets_have_no_values() -> None:

@@ -77,6 +77,24 @@ class _Board:
     from_parent: IntArray  # each of those hands' position in the parent board's `hands`
 
 
+class _Nodes:
+    """Per node, as the compiler writes them: the public key, the label of the move into it
+    (an action, or the board cards dealt), and the chance probability of one deal at a
+    terminal (0 elsewhere)."""
+
+    __slots__ = ("keys", "labels", "weights")
+
+    def __init__(self) -> None:
+        self.keys: list[str] = []
+        self.labels: list[str] = []
+        self.weights: list[float] = []
+
+    def add(self, key: str, label: str, weight: float) -> None:
+        self.keys.append(key)
+        self.labels.append(label)
+        self.weights.append(weight)
+
+
 class HoldemEngine:
     """Compiles one member: `public_tree()` for solving, `arrays()` alone for members too big
     to name every information set, `sizes()` without building anything."""
@@ -148,9 +166,11 @@ class HoldemEngine:
     # ---- the compiled tree ----------------------------------------------------------------
 
     def public_tree(self) -> PublicTree:
-        """The tree with its information sets named (`PublicTree`)."""
-        arrays, keys, actions, labels = self._compile(with_keys=True)
-        return PublicTree(self.game.name, arrays, tuple(keys), tuple(actions), tuple(labels))
+        """The tree with its information sets and public nodes named (`PublicTree`)."""
+        arrays, keys, actions, labels, nodes = self._compile(with_keys=True)
+        return PublicTree(self.game.name, arrays, tuple(keys), tuple(actions), tuple(labels),
+                          node_keys=tuple(nodes.keys), node_labels=tuple(nodes.labels),
+                          deal_weight=np.array(nodes.weights))
 
     def arrays(self) -> TreeArrays:
         """The kernels' arrays alone: what a best response on a member too big to name every
@@ -158,7 +178,7 @@ class HoldemEngine:
         return self._compile(with_keys=False)[0]
 
     def _compile(self, with_keys: bool) -> tuple[TreeArrays, list[str], list[tuple[int, ...]],
-                                                 list[tuple[str, ...]]]:
+                                                 list[tuple[str, ...]], _Nodes]:
         d = self.definition
         both = self._counts()["slots"]
         if both // 2 > MAX_SLOTS:
@@ -181,6 +201,7 @@ class HoldemEngine:
         infoset_actions: list[tuple[int, ...]] = []
         infoset_labels: list[tuple[str, ...]] = []
         children_of: dict[int, list[int]] = {}
+        nodes = _Nodes()
 
         def add(node_kind: int, who: int, above: int, board: int, index: int,
                 payoff: float = 0.0, actions: int = 0) -> int:
@@ -194,22 +215,26 @@ class HoldemEngine:
             return len(kind) - 1
 
         # Depth first in pre-order; an explicit stack of (betting node, board, parent, action
-        # index at the parent), children pushed in reverse so they come out in order.
-        stack = [(0, 0, -1, -1)]
+        # index at the parent, label of the move), children pushed in reverse so they come out
+        # in order.
+        stack = [(0, 0, -1, -1, "")]
         while stack:
-            b_index, board, above, index = stack.pop()
+            b_index, board, above, index, moved = stack.pop()
             node = self.betting[b_index]
             betting = node.betting
             r = betting.round
             here = boards[board]
+            weight = weights[here.round + 1]
+            if with_keys:
+                nodes.add(self._public_key(betting, here), moved,
+                          weight if betting.over else 0.0)
             if not betting.over and here.round < r and d.board_cards[r] > 0:
                 chance = add(CHANCE_NODE, -1, above, board, index)
                 dealt = self._deal(here, r, boards, children_of, board)
                 for child in reversed(dealt):
-                    stack.append((b_index, child, chance, -1))
+                    stack.append((b_index, child, chance, -1, boards[child].written[r]))
                 continue
             if betting.over:
-                weight = weights[here.round + 1]
                 folded = betting.folded
                 if folded >= 0:
                     lost = betting.spent[folded]
@@ -227,10 +252,10 @@ class HoldemEngine:
                 infoset_actions.extend([node.actions] * count)
                 infoset_labels.extend([node.labels] * count)
             for i in reversed(range(len(node.children))):
-                stack.append((node.children[i], board, me, i))
+                stack.append((node.children[i], board, me, i, node.labels[i]))
 
         arrays = self._pack(kind, actor, parent, num_actions, board_of, taken, value, boards)
-        return arrays, keys, infoset_actions, infoset_labels
+        return arrays, keys, infoset_actions, infoset_labels, nodes
 
     def _deal(self, here: _Board, round_: int, boards: list[_Board],
               children_of: dict[int, list[int]], board: int) -> list[int]:
