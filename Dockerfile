@@ -15,7 +15,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     SOLVER_CACHE=/srv/cache \
     NUMBA_CACHE_DIR=/srv/cache/numba \
     HOST=0.0.0.0 \
-    PORT=8000
+    PORT=8000 \
+    STRATEGY_STORE=/srv/app/data/strategies.sqlite
 WORKDIR /srv/app
 COPY pyproject.toml README.md ./
 COPY solver solver
@@ -26,13 +27,16 @@ RUN pip install --no-cache-dir --disable-pip-version-check . \
 COPY templates templates
 COPY static static
 COPY --from=assets /build/node_modules/htmx.org/dist node_modules/htmx.org/dist
+# The quick games are solved into the image; the long ones are built in the background when
+# the container first starts (the lobby shows their progress).
 RUN python -m solver build --quiet \
     && python -m solver list \
     && useradd --system --home-dir /srv/app app \
     && mkdir -p data && chown -R app /srv/app/data /srv/app/strategies /srv/cache
 USER app
-# The play database and the secret that signs the session cookies live here: mount a volume
-# (`docker run -v solved-bots-data:/srv/app/data ...`) so that they survive the container.
+# The play database, the secret that signs the session cookies and the strategy store (with
+# what the background build adds to it) live here: mount a volume (`docker run -v
+# solved-bots-data:/srv/app/data ...`) so that they survive the container.
 VOLUME ["/srv/app/data"]
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \

@@ -79,6 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if (problem := port_problem(host, port)) is not None:
         print(f"error: {problem}", file=sys.stderr)
         return 2
+    if not args.no_build:
+        start_background_build(settings)
     app = create_app(settings)  # creates the tables once, and reports a broken store now
     announcement = (f"Serving on http://{host}:{port}  (API docs: http://{host}:{port}/docs)"
                     + (f" with {workers} workers" if workers > 1 else ""))
@@ -94,6 +96,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = uvicorn.Config(app, host=host, port=port, http=HTTP_PROTOCOL, log_level="info")
         AnnouncingServer(config, announcement).run()
     return 0
+
+
+def start_background_build(settings: Settings) -> subprocess.Popen[bytes] | None:
+    """Build the strategies that take long (the lobby's games beyond `solver build`'s) in a
+    process of their own at a lower priority, while the app serves the games that are ready;
+    the lobby shows its progress. It stops with the app (same process group) and carries on
+    from where it stopped at the next start. None if there is nothing to build."""
+    from solver.cli import background_games
+
+    games = background_games(str(settings.strategy_store))
+    if not games:
+        return None
+    log_path = settings.data_dir / "build.log"
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    command = [sys.executable, "-m", "solver", "build", "--background", "--store",
+               str(settings.strategy_store), "--status-file", str(settings.build_status)]
+    with open(log_path, "ab") as log:
+        process = subprocess.Popen(command, cwd=REPO_ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                   preexec_fn=lambda: os.nice(10))
+    print(f"Building {', '.join(games)} in the background (the lobby shows how far it has "
+          f"come; the log is {log_path}); the other games can be played meanwhile.",
+          flush=True)
+    return process
 
 
 class AnnouncingServer(uvicorn.Server):

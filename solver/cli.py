@@ -8,15 +8,16 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
-
-from tqdm import tqdm
 
 import solver
 from solver.exploitability import evaluate_strategy
 from solver.games import BUILD_DEFAULTS, game_names, get_game, named_games
+from solver.progress import STATUS_ENV, progress_bar, write_status
 from solver.sizes import game_sizes
 from solver.solve import (
     ALGORITHMS,
@@ -43,9 +44,11 @@ class _Progress:
             total, unit = float(seconds), "s"
         else:
             total, unit = 100.0, "%"
-        self.bar = tqdm(total=total, unit=unit, desc=f"solving {game}", disable=not enabled,
-                        file=sys.stderr, mininterval=0.5, bar_format="{l_bar}{bar}| {postfix}")
+        self.bar = progress_bar(total=total, unit=unit, desc=f"solving {game}",
+                                disable=not enabled, file=sys.stderr, mininterval=0.5,
+                                bar_format="{l_bar}{bar}| {postfix}")
         self.start: float | None = None
+        self.done = 0.0
 
     def __call__(self, point: Checkpoint) -> None:
         if self.iterations is not None:
@@ -61,7 +64,8 @@ class _Progress:
         self.bar.set_postfix_str(
             f"it {point.iteration}, exploitability {point.exploitability:.2e}, "
             f"value {point.value:+.6f}, {point.seconds:.2f}s", refresh=False)
-        self.bar.update(done - self.bar.n)
+        self.bar.update(done - self.done)
+        self.done = done
 
     def close(self) -> None:
         self.bar.refresh()
@@ -110,6 +114,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    if args.background:
+        return build_in_background(args)
     summaries = []
     for game in args.games or BUILD_DEFAULTS:
         summaries.append(_solve_and_store(game, resolve_algorithm(game, args.algorithm),
@@ -121,6 +127,70 @@ def cmd_build(args: argparse.Namespace) -> int:
     if args.json:
         _print(summaries, True)
     return 0
+
+
+def background_games(store_path: str | None) -> list[str]:
+    """The lobby's games that `build` does not solve and the store does not hold yet: what a
+    background build makes, in the lobby's order."""
+    try:
+        with _open_store(store_path) as store:
+            solved = set(store.games())
+    except StoreError:
+        solved = set()
+    return [g for g in game_names() if get_game(g).listed and g not in BUILD_DEFAULTS
+            and g not in solved]
+
+
+def build_in_background(args: argparse.Namespace) -> int:
+    """Build, one after the other, the strategies of the lobby's games that take long (see
+    `background_games`), each by its game's own command, reporting to the status file (its
+    progress bars write there too, `solver.progress`). One such build at a time per status
+    file: a second one finds the first at work and leaves. A game that fails is reported and
+    the build goes on with the next."""
+    status_path = Path(args.status_file) if args.status_file else None
+    lock = _exclusive(status_path.with_suffix(".lock")) if status_path else None
+    if status_path is not None and lock is None:
+        print("another background build is at work", file=sys.stderr)
+        return 0
+    games = [g for g in background_games(args.store) if not args.games or g in args.games]
+    failed: dict[str, str] = {}
+    if status_path is not None:
+        os.environ[STATUS_ENV] = str(status_path)
+    for position, game in enumerate(games):
+        if status_path is not None:
+            write_status(status_path, {"current": game, "pending": games[position + 1:],
+                                       "failed": failed, "position": position + 1,
+                                       "of": len(games), "started": time.time()})
+        command = [*get_game(game).build_command, *(["--store", args.store]
+                                                    if args.store else [])]
+        print(f"building {game}: python -m solver {' '.join(command)}", flush=True)
+        try:
+            code = main(command)
+        except SystemExit as exit_:  # a command its parser refused
+            code = exit_.code if isinstance(exit_.code, int) else 1
+        except Exception as error:  # reported, and the next game is built
+            code, failed[game] = 1, f"{type(error).__name__}: {error}"
+        if code != 0:
+            failed.setdefault(game, f"`python -m solver {' '.join(command)}` exited with {code}")
+    if status_path is not None:
+        write_status(status_path, {"current": None, "pending": [], "failed": failed,
+                                   "finished": time.time()})
+    return 1 if failed else 0
+
+
+def _exclusive(path: Path) -> int | None:
+    """An open lock file held exclusively for the rest of the process, or None if another
+    process holds it."""
+    import fcntl
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -216,7 +286,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_recall(args: argparse.Namespace) -> int:
     from solver.dudo_recall import solve_recall, store_recall
 
-    with tqdm(total=args.iterations, unit="it", desc=f"{args.game} recall={args.memory}",
+    with progress_bar(total=args.iterations, unit="it", desc=f"{args.game} recall={args.memory}",
               disable=args.quiet, file=sys.stderr, mininterval=0.5) as bar:
         solved = solve_recall(args.game, args.memory, args.iterations, args.algorithm,
                               on_iteration=lambda _: bar.update(1))
@@ -279,8 +349,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     else:
         client = local_client(args.workers)
     rounds = plan.rounds()
-    with client, tqdm(total=len(rounds), unit="round", desc="dudo-match", disable=args.quiet,
-                      file=sys.stderr) as bar:
+    with client, progress_bar(total=len(rounds), unit="round", desc="dudo-match",
+                              disable=args.quiet, file=sys.stderr) as bar:
         def done(solved):  # type: ignore[no-untyped-def]
             bar.set_postfix_str(f"{solved.counts[0]}v{solved.counts[1]}: P={solved.win:.4f} "
                                 f"in {solved.seconds:.0f}s", refresh=False)
@@ -386,6 +456,11 @@ def build_parser() -> argparse.ArgumentParser:
                                    "exploitability and store them.")
     p.add_argument("--games", nargs="+", type=_game, metavar="GAME",
                    help="only these games (default: " + ", ".join(BUILD_DEFAULTS) + ")")
+    p.add_argument("--background", action="store_true",
+                   help="build instead the lobby's games that take long (each by its own "
+                        "command), reporting progress to --status-file")
+    p.add_argument("--status-file", metavar="PATH",
+                   help="with --background: where to report progress (JSON)")
     p.add_argument("--algorithm", choices=("auto", *ALGORITHMS), default=DEFAULT_ALGORITHM,
                    metavar="NAME", help="default auto: the fastest for each game")
     p.add_argument("--target-exploitability", type=_positive_float, default=DEFAULT_TARGET,

@@ -217,3 +217,40 @@ def test_holdem_mini_export_judged_by_openspiel(tmp_path: Path,
     judged = pyspiel.exploitability(game, policy)  # fails on a missing or unknown infoset
     assert judged <= 1e-4
     assert judged == pytest.approx(built["exploitability"], rel=1e-9)
+
+
+def test_background_build_reports_its_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """The long builds of the lobby's games run one after the other by their own commands,
+    writing where they stand to the status file; one that fails is reported and the next is
+    built; a second background build at the same time leaves at once."""
+    from solver.games import register_game, unregister_game
+    from solver.progress import read_status
+    from tests.solver.games.kuhn4 import Kuhn4Game
+
+    class Broken(Kuhn4Game):
+        name = "kuhn4-broken"
+
+        @property
+        def build_command(self) -> tuple[str, ...]:
+            return ("solve", "kuhn4-broken", "--iterations", "0")
+
+    monkeypatch.setenv("SOLVER_CACHE", str(tmp_path / "cache"))
+    store, status = tmp_path / "s.sqlite", tmp_path / "data" / "build-status.json"
+    register_game("kuhn4-broken", Broken)
+    register_game("kuhn4", Kuhn4Game)
+    try:
+        code = main(["build", "--background", "--games", "kuhn4-broken", "kuhn4", "--store",
+                     str(store), "--status-file", str(status)])
+        out = capsys.readouterr()
+        assert code == 1 and "building kuhn4:" in out.out
+        report = read_status(status)
+        assert report is not None and report["current"] is None and report["pending"] == []
+        assert list(report["failed"]) == ["kuhn4-broken"]
+        with StrategyStore.open(store) as opened:
+            assert opened.latest_solve("kuhn4") is not None
+        assert main(["build", "--background", "--store", str(store), "--status-file",
+                     str(status), "--games", "kuhn4"]) == 0  # nothing left to build
+    finally:
+        unregister_game("kuhn4")
+        unregister_game("kuhn4-broken")
