@@ -248,6 +248,15 @@ class Game(Protocol):
         """A sentence for the public part of an information-set key."""
         ...
 
+    @property
+    def hand_history_format(self) -> str | None:
+        """The standard hand-history format its hands export to (``"phh"``), if any."""
+        ...
+
+    def hand_histories(self, hands: Sequence[tuple[int, State]]) -> str:
+        """Numbered finished hands in `hand_history_format`, as one file."""
+        ...
+
 
 def action_from_label(state: State, label: str) -> int:
     """The action of `state` labelled `label`; `ValueError` naming the legal labels otherwise."""
@@ -290,6 +299,13 @@ class GameDefaults:
 
     def describe_history(self, public: str) -> str:
         return f"History: {public}" if public else "Opening move: nothing has happened yet"
+
+    @property
+    def hand_history_format(self) -> str | None:
+        return None
+
+    def hand_histories(self, hands: Sequence[tuple[int, State]]) -> str:
+        raise ValueError(f"{getattr(self, 'name', 'this game')} has no hand-history format")
 
 
 def legal_action_group(state: State) -> tuple[ActionGroup, ...]:

@@ -17,9 +17,10 @@ and a bet.  A member dealing board cards before the first betting round writes t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from solver.cards.evaluator import evaluate
 from solver.games.base import (
@@ -378,6 +379,31 @@ class HoldemGame(GameDefaults):
 
     cache_compiled_tree = True
     """A big member takes seconds to compile: `solver.public_tree.compile_game` caches it."""
+
+    @property
+    def hand_history_format(self) -> str | None:
+        return "phh" if self.is_heads_up_limit_holdem else None
+
+    def hand_histories(self, hands: Sequence[tuple[int, State]]) -> str:
+        """PHH, the Poker Hand History format (`solver.games.holdem.history`): several hands
+        in one file, each a table named by its hand number (so that files of consecutive
+        pages join into one)."""
+        from solver.games.holdem.history import hand_history
+
+        if self.hand_history_format is None:
+            raise ValueError(f"{self.name} has no hand-history format: PHH knows heads-up "
+                             "limit hold'em only")
+        return "".join(
+            f"[{number}]\n{hand_history(self, cast(HoldemState, state), number).dumps()}\n"
+            for number, state in hands)
+
+    @property
+    def is_heads_up_limit_holdem(self) -> bool:
+        """The standard game (52 cards, blinds 1/2, bets 2/2/4/4, four bets a round), the one
+        hand-history formats know."""
+        from solver.games.holdem.rules import HULHE
+
+        return self.definition == HULHE
 
     def compile_public_tree(self) -> PublicTree:
         """The compiled public tree, built directly from the rules (see

@@ -1,0 +1,70 @@
+"""Heads-up limit hold'em hands as PHH hand histories (the Poker Hand History format that
+pokerkit reads and writes), so that a hand played here opens in any tool that reads PHH.
+
+PHH (as pokerkit reads it) lists the blinds from the small, but heads-up the button posts the
+small blind and is the last player: ``p1`` is the big blind and ``p2`` the small blind, who
+acts first before the flop. That is universal_poker's numbering too, which ours follows:
+``p1`` is our player 0 and ``p2`` our player 1.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pokerkit import HandHistory
+
+if TYPE_CHECKING:
+    from solver.games.holdem.game import HoldemGame, HoldemState
+
+STARTING_STACK = 1_000
+"""Chips each player starts with in the history: more than a limit hand can cost (48)."""
+_PHH_ACTIONS = {"fold": "f", "check": "cc", "call": "cc", "bet": "cbr", "raise": "cbr"}
+
+
+def phh_player(seat: int) -> str:
+    return f"p{seat + 1}"
+
+
+def hand_history(game: HoldemGame, state: HoldemState, hand: int | None = None) -> HandHistory:
+    """The finished (or unfinished) hand `state` as a pokerkit `HandHistory` of fixed-limit
+    Texas hold'em; `ValueError` for a member of the family that is not heads-up limit hold'em
+    (PHH knows the standard game only)."""
+    if not game.is_heads_up_limit_holdem:
+        raise ValueError(f"{game.name} is not heads-up limit hold'em: PHH has no variant for it")
+    names = game.card_names
+    d = game.definition
+    actions: list[str] = []
+    replay = game.initial_state()
+    board_seen = 0
+    street_start: tuple[int, ...] = (0, 0)  # what each player had put in at the round start
+    street = 0
+    for action in state.history:
+        if replay.is_chance():
+            replay = replay.apply_action(action)
+            hole_cards = 2 * d.hole_cards
+            if len(replay.cards) == hole_cards:
+                actions += [f"d dh p1 {_cards(names, replay.hole(0))}",
+                            f"d dh p2 {_cards(names, replay.hole(1))}"]
+            board = replay.board()
+            if len(board) > board_seen and not replay.is_chance():
+                actions.append(f"d db {_cards(names, board[board_seen:])}")
+                board_seen = len(board)
+            continue
+        player = replay.current_player()
+        if replay.betting.round != street:
+            street, street_start = replay.betting.round, tuple(replay.betting.spent)
+        move = _PHH_ACTIONS[replay.action_label(action)]
+        replay = replay.apply_action(action)
+        if move == "cbr":  # PHH names the amount raised to in this betting round
+            move += f" {replay.betting.spent[player] - street_start[player]}"
+        actions.append(f"{phh_player(player)} {move}")
+    if replay.is_terminal() and replay.betting.folded < 0:
+        for seat in (0, 1):
+            actions.append(f"{phh_player(seat)} sm {_cards(names, replay.hole(seat))}")
+    return HandHistory(variant="FT", antes=[0, 0], blinds_or_straddles=[1, 2], small_bet=2,
+                       big_bet=4, starting_stacks=[STARTING_STACK, STARTING_STACK],
+                       actions=actions, hand=hand, players=["player 0", "player 1"])
+
+
+def _cards(names: tuple[str, ...], cards: tuple[int, ...]) -> str:
+    return "".join(names[c] for c in cards)
