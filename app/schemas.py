@@ -58,6 +58,9 @@ class GameDescription(Frozen):
     listed: bool = Field(description="Shown in the lobby before it is solved; a variant that "
                          "is not is shown once solved.")
     build_command: str = Field(description="The command that builds its strategy.")
+    hand_history_format: str | None = Field(
+        default=None, description="The standard hand-history format a match's hands export "
+        "to (``phh`` for heads-up limit hold'em), if the game has one.")
 
 
 class BuildProgress(Frozen):
@@ -401,6 +404,18 @@ class HandExport(Frozen):
     match_id: str
     game: str
     hands: list[ExportedHand] = Field(description="Finished hands, newest first.")
+    next_cursor: int | None = Field(
+        description="Pass as ``before`` for the next (older) page; null on the last page.")
+
+
+class HandHistoryPage(Frozen):
+    """A page of a match's finished hands in the game's standard hand-history format."""
+
+    match_id: str
+    format: str = Field(description="The format: ``phh`` (Poker Hand History, as pokerkit "
+                        "reads it) for heads-up limit hold'em.")
+    text: str = Field(description="The hands, newest first, each a section named by its hand "
+                      "number, so that pages joined make one file.")
     next_cursor: int | None = Field(
         description="Pass as ``before`` for the next (older) page; null on the last page.")
 

@@ -45,7 +45,13 @@ from app.services.errors import (
     StrategyUnavailableError,
     UnguardedActionError,
 )
-from app.services.matches import create_match, export_hands, list_matches, match_results
+from app.services.matches import (
+    create_match,
+    export_hand_histories,
+    export_hands,
+    list_matches,
+    match_results,
+)
 from app.services.play import (
     Played,
     act,
@@ -89,6 +95,7 @@ __all__ = [
     "act",
     "convergence",
     "create_match",
+    "export_hand_histories",
     "export_hands",
     "current_hand",
     "game_description",

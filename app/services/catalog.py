@@ -68,6 +68,7 @@ def _description_fields(game: Game) -> dict[str, object]:
         "openspiel": game.openspiel.game_string if game.openspiel is not None else None,
         "listed": game.listed,
         "build_command": shlex.join(("python", "-m", "solver", *game.build_command)),
+        "hand_history_format": game.hand_history_format,
     }
 
 

@@ -7,6 +7,8 @@ series is a sample of at most `MAX_SERIES_POINTS` hands.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy.orm import Session
 
 from app.models import FINISHED, IN_PROGRESS
@@ -15,6 +17,7 @@ from app.schemas import (
     ExportedAction,
     ExportedHand,
     HandExport,
+    HandHistoryPage,
     HandSummary,
     MatchCreated,
     MatchResults,
@@ -23,10 +26,12 @@ from app.schemas import (
 )
 from app.services import hand_store, results
 from app.services.catalog import game_or_404, game_value
-from app.services.hand_store import HandRow
+from app.services.errors import InvalidRequestError
+from app.services.hand_store import HandRow, MatchRow
 from app.services.strategy_source import StrategySource
 from app.services.tokens import Access, hash_token, new_token, open_match
 from app.services.trace import Trace
+from solver.games.base import PlayedHand
 
 MAX_SERIES_POINTS = 500
 COSTLIEST = 5
@@ -128,24 +133,14 @@ def export_hands(session: Session, match_id: str, access: Access, *, limit: int 
     """A page of the match's finished hands as full records (a hand in progress is left out:
     the bot's cards are still hidden)."""
     match = open_match(session, match_id, access)
-    limit = max(1, min(MAX_EXPORT_PAGE, limit))
-    game = game_or_404(match.game)
-    rows = hand_store.hand_page(session, match, before, limit + 1)
-    more = len(rows) > limit
-    rows = rows[:limit]
+    finished, next_cursor = _finished_hands(session, match, limit, before)
     hands = []
-    for row in rows:
-        if row.status != FINISHED:
-            continue
-        hand = HandRow(row.id, row.public_id, match, row.number, row.human_seat, row.status,
-                       row.human_payoff, row.created, row.finished, 0)
-        trace = Trace.replay(game, hand_store.recorded(session, hand))
+    for row, trace in finished:
         state = trace.state
-        bot = 1 - row.human_seat
         hands.append(ExportedHand(
             hand_id=row.public_id, number=row.number, human_seat=row.human_seat,
             human_private=state.private_view(row.human_seat),
-            bot_private=state.private_view(bot),
+            bot_private=state.private_view(1 - row.human_seat),
             board=[str(p) for p in state.public_view().board],
             actions=[ExportedAction(seq=step.recorded.seq,
                                     actor="chance" if step.recorded.actor < 0 else
@@ -154,5 +149,42 @@ def export_hands(session: Session, match_id: str, access: Access, *, limit: int 
             betting=state.public_view().betting, human_payoff=float(row.human_payoff),
             adjusted_payoff=row.adjusted_payoff, ev_lost=row.ev_lost, finished=row.finished))
     return HandExport(match_id=match.public_id, game=match.game, hands=hands,
-                      next_cursor=rows[-1].number if more and rows else None)
+                      next_cursor=next_cursor)
 
+
+def export_hand_histories(session: Session, match_id: str, access: Access, *,
+                          limit: int = DEFAULT_PAGE, before: int | None = None
+                          ) -> HandHistoryPage:
+    """A page of the match's finished hands in the game's standard hand-history format
+    (PHH for heads-up limit hold'em), newest first; 422 for a game that has none."""
+    match = open_match(session, match_id, access)
+    game = game_or_404(match.game)
+    if game.hand_history_format is None:
+        raise InvalidRequestError(
+            f"{game.title} has no standard hand-history format; export its hands as records "
+            "(JSON or CSV) instead")
+    finished, next_cursor = _finished_hands(session, match, limit, before)
+    played = [PlayedHand(row.number, trace.state,
+                         tuple("you" if seat == row.human_seat else "bot" for seat in (0, 1)))
+              for row, trace in finished]
+    return HandHistoryPage(match_id=match.public_id, format=game.hand_history_format,
+                           text=game.hand_histories(played), next_cursor=next_cursor)
+
+
+def _finished_hands(session: Session, match: MatchRow, limit: int, before: int | None
+                    ) -> tuple[list[tuple[Any, Trace]], int | None]:
+    """A page of the match's hands (`hand_store.hand_page` rows) replayed, those in progress
+    left out, and the cursor of the next page."""
+    limit = max(1, min(MAX_EXPORT_PAGE, limit))
+    game = game_or_404(match.game)
+    rows = hand_store.hand_page(session, match, before, limit + 1)
+    more = len(rows) > limit
+    rows = rows[:limit]
+    finished = []
+    for row in rows:
+        if row.status != FINISHED:
+            continue
+        hand = HandRow(row.id, row.public_id, match, row.number, row.human_seat, row.status,
+                       row.human_payoff, row.created, row.finished, 0)
+        finished.append((row, Trace.replay(game, hand_store.recorded(session, hand))))
+    return finished, rows[-1].number if more and rows else None

@@ -187,6 +187,16 @@ class State(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class PlayedHand:
+    """A hand to write into a hand history: its number in the match, where it ended, and
+    what to call the player in each seat."""
+
+    number: int
+    state: State
+    players: tuple[str, ...]
+
+
 class OpenSpielMapping(Protocol):
     """How our states and actions are named in the OpenSpiel game that equals ours."""
 
@@ -253,8 +263,8 @@ class Game(Protocol):
         """The standard hand-history format its hands export to (``"phh"``), if any."""
         ...
 
-    def hand_histories(self, hands: Sequence[tuple[int, State]]) -> str:
-        """Numbered finished hands in `hand_history_format`, as one file."""
+    def hand_histories(self, hands: Sequence[PlayedHand]) -> str:
+        """Finished hands in `hand_history_format`, as one file."""
         ...
 
 
@@ -304,7 +314,7 @@ class GameDefaults:
     def hand_history_format(self) -> str | None:
         return None
 
-    def hand_histories(self, hands: Sequence[tuple[int, State]]) -> str:
+    def hand_histories(self, hands: Sequence[PlayedHand]) -> str:
         raise ValueError(f"{getattr(self, 'name', 'this game')} has no hand-history format")
 
 

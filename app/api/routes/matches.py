@@ -12,12 +12,20 @@ from app.api.errors import (
     AUTH,
     IN_PROGRESS,
     JSON_BODY,
+    NO_HAND_HISTORY,
     NOT_FOUND,
     UNAVAILABLE,
     require_json_body,
 )
 from app.deps import BackendDep, MatchIdPath, TokenDep
-from app.schemas import HandExport, HandView, MatchCreate, MatchCreated, MatchResults
+from app.schemas import (
+    HandExport,
+    HandHistoryPage,
+    HandView,
+    MatchCreate,
+    MatchCreated,
+    MatchResults,
+)
 from app.services.matches import DEFAULT_PAGE, MAX_EXPORT_PAGE, MAX_PAGE
 
 router = APIRouter(prefix="/matches", tags=["matches"])
@@ -70,6 +78,25 @@ async def export(
 
     def work(session: Session) -> HandExport:
         return services.export_hands(session, match_id, access, limit=limit, before=before)
+
+    return await backend.run(work)
+
+
+@router.get("/{match_id}/hand-histories", response_model=HandHistoryPage,
+            responses=AUTH | NOT_FOUND | NO_HAND_HISTORY)
+async def hand_histories(
+    match_id: MatchIdPath, access: TokenDep, backend: BackendDep,
+    limit: Annotated[int, Query(ge=1, le=MAX_EXPORT_PAGE, description="Hands per page.")
+                     ] = DEFAULT_PAGE,
+    before: BeforeQuery = None,
+) -> HandHistoryPage:
+    """The match's finished hands in the game's standard hand-history format (PHH for
+    heads-up limit hold'em, which pokerkit and other tools read), newest first, a page at a
+    time; 422 for a game that has no such format."""
+
+    def work(session: Session) -> HandHistoryPage:
+        return services.export_hand_histories(session, match_id, access, limit=limit,
+                                              before=before)
 
     return await backend.run(work)
 

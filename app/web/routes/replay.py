@@ -1,4 +1,5 @@
-"""A finished hand, step by step, and a match's hands as a CSV file."""
+"""A finished hand, step by step, and a match's hands as a file: CSV records, or the game's
+standard hand-history format."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from app import services
 from app.deps import BackendDep, HandIdPath, MatchIdPath, OwnerDep
-from app.schemas import GameDescription, HandExport, HandReplay
+from app.schemas import GameDescription, HandExport, HandHistoryPage, HandReplay
 from app.services import NotFoundError
 from app.web.errors import PageRoute, htmx_target
 from app.web.templating import templates
@@ -78,3 +79,29 @@ async def export_csv(match_id: MatchIdPath, backend: BackendDep, access: OwnerDe
 
     headers = {"Content-Disposition": f'attachment; filename="match-{match_id}.csv"'}
     return StreamingResponse(rows(), media_type="text/csv; charset=utf-8", headers=headers)
+
+
+@router.get("/matches/{match_id}/hand-histories", name="export_hand_histories")
+async def export_hand_histories(match_id: MatchIdPath, backend: BackendDep,
+                                access: OwnerDep) -> Response:
+    """Every finished hand of the match in the game's standard hand-history format, newest
+    first, read a page at a time; a game without one is an error page."""
+
+    def page(before: int | None) -> HandHistoryPage:
+        def work(session: Session) -> HandHistoryPage:
+            return services.export_hand_histories(session, match_id, access, limit=200,
+                                                  before=before)
+        return backend.run_here(work)
+
+    first = await backend.run(lambda session: services.export_hand_histories(
+        session, match_id, access, limit=200))
+
+    def sections() -> Iterator[str]:
+        current: HandHistoryPage | None = first
+        while current is not None:
+            yield current.text
+            current = page(current.next_cursor) if current.next_cursor is not None else None
+
+    headers = {"Content-Disposition": f'attachment; filename="match-{match_id}.{first.format}"'}
+    return StreamingResponse(sections(), media_type="text/plain; charset=utf-8",
+                             headers=headers)

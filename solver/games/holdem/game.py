@@ -33,6 +33,7 @@ from solver.games.base import (
     OpenSpielMapping,
     Piece,
     PieceKind,
+    PlayedHand,
     PublicView,
     State,
     legal_action_group,
@@ -384,7 +385,7 @@ class HoldemGame(GameDefaults):
     def hand_history_format(self) -> str | None:
         return "phh" if self.is_heads_up_limit_holdem else None
 
-    def hand_histories(self, hands: Sequence[tuple[int, State]]) -> str:
+    def hand_histories(self, hands: Sequence[PlayedHand]) -> str:
         """PHH, the Poker Hand History format (`solver.games.holdem.history`): several hands
         in one file, each a table named by its hand number (so that files of consecutive
         pages join into one)."""
@@ -394,8 +395,8 @@ class HoldemGame(GameDefaults):
             raise ValueError(f"{self.name} has no hand-history format: PHH knows heads-up "
                              "limit hold'em only")
         return "".join(
-            f"[{number}]\n{hand_history(self, cast(HoldemState, state), number).dumps()}\n"
-            for number, state in hands)
+            f"[{hand.number}]\n{hand_history(self, cast(HoldemState, hand.state), hand).dumps()}\n"
+            for hand in hands)
 
     @property
     def is_heads_up_limit_holdem(self) -> bool:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from pokerkit import HandHistory
 
 if TYPE_CHECKING:
+    from solver.games.base import PlayedHand
     from solver.games.holdem.game import HoldemGame, HoldemState
 
 STARTING_STACK = 1_000
@@ -25,10 +26,11 @@ def phh_player(seat: int) -> str:
     return f"p{seat + 1}"
 
 
-def hand_history(game: HoldemGame, state: HoldemState, hand: int | None = None) -> HandHistory:
+def hand_history(game: HoldemGame, state: HoldemState,
+                 played: PlayedHand | None = None) -> HandHistory:
     """The finished (or unfinished) hand `state` as a pokerkit `HandHistory` of fixed-limit
-    Texas hold'em; `ValueError` for a member of the family that is not heads-up limit hold'em
-    (PHH knows the standard game only)."""
+    Texas hold'em, numbered and its players named as `played` says; `ValueError` for a member
+    of the family that is not heads-up limit hold'em (PHH knows the standard game only)."""
     if not game.is_heads_up_limit_holdem:
         raise ValueError(f"{game.name} is not heads-up limit hold'em: PHH has no variant for it")
     names = game.card_names
@@ -63,7 +65,8 @@ def hand_history(game: HoldemGame, state: HoldemState, hand: int | None = None) 
             actions.append(f"{phh_player(seat)} sm {_cards(names, replay.hole(seat))}")
     return HandHistory(variant="FT", antes=[0, 0], blinds_or_straddles=[1, 2], small_bet=2,
                        big_bet=4, starting_stacks=[STARTING_STACK, STARTING_STACK],
-                       actions=actions, hand=hand, players=["player 0", "player 1"])
+                       actions=actions, hand=None if played is None else played.number,
+                       players=["player 0", "player 1"] if played is None else list(played.players))
 
 
 def _cards(names: tuple[str, ...], cards: tuple[int, ...]) -> str:

@@ -9,6 +9,7 @@ import pytest
 from pokerkit import HandHistory
 
 from solver.games import get_game
+from solver.games.base import PlayedHand
 from solver.games.holdem.history import STARTING_STACK, hand_history
 
 
@@ -23,7 +24,7 @@ def random_hand(seed: int):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("seed", range(60))
 def test_pokerkit_replays_our_hands_to_the_same_end(seed: int) -> None:
     state = random_hand(seed)
-    text = hand_history(get_game("holdem"), state, hand=seed).dumps()
+    text = hand_history(get_game("holdem"), state, PlayedHand(seed, state, ("you", "bot"))).dumps()
     final = list(HandHistory.loads(text))[-1]
     assert not final.status  # pokerkit played it to the end
     assert [s - STARTING_STACK for s in final.stacks] == list(state.returns())
@@ -33,9 +34,11 @@ def test_a_file_of_hands_round_trips_and_only_the_standard_game_has_one() -> Non
     game = get_game("holdem")
     assert game.hand_history_format == "phh"
     hands = [(n, random_hand(n)) for n in range(1, 6)]
-    text = game.hand_histories(hands[:2]) + game.hand_histories(hands[2:])  # two pages
+    played = [PlayedHand(n, state, ("bot", "you")) for n, state in hands]
+    text = game.hand_histories(played[:2]) + game.hand_histories(played[2:])  # two pages
     read = list(HandHistory.loads_all(text))
     assert [h.hand for h in read] == [1, 2, 3, 4, 5]
+    assert all(h.players == ["bot", "you"] for h in read)
     for history, (_, state) in zip(read, hands, strict=True):
         final = list(history)[-1]
         assert [s - STARTING_STACK for s in final.stacks] == list(state.returns())
