@@ -380,6 +380,40 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_hulhe(args: argparse.Namespace) -> int:
+    from solver.games.holdem.percentiles import PercentileSpec
+    from solver.holdem_mccfr import Plan, build, default_checkpoint, local_client
+
+    plan = Plan(game=args.game, spec=PercentileSpec.parse(f"k:{args.buckets}"),
+                iterations_per_epoch=args.epoch_iterations, seed=args.seed)
+    plan.rules  # noqa: B018  (refuses a game outside the hold'em family now, not later)
+    checkpoint = (None if args.checkpoint == "none" else
+                  Path(args.checkpoint) if args.checkpoint else default_checkpoint(plan))
+    if args.scheduler:
+        from distributed import Client
+
+        client = Client(args.scheduler)
+    elif args.workers == 0:
+        client = None
+    else:
+        client = local_client(args.workers)
+    try:
+        result = build(plan, minutes=args.minutes, epochs=args.epochs, store_path=args.store,
+                       client=client, checkpoint=checkpoint, progress=not args.quiet,
+                       checkpoint_seconds=args.checkpoint_minutes * 60)
+    finally:
+        if client is not None:
+            client.close()
+    summary = {"game": args.game, "solve_id": result.solve_id,
+               "abstraction": plan.spec.descriptor, "infosets": result.infosets,
+               "iterations": result.iterations, "epochs": result.epochs,
+               "workers": result.workers, "solver_seconds": round(result.solver_seconds, 1),
+               "wall_seconds": round(result.wall_seconds, 1),
+               "self_play_value": round(result.value, 4)}
+    _print(summary, args.json)
+    return 0
+
+
 def cmd_info(args: argparse.Namespace) -> int:
     sizes = game_sizes(args.game)
     if args.json:
@@ -518,6 +552,38 @@ def build_parser() -> argparse.ArgumentParser:
                    help="local worker processes (default: the machine's cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_match)
+
+    p = sub.add_parser("hulhe", parents=[common],
+                       help="solve heads-up limit hold'em in a bucket abstraction and store it",
+                       description="Chance-sampled CFR (linear discounting by epoch) on the "
+                                   "real betting over E[HS²] percentile buckets with imperfect "
+                                   "recall (the first round's 169 classes kept), in epochs on "
+                                   "Dask (a local cluster of the machine's cores, or "
+                                   "--scheduler), checkpointed and resumable; stored as tables "
+                                   "(descriptor ehs2=k:...).")
+    p.add_argument("--game", type=_game, default="holdem", metavar="GAME",
+                   help="a member of the hold'em family (default holdem)")
+    p.add_argument("--buckets", default="128,128,128", metavar="K1,K2,...",
+                   help="buckets of each round after the first, or 'all' (default 128,128,128)")
+    p.add_argument("--minutes", type=_positive_float, default=25.0, metavar="M",
+                   help="wall time of the solving (default 25)")
+    p.add_argument("--epochs", type=_positive_int, metavar="N",
+                   help="stop after N epochs (default: when --minutes are up)")
+    p.add_argument("--epoch-iterations", type=_positive_int, default=400_000, metavar="N",
+                   help="iterations of an epoch, summed over the workers (default 400000)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--checkpoint", metavar="PATH",
+                   help="checkpoint file, resumed if it holds this solve ('none': no "
+                        "checkpoints; default: in the solver cache)")
+    p.add_argument("--checkpoint-minutes", type=_positive_float, default=5.0, metavar="M",
+                   help="minutes between checkpoints (default 5; also on interrupt)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="a Dask scheduler (tcp://host:8786); default: a local cluster")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="local worker processes (default: the machine's cores; 0: this "
+                        "process)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_hulhe)
 
     p = sub.add_parser("list", parents=[common], help="list the stored solves")
     p.set_defaults(func=cmd_list)

@@ -17,6 +17,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     TypeDecorator,
@@ -24,7 +25,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """Version of the table layout below; bump on any incompatible change."""
 
 SCHEMA_VERSION_KEY = "schema_version"
@@ -156,3 +157,16 @@ class TraceRow(Base):
     seconds: Mapped[float] = mapped_column(Float)
     exploitability: Mapped[float] = mapped_column(Float)
     value: Mapped[float] = mapped_column(Float)
+
+
+class BlobRow(Base):
+    """Binary parts of a solve whose strategy is a table rather than rows of `InfosetRow`: an
+    abstract solve with millions of information sets (`strategies.tables.TableStrategy`)."""
+
+    __tablename__ = "blobs"
+    __table_args__ = (Index("ux_blobs_solve_name", "solve_id", "name", unique=True),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    solve_id: Mapped[int] = mapped_column(ForeignKey("solves.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String)
+    data: Mapped[bytes] = mapped_column(LargeBinary)

@@ -48,11 +48,13 @@ from strategies.models import (
     SCHEMA_VERSION,
     SCHEMA_VERSION_KEY,
     Base,
+    BlobRow,
     InfosetRow,
     MetaRow,
     SolveRow,
     TraceRow,
 )
+from strategies.tables import TableStrategy
 
 ENV_VAR = "STRATEGY_STORE"
 DEFAULT_FILENAME = "strategies.sqlite"
@@ -174,6 +176,7 @@ _SELECT_INFOSETS = f"SELECT {_INFOSET_COLUMNS} FROM infosets WHERE solve_id = ? 
 _INSERT_NODES = ("INSERT INTO nodes (solve_id, idx, public, parent, label, kind, actor) "
                  "VALUES (?, ?, ?, ?, ?, ?, ?)")
 _NODE_COLUMNS = "idx, public, parent, label, kind, actor"
+_SELECT_BLOBS = "SELECT name, data FROM blobs WHERE solve_id = ?"
 
 
 def split_key(key: str) -> tuple[str, str]:
@@ -232,6 +235,8 @@ class StrategyStore:
         self._infos: dict[int, SolveInfo] = {}
         # JSON text of an action list -> decoded labels (few distinct lists per game)
         self._labels: dict[str, tuple[str, ...]] = {}
+        # solve id -> its strategy tables (None: a solve stored as rows)
+        self._tables: dict[int, TableStrategy | None] = {}
         self._closed = False
 
     # ---- opening ---------------------------------------------------------------------------
@@ -313,9 +318,11 @@ class StrategyStore:
         solver_version: str,
         abstraction: str = "",
         nodes: Iterable[PublicNode] = (),
+        table: TableStrategy | None = None,
     ) -> SolveInfo:
         """Store one solve with its strategy, convergence trace and public tree (optional) in a
-        single transaction."""
+        single transaction.  A solve too big for a row per information set passes its strategy
+        as a `table` instead (and an empty `strategy`): `infoset` answers from it."""
         with self._sessions.begin() as session:
             solve = SolveRow(
                 game=game,
@@ -367,6 +374,10 @@ class StrategyStore:
             ]
             if points:
                 session.execute(insert(TraceRow), points)
+            if table is not None:
+                session.execute(insert(BlobRow), [
+                    {"solve_id": sid, "name": name, "data": data}
+                    for name, data in table.blobs().items()])
             info = _solve_info(solve)
         with self._lock:
             self._invalidate()  # data_version would catch it too; be explicit
@@ -380,6 +391,7 @@ class StrategyStore:
                 raise KeyError(f"no solve with id {solve_id}")
             session.execute(delete(InfosetRow).where(InfosetRow.solve_id == solve_id))
             session.execute(delete(TraceRow).where(TraceRow.solve_id == solve_id))
+            session.execute(delete(BlobRow).where(BlobRow.solve_id == solve_id))
             session.delete(solve)
         with self._lock:
             self._invalidate()
@@ -488,11 +500,27 @@ class StrategyStore:
                 seen = self._seen[sid] = {}
             elif (hit := seen.get(key)) is not None:
                 return hit
+            table = self._table_locked(sid)
+            if table is not None:
+                found = table.lookup(key)
+                if found is None:
+                    return None
+                part, probabilities = found
+                result = seen[key] = InfosetStrategy(key, part.player, part.labels,
+                                                     probabilities)
+                return result
             row = self._lookup.execute(_SELECT_INFOSET, (sid, key)).fetchone()
             if row is None:
                 return None
             result = seen[key] = _decode_row(row, self._decode_labels(row[2]))
             return result
+
+    def table_strategy(self, game: str, solve_id: int | None = None) -> TableStrategy | None:
+        """The strategy tables of a solve of ``game`` (default: the latest one), or None if it
+        has none (no solve, or one stored as rows).  Decoded once per solve (milliseconds)."""
+        with self._lock:
+            sid = self._solve_id_locked(game, solve_id)
+            return None if sid is None else self._table_locked(sid)
 
     def nodes(self, game: str, *, public: str | None = None, parent: int | None = None,
               idx: int | None = None) -> list[PublicNode]:
@@ -574,6 +602,7 @@ class StrategyStore:
         self._cache.clear()
         self._seen.clear()
         self._infos.clear()
+        self._tables.clear()
         if len(self._labels) > 10_000:
             self._labels.clear()
 
@@ -602,6 +631,16 @@ class StrategyStore:
         if owner != game:
             raise KeyError(f"solve {solve_id} is a solve of {owner!r}, not of {game!r}")
         return solve_id
+
+    def _table_locked(self, sid: int) -> TableStrategy | None:
+        """The tables of solve `sid`, decoded on first use; call with the lock held."""
+        if sid in self._tables:
+            return self._tables[sid]
+        rows = self._lookup.execute(_SELECT_BLOBS, (sid,)).fetchall()
+        table = TableStrategy.from_blobs({name: bytes(data) for name, data in rows}) if rows \
+            else None
+        self._tables[sid] = table
+        return table
 
     def _decode_labels(self, text: str) -> tuple[str, ...]:
         """Decoded action list, shared between infosets; call with the lock held."""

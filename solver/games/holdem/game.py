@@ -378,6 +378,14 @@ class HoldemGame(GameDefaults):
 
         return HoldemEngine(self)
 
+    @property
+    def build_command(self) -> tuple[str, ...]:
+        """HULHE is solved in its bucket abstraction (`solver.holdem_mccfr`, ``python -m solver
+        hulhe``); a small member exactly."""
+        if self.is_heads_up_limit_holdem:
+            return ("hulhe", "--quiet")
+        return ("solve", self.name)
+
     cache_compiled_tree = True
     """A big member takes seconds to compile: `solver.public_tree.compile_game` caches it."""
 

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 from numba import njit
@@ -144,7 +144,7 @@ def _percentile_codes(rules: HoldemRules, streets: Streets, round_: int, k: int
         last = np.asarray(tables.last)
         cuts = np.quantile(last[drawn].astype(np.float64), quantiles, method="inverted_cdf")
         lookup = np.searchsorted(cuts, np.arange(2 * streets.opponents + 1), side="right")
-        return lookup.astype(dtype)[last]
+        return cast(NDArray[np.integer], lookup.astype(dtype)[last])
     values = np.asarray(tables.expected[round_][:, 1])
     cuts = np.quantile(values[drawn].astype(np.float64), quantiles, method="inverted_cdf")
     return np.searchsorted(cuts, values, side="right").astype(dtype)
@@ -159,8 +159,8 @@ def round_codes(rules: HoldemRules, round_: int, k: int | None) -> NDArray[np.in
         return np.arange(indexer.size, dtype=np.int64)
     path = _cache_path(rules, round_, k)
     loaded = disk.load(path, mmap=True)
-    if loaded is not None and loaded.shape == (indexer.size,):
-        return loaded
+    if loaded is not None and loaded.shape == (indexer.size,) and loaded.dtype.kind == "u":
+        return cast(NDArray[np.integer], loaded)
     codes = _percentile_codes(rules, streets, round_, k)
     with contextlib.suppress(OSError):
         disk.save_atomic(path, codes)

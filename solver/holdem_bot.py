@@ -1,0 +1,198 @@
+"""The sampled hold'em solve as a strategy: its compact store layout and `HulheBot`.
+
+`strategy_table` lays a `solver.holdem_mccfr.Solver`'s average strategy out as the store's
+`strategies.tables.TableStrategy`: one group per betting round, a row per decision node of the
+round (its public key is the betting, rounds separated by ``|``), a column per bucket (named as
+`solver.games.holdem.percentiles` writes them), so ``<bucket>|<betting>`` — the key the
+abstraction's `strategy_key` gives a real position — finds its probabilities.  `store_solve`
+saves it as a normal solve row with the abstraction's descriptor and the tables as blobs.
+
+`HulheBot` plays the same tables in the real game through `HoldemPolicy`
+(`solver.holdem_eval.policy`): for a whole range of hole cards at once, it indexes each hand's
+class on the board, reads its bucket and the row of the betting, all vectorised.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from solver.games.holdem.betting import Betting
+from solver.games.holdem.percentiles import (
+    Percentiles,
+    PercentileSpec,
+    bucket_text,
+    hand_codes,
+)
+from solver.games.holdem.rules import HoldemRules
+from solver.holdem_mccfr import SLOTS, Layout, Solver
+from strategies.tables import PublicPart, TableStrategy, dequantise, quantise
+
+FloatArray = NDArray[np.float64]
+
+
+def public_key(betting: Betting) -> str:
+    """The public part of an abstract key: each round's betting, separated by ``|``."""
+    return "|".join(betting.rounds)
+
+
+def strategy_table(solver: Solver) -> TableStrategy:
+    """The solver's average strategy as quantised tables (see the module doc)."""
+    return table_of(solver.layout, solver.average_strategy(), solver.rules)
+
+
+def table_of(layout: Layout, strategy: NDArray[np.floating], rules: HoldemRules
+             ) -> TableStrategy:
+    tree = layout.tree
+    a = tree.arrays
+    publics: dict[str, PublicPart] = {}
+    tables = []
+    privates = []
+    for r in range(rules.num_rounds):
+        nodes = tree.decisions(r)
+        for node in nodes.tolist():
+            slots = tuple(int(s) for s in np.flatnonzero(a.child[node] >= 0))
+            publics[tree.sequences[node].replace("/", "|")] = PublicPart(
+                int(a.player[node]), tree.labels[node], r, int(a.row[node]), slots)
+        grid = layout.round_table(strategy, r)  # (bucket, row, slot)
+        tables.append(quantise(np.ascontiguousarray(grid.transpose(1, 0, 2))))
+        privates.append(tuple(bucket_text(rules, r, b) for b in range(layout.buckets[r])))
+    return TableStrategy(publics, tuple(privates), tuple(tables))
+
+
+def store_solve(solver: Solver, store_path: str | None, *, seconds: float,
+                value: float) -> int:
+    """Save the solve under its game with the abstraction's descriptor; its id.  Its
+    exploitability in the real game is unknown (stored as infinity, as dudo-match does);
+    `value` is player 0's sampled self-play value of the last epochs."""
+    import solver as solver_package
+    from strategies.store import StrategyStore, TracePoint
+
+    table = strategy_table(solver)
+    per_epoch = solver.plan.iterations_per_epoch
+    trace = [TracePoint((i + 1) * per_epoch, 0.0, math.inf, v)
+             for i, v in enumerate(solver.values)]
+    with StrategyStore.open(store_path or None, create=True) as store:
+        info = store.save_solve(
+            solver.plan.game, "cs-cfr", solver.iterations, seconds, math.inf, value, [],
+            trace[-200:], solver_package.__version__, abstraction=solver.plan.spec.descriptor,
+            table=table)
+    return info.id
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class HulheBot:
+    """A hold'em member's bucket-abstraction strategy, played in the real game
+    (`HoldemPolicy`)."""
+
+    name: str
+    rules: HoldemRules
+    spec: PercentileSpec
+    table: TableStrategy
+
+    @classmethod
+    def from_solver(cls, solver: Solver, name: str = "hulhe-cfr") -> HulheBot:
+        return cls(name, solver.rules, solver.plan.spec, strategy_table(solver))
+
+    @classmethod
+    def from_store(cls, game: str = "holdem", store_path: str | None = None,
+                   name: str | None = None) -> HulheBot:
+        """The latest solve of `game` in the store (it must be a table solve with an ``ehs2``
+        abstraction)."""
+        from solver.abstraction import abstraction_for
+        from solver.games import get_game
+        from strategies.store import StrategyStore
+
+        with StrategyStore.open(store_path) as store:
+            info = store.latest_solve(game)
+            table = store.table_strategy(game)
+        if info is None or table is None:
+            raise ValueError(f"no table solve of {game!r} in the store: run "
+                             f"`python -m solver hulhe`")
+        abstraction = abstraction_for(get_game(game), info.abstraction)
+        if not isinstance(abstraction, Percentiles):
+            raise ValueError(f"the solve of {game!r} uses {info.abstraction!r}, not ehs2 "
+                             "buckets")
+        return cls(name or f"{game}-solve-{info.id}", abstraction.rules, abstraction.spec, table)
+
+    def action_probabilities(self, betting: Betting, board: tuple[int, ...],
+                             holes: NDArray[np.int64]) -> NDArray[np.float64]:
+        """See `solver.holdem_eval.policy.HoldemPolicy`."""
+        if betting.over:
+            raise ValueError(f"the hand is over after {betting.acpc()!r}: nobody acts")
+        part = self.table.publics.get(public_key(betting))
+        if part is None:
+            raise ValueError(f"no betting {betting.acpc()!r} in the solve of {self.rules.spec}")
+        holes = np.asarray(holes, np.int64).reshape(-1, self.rules.hole_cards)
+        codes = hand_codes(self.rules, self.spec, betting.round, holes, board)
+        grid = self.table.tables[part.group][part.row]  # (bucket, slot)
+        out = np.zeros((len(holes), SLOTS))
+        out[:, list(part.slots)] = dequantise(grid[codes], part.slots)
+        return out
+
+
+# --- a quick match in the real game ------------------------------------------------------------
+
+
+class AlwaysCall:
+    """Checks or calls, whatever the cards (the usual first baseline)."""
+
+    name = "always-call"
+
+    def action_probabilities(self, betting: Betting, board: tuple[int, ...],
+                             holes: NDArray[np.int64]) -> NDArray[np.float64]:
+        out = np.zeros((len(holes), SLOTS))
+        out[:, 1] = 1.0
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    hands: int
+    mean: float  # the first policy's winnings per hand, in chips
+    half_width: float  # of a 95% confidence interval
+    seconds: float
+
+
+def duplicate_match(first: object, second: object, rules: HoldemRules, deals: int,
+                    seed: int = 0) -> MatchResult:
+    """`first` against `second` on `deals` random deals, each played twice with the seats
+    swapped (duplicate: the cards' luck cancels); the first's mean winnings per hand."""
+    from solver.cards.evaluator import evaluate
+
+    rng = np.random.default_rng(seed)
+    started = time.perf_counter()
+    hole = rules.hole_cards
+    board_total = sum(rules.board_cards)
+    results = np.zeros(deals)
+    for d in range(deals):
+        cards = rng.permutation(rules.num_cards)[:2 * hole + board_total].tolist()
+        holes = (tuple(cards[:hole]), tuple(cards[hole:2 * hole]))
+        board = tuple(cards[2 * hole:])
+        pair = 0.0
+        for seat in (0, 1):  # `first` sits in seat `seat`
+            policies = (first, second) if seat == 0 else (second, first)
+            betting = Betting.start(rules)
+            while not betting.over:
+                p = betting.player
+                seen = board[:rules.board_dealt(betting.round)]
+                probabilities = policies[p].action_probabilities(  # type: ignore[attr-defined]
+                    betting, seen, np.array([holes[p]], np.int64))[0]
+                action = int(rng.choice(SLOTS, p=probabilities / probabilities.sum()))
+                betting = betting.apply(action)
+            folded = betting.folded
+            if folded >= 0:
+                won = betting.spent[1 - folded] if folded != seat else -betting.spent[seat]
+            else:
+                v = [evaluate(holes[q] + board, rules.deck) for q in (0, 1)]
+                won = 0 if v[0] == v[1] else (betting.spent[1 - seat]
+                                              if v[seat] > v[1 - seat] else -betting.spent[seat])
+            pair += won
+        results[d] = pair / 2
+    mean = float(results.mean())
+    half = float(1.96 * results.std(ddof=1) / np.sqrt(deals)) if deals > 1 else float("inf")
+    return MatchResult(2 * deals, mean, half, time.perf_counter() - started)
