@@ -45,8 +45,10 @@ def strategy_table(solver: Solver) -> TableStrategy:
     return table_of(solver.layout, solver.average_strategy(), solver.rules)
 
 
-def table_of(layout: Layout, strategy: NDArray[np.floating], rules: HoldemRules
-             ) -> TableStrategy:
+def table_of(layout: Layout, strategy: NDArray[np.floating], rules: HoldemRules,
+             quantised: bool = True) -> TableStrategy:
+    """`strategy` (flat, laid out as `layout`) as tables; unquantised (float32) only to
+    measure what the quantisation costs."""
     tree = layout.tree
     a = tree.arrays
     publics: dict[str, PublicPart] = {}
@@ -59,7 +61,8 @@ def table_of(layout: Layout, strategy: NDArray[np.floating], rules: HoldemRules
             publics[tree.sequences[node].replace("/", "|")] = PublicPart(
                 int(a.player[node]), tree.labels[node], r, int(a.row[node]), slots)
         grid = layout.round_table(strategy, r)  # (bucket, row, slot)
-        tables.append(quantise(np.ascontiguousarray(grid.transpose(1, 0, 2))))
+        rows = np.ascontiguousarray(grid.transpose(1, 0, 2))
+        tables.append(quantise(rows) if quantised else rows.astype(np.float32))
         privates.append(tuple(bucket_text(rules, r, b) for b in range(layout.buckets[r])))
     return TableStrategy(publics, tuple(privates), tuple(tables))
 
