@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -52,7 +53,7 @@ def table_of(layout: Layout, strategy: NDArray[np.floating], rules: HoldemRules,
     tree = layout.tree
     a = tree.arrays
     publics: dict[str, PublicPart] = {}
-    tables = []
+    tables: list[NDArray[Any]] = []
     privates = []
     for r in range(rules.num_rounds):
         nodes = tree.decisions(r)

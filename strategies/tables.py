@@ -22,6 +22,7 @@ import json
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -63,7 +64,8 @@ class TableStrategy:
 
     publics: dict[str, PublicPart]
     privates: tuple[tuple[str, ...], ...]
-    tables: tuple[NDArray[np.uint8], ...]
+    tables: tuple[NDArray[Any], ...]
+    """Quantised (uint8, `quantise`) as stored; float tables read the same way."""
     _columns: tuple[dict[str, int], ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -126,7 +128,7 @@ class TableStrategy:
         return cls(publics, privates, tables)
 
 
-def dequantise(table: NDArray[np.uint8], slots: Sequence[int]) -> NDArray[np.float64]:
+def dequantise(table: NDArray[Any], slots: Sequence[int]) -> NDArray[np.float64]:
     """A table's probabilities over `slots` (rows normalised; all-zero rows uniform)."""
     cells = table[..., list(slots)].astype(np.float64)
     totals = cells.sum(axis=-1, keepdims=True)
