@@ -18,6 +18,7 @@ from solver.games.holdem.game import HoldemState
 from solver.games.holdem.percentiles import PercentileSpec
 from solver.games.holdem.rules import HOLDEM_MINI, HULHE
 from solver.holdem_bot import HulheBot, table_of
+from solver.holdem_eval.policy import HoldemPolicy
 from solver.holdem_kernel import DECISION, FOLDED, SHOWDOWN
 from solver.holdem_mccfr import (
     Plan,
@@ -184,3 +185,29 @@ def test_epochs_on_a_two_worker_local_cluster(tmp_path: Path,
                 state = state.apply_action(legal[int(rng.choice(len(legal),
                                                                 p=row.probabilities))])
         assert looked_up > 30
+        key = abstraction.strategy_key(state_before_showdown(), 0)
+        row = opened.infoset("holdem-mini", key)
+        assert row is not None
+
+    # The bot reads the same tables, for a whole range at once (HoldemPolicy).
+    bot: HoldemPolicy = HulheBot.from_store("holdem-mini", str(store))
+    betting = Betting.start(HOLDEM_MINI).apply(2).apply(1)  # raise, call: round 2
+    board = (game.definition.deck.parse("5d"),)
+    holes = np.array([[0, 1], [2, 3], [6, 4]])
+    probabilities = bot.action_probabilities(betting, board, holes)
+    assert probabilities.shape == (3, 3) and (probabilities[:, 0] == 0).all()  # no fold: no bet
+    assert probabilities.sum(axis=1) == pytest.approx(np.ones(3))
+    assert tuple(probabilities[1, 1:]) == pytest.approx(row.probabilities)
+    assert get_game("holdem").build_command == ("hulhe", "--quiet")
+    assert get_game("holdem-mini").build_command == ("solve", "holdem-mini")
+
+
+def state_before_showdown() -> HoldemState:
+    """holdem-mini: seat 0 holds 3c3d, seat 1 2c2d; seat 1 raises, seat 0 calls; the board
+    5d: seat 0 to act in round 2."""
+    game = get_game("holdem-mini")
+    state = game.initial_state()
+    for action in (2, 3, 0, 1, 2, 1, 7):
+        state = state.apply_action(action)
+    assert isinstance(state, HoldemState) and state.current_player() == 0
+    return state
