@@ -118,6 +118,15 @@ def cmd_build(args: argparse.Namespace) -> int:
         return build_in_background(args)
     summaries = []
     for game in args.games or BUILD_DEFAULTS:
+        command = get_game(game).build_command
+        if command[:1] != ("solve",):  # a game with a command of its own (holdem: hulhe)
+            own = [*command, *(["--store", args.store] if args.store else [])]
+            if args.quiet and "--quiet" not in own:
+                own.append("--quiet")
+            code = main(own)
+            if code != 0:
+                return code
+            continue
         summaries.append(_solve_and_store(game, resolve_algorithm(game, args.algorithm),
                                           iterations=None,
                                           target=args.target_exploitability, seconds=None,
@@ -401,6 +410,11 @@ def cmd_hulhe(args: argparse.Namespace) -> int:
         result = build(plan, minutes=args.minutes, epochs=args.epochs, store_path=args.store,
                        client=client, checkpoint=checkpoint, progress=not args.quiet,
                        checkpoint_seconds=args.checkpoint_minutes * 60)
+    except KeyboardInterrupt:
+        where = (f"the last whole epoch is saved in {checkpoint}; the same command resumes it"
+                 if checkpoint is not None else "nothing was saved (--checkpoint none)")
+        print(f"interrupted; {where}", file=sys.stderr)
+        return 130
     finally:
         if client is not None:
             client.close()

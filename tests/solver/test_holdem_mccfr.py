@@ -211,3 +211,27 @@ def state_before_showdown() -> HoldemState:
         state = state.apply_action(action)
     assert isinstance(state, HoldemState) and state.current_player() == 0
     return state
+
+
+def test_build_runs_a_games_own_command(tmp_path: Path) -> None:
+    """`build --games G` runs G's build command when it has one of its own (as holdem's
+    `hulhe`), here a stand-in that solves holdem-mini in a few epochs in this process."""
+    from solver.games import register_game, unregister_game
+    from solver.games.holdem.game import HoldemGame
+
+    class Sampled(HoldemGame):
+        @property
+        def build_command(self) -> tuple[str, ...]:
+            return ("hulhe", "--game", "holdem-mini", "--buckets", "all", "--epochs", "1",
+                    "--epoch-iterations", "1000", "--workers", "0", "--checkpoint", "none")
+
+    store = tmp_path / "s.sqlite"
+    register_game("holdem-mini-sampled", lambda: Sampled(HOLDEM_MINI, "holdem-mini-sampled"))
+    try:
+        assert main(["build", "--games", "holdem-mini-sampled", "--quiet", "--store",
+                     str(store)]) == 0
+    finally:
+        unregister_game("holdem-mini-sampled")
+    with StrategyStore.open(store) as opened:
+        info = opened.latest_solve("holdem-mini")
+        assert info is not None and info.iterations == 1000 and info.algorithm == "cs-cfr"
