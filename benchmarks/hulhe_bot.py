@@ -4,7 +4,8 @@
 
 Load: a fresh `StrategyStore` answering its first `infoset` for the solve (the tables decoded);
 lookup: `StrategyStore.infoset` on keys of random real positions (`strategy_key` of the stored
-abstraction, computed beforehand, so only the store is timed), each key new to the store's
+abstraction, computed beforehand, so only the store is timed; the time per key of playing the
+random positions and computing their keys is reported apart), each key new to the store's
 cache; match: `HulheBot` against always-call, duplicate (every deal twice, seats swapped).
 """
 
@@ -54,7 +55,11 @@ def main() -> None:
         out["solve"] = {"id": info.id, "iterations": info.iterations,
                         "abstraction": info.abstraction, "seconds": round(info.seconds, 1)}
         abstraction = abstraction_for(get_game(args.game), info.abstraction)
+        random_keys(args.game, abstraction, 10, seed=0)  # the bucket tables mapped
+        started = time.perf_counter()
         keys = random_keys(args.game, abstraction, args.lookups + 1, seed=1)
+        out["walk_and_strategy_key_us"] = round(
+            1e6 * (time.perf_counter() - started) / len(keys), 1)
         started = time.perf_counter()
         first = store.infoset(args.game, keys[0])
         out["load_ms"] = round(1000 * (time.perf_counter() - started), 1)

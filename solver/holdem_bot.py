@@ -190,7 +190,7 @@ def duplicate_match(first: object, second: object, rules: HoldemRules, deals: in
                 betting = betting.apply(action)
             folded = betting.folded
             if folded >= 0:
-                won = betting.spent[1 - folded] if folded != seat else -betting.spent[seat]
+                won = betting.spent[folded] if folded != seat else -betting.spent[seat]
             else:
                 v = [evaluate(holes[q] + board, rules.deck) for q in (0, 1)]
                 won = 0 if v[0] == v[1] else (betting.spent[1 - seat]
