@@ -26,7 +26,7 @@ from app.schemas import (
 )
 from app.services import hand_store, results
 from app.services.catalog import game_or_404, game_value
-from app.services.errors import InvalidRequestError
+from app.services.errors import NotFoundError
 from app.services.hand_store import HandRow, MatchRow
 from app.services.strategy_source import StrategySource
 from app.services.tokens import Access, hash_token, new_token, open_match
@@ -156,12 +156,13 @@ def export_hand_histories(session: Session, match_id: str, access: Access, *,
                           limit: int = DEFAULT_PAGE, before: int | None = None
                           ) -> HandHistoryPage:
     """A page of the match's finished hands in the game's standard hand-history format
-    (PHH for heads-up limit hold'em), newest first; 422 for a game that has none."""
+    (PHH for heads-up limit hold'em), newest first; not found for a game that has none."""
     match = open_match(session, match_id, access)
     game = game_or_404(match.game)
     if game.hand_history_format is None:
-        raise InvalidRequestError(
-            f"{game.title} has no standard hand-history format; export its hands as records "
+        raise NotFoundError(
+            f"a match of {game.title} has no hand histories (the game has no standard "
+            "hand-history format); export its hands as records "
             "(JSON or CSV) instead")
     finished, next_cursor = _finished_hands(session, match, limit, before)
     played = [PlayedHand(row.number, trace.state,
