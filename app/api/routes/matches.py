@@ -91,7 +91,7 @@ async def hand_histories(
     before: BeforeQuery = None,
 ) -> HandHistoryPage:
     """The match's finished hands in the game's standard hand-history format (PHH for
-    heads-up limit hold'em, which pokerkit and other tools read), newest first, a page at a
+    poker, which pokerkit and other tools read), newest first, a page at a
     time; 404 for a game that has no such format."""
 
     def work(session: Session) -> HandHistoryPage:
