@@ -271,7 +271,7 @@ class PublicState(Frozen):
 
 
 class RoundOut(Frozen):
-    """A finished round of a game played in rounds (a Dudo match)."""
+    """A finished round of a game played in rounds (a match of several rounds)."""
 
     number: int
     your_pieces: list[PieceOut]
