@@ -123,9 +123,11 @@ def sample_actions(probabilities: NDArray[np.float64], u: NDArray[np.float64],
     """The action of each row drawn by the uniform numbers `u`: the first action whose
     cumulative probability exceeds ``u`` × the row's total, never one of probability zero."""
     cumulative = np.cumsum(probabilities, axis=1)
-    chosen = np.argmax(u[:, None] * cumulative[:, -1:] < cumulative, axis=1)
+    below = u[:, None] * cumulative[:, -1:] < cumulative
+    chosen = np.argmax(below, axis=1)
     rows = np.arange(len(chosen))
-    stray = probabilities[rows, chosen] <= 0.0  # rounding at a boundary: take the last possible
+    # Rounding at a boundary (or u = 1): take the last action of positive probability.
+    stray = (probabilities[rows, chosen] <= 0.0) | ~below.any(axis=1)
     if stray.any():
         last = ACTIONS - 1 - np.argmax(probabilities[stray][:, ::-1] > 0.0, axis=1)
         chosen[stray] = last
