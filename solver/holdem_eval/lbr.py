@@ -57,58 +57,49 @@ looked at, flops and preflop boards are sampled (200 × 1,326 hands is a millise
 
 @njit(cache=True)
 def win_probability(mine: NDArray[np.int64], board: NDArray[np.int64],
-                    completions: NDArray[np.int64], combos: NDArray[np.int64],
+                    completions: NDArray[np.int64], combo_key: NDArray[np.int64],
+                    combo_bits: NDArray[np.int64], combo_mask: NDArray[np.int64],
                     weights: NDArray[np.float64], card_key: NDArray[np.int64],
                     card_bit: NDArray[np.int64]) -> float:
     """The chance that hole cards `mine` win at the showdown (ties half) against an opponent
-    holding row ``h`` of `combos` with weight ``weights[h]``, the board being `board` plus one
-    row of `completions` (all equally likely).  Opponent hands that share a card with a
-    completion are left out of it (card removal).  `card_key`/`card_bit` are the evaluator's
-    sums per card id of the member's deck.  Returns 0.5 if no hand is possible."""
+    holding hand ``h`` with weight ``weights[h]``, the board being `board` plus one row of
+    `completions` (all equally likely).  Hand ``h`` is given by its evaluator sums
+    ``combo_key[h]``/``combo_bits[h]`` and its cards as the bit mask ``combo_mask[h]`` (bit c
+    for card id c); hands that share a card with a completion are left out of it (card
+    removal).  `card_key`/`card_bit` are the evaluator's sums per card id of the member's deck.
+    Returns 0.5 if no hand is possible."""
     base_key = 0
     base_bits = 0
     for c in board:
         base_key += card_key[c]
         base_bits |= card_bit[c]
-    num_cards = card_key.shape[0]
-    used = np.zeros(num_cards, dtype=np.bool_)
+    live = np.flatnonzero(weights > 0.0)
     won = 0.0
     total = 0.0
     for r in range(completions.shape[0]):
         key = base_key
         bits = base_bits
+        used = 0
         for c in completions[r]:
             key += card_key[c]
             bits |= card_bit[c]
-            used[c] = True
+            used |= 1 << c
         my_key = key
         my_bits = bits
         for c in mine:
             my_key += card_key[c]
             my_bits |= card_bit[c]
         value = rank_state(my_key, my_bits)
-        for h in range(combos.shape[0]):
+        for h in live:
+            if combo_mask[h] & used:
+                continue
+            theirs = rank_state(key + combo_key[h], bits | combo_bits[h])
             w = weights[h]
-            if w <= 0.0:
-                continue
-            their_key = key
-            their_bits = bits
-            blocked = False
-            for c in combos[h]:
-                if used[c]:
-                    blocked = True
-                their_key += card_key[c]
-                their_bits |= card_bit[c]
-            if blocked:
-                continue
-            theirs = rank_state(their_key, their_bits)
             total += w
             if value > theirs:
                 won += w
             elif value == theirs:
                 won += 0.5 * w
-        for c in completions[r]:
-            used[c] = False
     return won / total if total > 0.0 else 0.5
 
 
@@ -135,6 +126,9 @@ class LocalBestResponse:
         self.card_key = CARD_KEY[rules.deck.standard_ids]
         self.card_bit = CARD_BIT[rules.deck.standard_ids]
         self.index = {tuple(int(c) for c in row): i for i, row in enumerate(self.combos)}
+        self.combo_key = self.card_key[self.combos].sum(axis=1)
+        self.combo_bits = np.bitwise_or.reduce(self.card_bit[self.combos], axis=1)
+        self.combo_mask = np.bitwise_or.reduce(np.left_shift(np.int64(1), self.combos), axis=1)
 
     def completions(self, known: NDArray[np.int64], need: int, rng: np.random.Generator
                     ) -> NDArray[np.int64]:
@@ -149,8 +143,8 @@ class LocalBestResponse:
 
     def wp(self, mine: NDArray[np.int64], board: NDArray[np.int64],
            completions: NDArray[np.int64], weights: NDArray[np.float64]) -> float:
-        return float(win_probability(mine, board, completions, self.combos, weights,
-                                     self.card_key, self.card_bit))
+        return float(win_probability(mine, board, completions, self.combo_key, self.combo_bits,
+                                     self.combo_mask, weights, self.card_key, self.card_bit))
 
     def choose(self, betting: Betting, mine: NDArray[np.int64], board: tuple[int, ...],
                weights: NDArray[np.float64], rng: np.random.Generator) -> Choice:

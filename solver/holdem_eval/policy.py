@@ -155,7 +155,7 @@ class TabularPolicy:
 
         result = solve(game.name, target_exploitability=target)
         return cls.from_strategy(game, result.tree, result.strategy,
-                                 name=f"{game.name} at exploitability {result.exploitability:.1e}")
+                                 name=f"solved {game.name}")
 
 
 def strategy_of(game: HoldemGame, tree: PublicTree, policies: Sequence[HoldemPolicy],
