@@ -113,7 +113,7 @@ class EquityThreshold:
         street = [streets.board_size(s) for s in range(streets.num_streets)].index(len(board))
         holes = np.asarray(holes, dtype=np.int64).reshape(-1, 2)
         out = np.zeros(len(holes))
-        possible = ~np.isin(holes, board).any(axis=1)
+        possible = ~(holes[:, :, None] == np.array(board, dtype=np.int64)).any(axis=(1, 2))
         if possible.any():
             hands = np.concatenate(
                 [holes[possible], np.broadcast_to(np.array(board, dtype=np.int64),

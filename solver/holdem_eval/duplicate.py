@@ -143,8 +143,8 @@ def checked(policy: HoldemPolicy, betting: Betting, board: tuple[int, ...],
         raise ValueError(f"{policy.name} answered shape {rows.shape} for {len(holes)} hands; "
                          f"expected ({len(holes)}, {ACTIONS})")
     illegal = ~legal_mask(betting)
-    if (rows < 0).any() or (rows[:, illegal] > 0).any() or not np.allclose(rows.sum(axis=1), 1.0,
-                                                                            atol=1e-6):
+    if len(rows) and (rows.min() < 0 or rows[:, illegal].any()
+                      or np.abs(rows.sum(axis=1) - 1.0).max() > 1e-6):
         raise ValueError(f"{policy.name} gave probabilities that are not a distribution over "
                          f"the legal actions {betting.legal_actions()} after betting "
                          f"{betting.acpc()!r}")

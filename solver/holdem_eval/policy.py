@@ -42,10 +42,19 @@ ACTIONS = 3
 
 
 def legal_mask(betting: Betting) -> NDArray[np.bool_]:
-    """The legal actions of the player to act in `betting`, as a (3,) mask."""
+    """The legal actions of the player to act in `betting`, as a read-only (3,) mask."""
+    return _MASKS[betting.legal_actions()]
+
+
+def _mask(actions: tuple[int, ...]) -> NDArray[np.bool_]:
     mask = np.zeros(ACTIONS, dtype=np.bool_)
-    mask[list(betting.legal_actions())] = True
+    mask[list(actions)] = True
+    mask.flags.writeable = False
     return mask
+
+
+_MASKS: dict[tuple[int, ...], NDArray[np.bool_]] = {
+    actions: _mask(actions) for actions in ((), (1,), (1, 2), (0, 1), (0, 1, 2))}
 
 
 def uniform_rows(betting: Betting, n: int) -> NDArray[np.float64]:
