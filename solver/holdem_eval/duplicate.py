@@ -3,12 +3,15 @@ intervals.
 
 **Duplicate.**  Each sampled deal (both players' hole cards and the whole board, from a seeded
 generator) is played twice with the players' seats swapped: the cards stay with the seats, so
-each player holds both hands of the deal once.  The luck of the cards cancels to a great extent,
-and a policy against itself scores exactly zero on every deal when it is deterministic.  The
-estimate of A against B is the mean over deal pairs of A's average winnings in the two games,
-and its 95% interval is Student's t over those pairs (which are independent and identically
-distributed, whatever the dependence inside a pair).  Each game's actions are sampled from the
-policies' probabilities with a seeded generator.
+each player holds both hands of the deal once, and the luck of the cards cancels to a great
+extent.  The estimate of A against B is the mean over deal pairs of A's average winnings in the
+two games, and its 95% interval is Student's t over those pairs (which are independent and
+identically distributed, whatever the dependence inside a pair).  Each game's actions are
+sampled from the policies' probabilities with seeded uniform numbers, and the two games of a
+deal use the same numbers seat by seat (the k-th action of the seat holding these cards):
+common random numbers.  Each game on its own is still sampled exactly as the policies play, so
+the estimate stays unbiased, while the two games move together as far as the policies do: a
+policy against itself scores exactly zero on every deal, mixed or not.
 
 **Self-play.**  A policy against itself estimates the value of seat 0, the number a player of
 HULHE wants to see and nobody knows exactly.  Every deal is played as dealt and with the two
@@ -18,7 +21,7 @@ seat 0's value, and the card luck partly cancels.
 **Speed.**  The hands move through the betting tree together: every betting position is visited
 once with all the hands that reached it, the policy is asked once per distinct board there (one
 call for all hands before the flop), and the actions are sampled for the whole group at once.
-HULHE's 20,000 deal pairs (80,000 hands) take seconds with the baselines.
+HULHE's 20,000 deal pairs (80,000 hands) take 10 to 30 s with the baselines on two cores.
 
 Results are in milli-big-blinds per hand: 1000 × chips / the member's big blind (``max`` of
 its blinds), the unit of the Annual Computer Poker Competition and of the HULHE literature.
@@ -151,14 +154,27 @@ def checked(policy: HoldemPolicy, betting: Betting, board: tuple[int, ...],
     return rows
 
 
+def most_decisions(rules: HoldemRules) -> int:
+    """A bound on one seat's decisions in a hand: every action of every round, capped."""
+    return sum(cap + 2 for cap in rules.max_raises)
+
+
+def decision_uniforms(rules: HoldemRules, n: int, rng: np.random.Generator,
+                      ) -> NDArray[np.float64]:
+    """Uniform numbers for `n` hands: ``[i, seat, k]`` draws seat's k-th action in hand i."""
+    return rng.random((n, 2, most_decisions(rules)))
+
+
 def play(game: HoldemGame, seats: Sequence[HoldemPolicy], deals: Deals,
-         rng: np.random.Generator, bar: object | None = None) -> NDArray[np.float64]:
-    """Seat 0's winnings in chips in each of `deals`, ``seats[p]`` playing seat p.
+         uniforms: NDArray[np.float64], bar: object | None = None) -> NDArray[np.float64]:
+    """Seat 0's winnings in chips in each of `deals`, ``seats[p]`` playing seat p, the k-th
+    action of seat p in hand i drawn by ``uniforms[i, p, k]`` (`decision_uniforms`).
 
     The hands walk the betting tree together (see the module docstring); `bar`, a tqdm bar,
     advances by each hand finished."""
     rules = game.definition
     result = np.zeros(len(deals))
+    taken_so_far = np.zeros((len(deals), 2), dtype=np.int64)
     base = np.int64(rules.num_cards)
     stack: list[tuple[Betting, NDArray[np.int64]]] = [
         (Betting.start(rules), np.arange(len(deals), dtype=np.int64))]
@@ -183,7 +199,9 @@ def play(game: HoldemGame, seats: Sequence[HoldemPolicy], deals: Deals,
                 board = tuple(int(c) for c in visible[group[0]])
                 probabilities[group] = checked(seats[seat], betting, board,
                                                deals.holes[hands[group], seat])
-        actions = sample_actions(probabilities, rng.random(len(hands)))
+        u = uniforms[hands, seat, taken_so_far[hands, seat]]
+        taken_so_far[hands, seat] += 1
+        actions = sample_actions(probabilities, u)
         for action in reversed(betting.legal_actions()):
             taken = hands[actions == action]
             if len(taken):
@@ -228,12 +246,12 @@ def duplicate_match(game: HoldemGame, first: HoldemPolicy, second: HoldemPolicy,
     started = time.perf_counter()
     rules = game.definition
     dealt = deal(rules, deals, seed)
-    rngs = _seeds(seed, 3)[1:]
+    uniforms = decision_uniforms(rules, deals, _seeds(seed, 2)[1])
     with progress_bar(total=2 * deals, desc=f"{first.name} v {second.name}", unit="hand",
                       unit_scale=True, disable=not progress, file=sys.stderr,
                       mininterval=0.5) as bar:
-        as_first = play(game, (first, second), dealt, rngs[0], bar)
-        as_second = -play(game, (second, first), dealt, rngs[1], bar)
+        as_first = play(game, (first, second), dealt, uniforms, bar)
+        as_second = -play(game, (second, first), dealt, uniforms, bar)
     estimate = Estimate.of((as_first + as_second) / 2, mbb(rules))
     return MatchResult(first.name, second.name, estimate, deals, time.perf_counter() - started)
 
@@ -264,7 +282,9 @@ def self_play(game: HoldemGame, policy: HoldemPolicy, deals: int, seed: int = 0,
     with progress_bar(total=2 * deals, desc=f"{policy.name} self-play", unit="hand",
                       unit_scale=True, disable=not progress, file=sys.stderr,
                       mininterval=0.5) as bar:
-        as_dealt = play(game, (policy, policy), dealt, rngs[0], bar)
-        exchanged = play(game, (policy, policy), dealt.swapped(), rngs[1], bar)
+        as_dealt = play(game, (policy, policy), dealt, decision_uniforms(rules, deals, rngs[0]),
+                        bar)
+        exchanged = play(game, (policy, policy), dealt.swapped(),
+                         decision_uniforms(rules, deals, rngs[1]), bar)
     estimate = Estimate.of((as_dealt + exchanged) / 2, mbb(rules))
     return SelfPlay(policy.name, estimate, deals, time.perf_counter() - started)

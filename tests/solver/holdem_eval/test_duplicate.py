@@ -13,6 +13,7 @@ from solver.holdem_eval.duplicate import (
     Estimate,
     checked,
     deal,
+    decision_uniforms,
     duplicate_match,
     mbb,
     play,
@@ -87,22 +88,39 @@ def test_checked_refuses_illegal_answers(mini: HoldemGame) -> None:
         checked(Folder(), unopened, (5,), np.array([[0, 1]]))
 
 
-@pytest.mark.parametrize("policy", [AlwaysCall(), AlwaysRaise()], ids=lambda p: p.name)
-def test_a_deterministic_policy_against_itself_scores_zero_on_every_deal(
+@pytest.mark.parametrize("policy", [AlwaysCall(), AlwaysRaise(), Uniform()],
+                         ids=lambda p: p.name)
+def test_a_policy_against_itself_scores_zero_on_every_deal(
         mini: HoldemGame, policy: HoldemPolicy) -> None:
+    """The two games of a deal draw the same numbers seat by seat, so a policy against itself
+    plays them identically, mixed (uniform) or not."""
     deals = deal(mini.definition, 3000, seed=2)
-    rng = np.random.default_rng(0)
-    as_first = play(mini, (policy, policy), deals, rng)
-    as_second = -play(mini, (policy, policy), deals, rng)
+    uniforms = decision_uniforms(mini.definition, 3000, np.random.default_rng(0))
+    as_first = play(mini, (policy, policy), deals, uniforms)
+    as_second = -play(mini, (policy, policy), deals, uniforms)
     assert np.abs(as_first).sum() > 0  # the hands themselves are not all draws
     np.testing.assert_array_equal(as_first + as_second, 0.0)
     result = duplicate_match(mini, policy, policy, 3000, seed=2)
     assert result.estimate.mean == 0.0 and result.estimate.half_width == 0.0
 
 
-def test_equity_against_itself_scores_zero(mini: HoldemGame, equity: EquityThreshold) -> None:
-    result = duplicate_match(mini, equity, equity, 3000, seed=4)
-    assert result.estimate.mean == 0.0 and result.estimate.half_width == 0.0
+def test_the_solved_strategy_and_equity_against_themselves_score_zero(
+        mini: HoldemGame, solved: TabularPolicy, equity: EquityThreshold) -> None:
+    for policy in (solved, equity):
+        result = duplicate_match(mini, policy, policy, 3000, seed=4)
+        assert result.estimate.mean == 0.0 and result.estimate.half_width == 0.0
+
+
+def test_common_random_numbers_follow_the_policies(mini: HoldemGame) -> None:
+    """Each game alone is sampled as the policy plays: uniform's first action as the small
+    blind (fold, call, raise a third each) has the right frequencies in the second game too."""
+    deals = deal(mini.definition, 30_000, seed=9)
+    uniforms = decision_uniforms(mini.definition, 30_000, np.random.default_rng(1))
+    first = sample_actions(np.full((30_000, 3), 1 / 3), uniforms[:, 1, 0])
+    np.testing.assert_allclose(np.bincount(first) / 30_000, 1 / 3, atol=0.01)
+    returns = play(mini, (AlwaysCall(), Uniform()), deals, uniforms)
+    folds = (returns == 1).mean()  # the small blind folds and loses its 1 chip... to seat 0
+    assert folds == pytest.approx(1 / 3, abs=0.01)
 
 
 def test_always_raise_against_always_call_is_zero_on_every_hulhe_deal(
