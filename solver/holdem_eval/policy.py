@@ -95,6 +95,22 @@ def parse_public(game: HoldemGame, public: str) -> tuple[Betting, tuple[int, ...
     return betting, tuple(board)
 
 
+MAX_EXACT_INFOSETS = 20_000_000
+"""The most information sets a member may have for the exact tools here (`TabularPolicy`,
+`exact_evaluation`), which compile its whole tree: 16 cards and three rounds (13.9 M) compile in
+seconds; HULHE's 3.2 × 10^14 never will."""
+
+
+def require_small(game: HoldemGame) -> None:
+    """ValueError unless `game` is small enough to compile (`MAX_EXACT_INFOSETS`)."""
+    infosets = game.sizes()["information_sets"]
+    assert isinstance(infosets, int)
+    if infosets > MAX_EXACT_INFOSETS:
+        raise ValueError(f"{game.name} has {infosets:.3g} information sets: exact strategies and "
+                         f"evaluations are for members of at most {MAX_EXACT_INFOSETS:,}; "
+                         f"measure its bots by sampling (duplicate matches, LBR)")
+
+
 def _parse_cards(game: HoldemGame, written: str) -> tuple[int, ...]:
     ids = {name: card for card, name in enumerate(game.card_names)}
     return tuple(ids[written[i:i + 2]] for i in range(0, len(written), 2))
@@ -153,7 +169,12 @@ class TabularPolicy:
         from solver.storage import stored_strategy_array
         from strategies import StrategyStore
 
+        require_small(game)
         with StrategyStore.open(Path(store) if store else None) as opened:
+            info = opened.latest_solve(game.name)
+            if info is not None and info.abstraction:
+                raise ValueError(f"the stored {game.name} solve is abstract ({info.abstraction})"
+                                 f"; play it through its own bot, not as an exact strategy")
             tree, flat = stored_strategy_array(opened, game.name)
         return cls.from_strategy(game, tree, flat, name=f"stored {game.name}")
 
@@ -162,6 +183,7 @@ class TabularPolicy:
         """Solve `game` here (the repo's default algorithm) to exploitability `target`."""
         from solver.solve import solve
 
+        require_small(game)
         result = solve(game.name, target_exploitability=target)
         return cls.from_strategy(game, result.tree, result.strategy,
                                  name=f"solved {game.name}")
@@ -193,6 +215,7 @@ def strategy_of(game: HoldemGame, tree: PublicTree, policies: Sequence[HoldemPol
 
 def exact_evaluation(game: HoldemGame, policies: Sequence[HoldemPolicy]) -> Evaluation:
     """Exact value (chips to seat 0) and best-response values of a profile (`strategy_of`)
-    on a member small enough to compile."""
+    on a member small enough to compile (`require_small`)."""
+    require_small(game)
     tree = compile_game(game.name)
     return evaluate_strategy(tree, strategy_of(game, tree, policies))

@@ -76,3 +76,10 @@ def test_strategy_of_a_profile_seats_each_policy(mini: HoldemGame,
     alone = exact_evaluation(mini, [solved])
     assert profile.value > alone.value + 0.1
     assert profile.best_response_values[1] == pytest.approx(alone.best_response_values[1])
+
+
+def test_exact_tools_refuse_hulhe(hulhe: HoldemGame) -> None:
+    for call in (lambda: TabularPolicy.solved(hulhe), lambda: TabularPolicy.from_store(hulhe),
+                 lambda: exact_evaluation(hulhe, [AlwaysCall()])):
+        with pytest.raises(ValueError, match="3.19e\\+14 information sets"):
+            call()
