@@ -84,12 +84,10 @@ def parse_public(game: HoldemGame, public: str) -> tuple[Betting, tuple[int, ...
     segments = public.split("|")
     if rules.board_cards[0] == 0:
         segments.insert(0, "")
-    ids = {name: card for card, name in enumerate(game.card_names)}
     betting = Betting.start(rules)
     board: list[int] = []
     for r in range(0, len(segments), 2):
-        written = segments[r]
-        board.extend(ids[written[i:i + 2]] for i in range(0, len(written), 2))
+        board.extend(_parse_cards(game, segments[r]))
         for char in segments[r + 1] if r + 1 < len(segments) else "":
             betting = betting.apply(ACTION_CHARS.index(char))
     return betting, tuple(board)
