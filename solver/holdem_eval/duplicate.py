@@ -37,7 +37,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
 
 from solver.cards.evaluator import rank_hands
 from solver.games.holdem.betting import Betting
@@ -61,6 +60,8 @@ class Estimate:
     @classmethod
     def of(cls, samples: NDArray[np.float64], scale: float = 1.0) -> Estimate:
         """The mean of `samples` × `scale` and its t interval (needs two samples or more)."""
+        from scipy import stats  # a second to import: not for every `python -m solver`
+
         x = np.asarray(samples, dtype=np.float64) * scale
         n = len(x)
         if n < 2:
