@@ -248,6 +248,24 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_evaluate_holdem(args: argparse.Namespace) -> int:
+    from solver.games.holdem.game import HoldemGame
+    from solver.holdem_eval.report import evaluate, make_policy, report_lines
+
+    game = get_game(args.game)
+    if not isinstance(game, HoldemGame):
+        raise ValueError(f"evaluate-holdem measures members of the limit hold'em family, not "
+                         f"{args.game}")
+    policy = make_policy(args.policy, game, args.store)
+    report = evaluate(game, policy, args.against, args.deals, args.lbr_hands, seed=args.seed,
+                      exact=args.exact, progress=not args.quiet)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print("\n".join(report_lines(report)))
+    return 0
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     with _open_store(args.store) as store:
         info = store.latest_solve(args.game)
@@ -416,6 +434,17 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _baselines(text: str) -> list[str]:
+    from solver.holdem_eval.baselines import BASELINES
+
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in BASELINES]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown baseline {', '.join(unknown)}; choose from "
+                                         f"{', '.join(BASELINES)}")
+    return names
+
+
 def _positive_float(text: str) -> float:
     value = float(text)
     if not (value > 0 and math.isfinite(value)):
@@ -531,6 +560,34 @@ def build_parser() -> argparse.ArgumentParser:
                        help="exact exploitability and value of the stored strategy")
     p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
     p.set_defaults(func=cmd_evaluate)
+
+    from solver.holdem_eval.baselines import BASELINES
+    from solver.holdem_eval.report import policy_names
+
+    p = sub.add_parser("evaluate-holdem", parents=[common],
+                       help="a hold'em bot in the real game: duplicate matches, LBR, self-play",
+                       description="Measure a policy of a limit hold'em member by sampling the "
+                                   "real game: duplicate matches against baselines (each deal "
+                                   "played twice, seats swapped), Local Best Response against "
+                                   "it (a lower bound on its exploitability) and its self-play "
+                                   "value for seat 0, in milli-big-blinds per hand with 95% "
+                                   "intervals.")
+    p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
+    p.add_argument("--policy", default="stored", metavar="NAME",
+                   help=f"the policy to measure: one of {', '.join(policy_names())} (default "
+                        f"stored: the latest exact solve in the store)")
+    p.add_argument("--against", type=_baselines, default=list(BASELINES), metavar="NAMES",
+                   help=f"comma-separated baselines (default {','.join(BASELINES)}); '' for "
+                        f"none")
+    p.add_argument("--deals", type=_positive_int, default=20_000, metavar="N",
+                   help="deal pairs of each match and of self-play (default 20000)")
+    p.add_argument("--lbr-hands", type=int, default=1000, metavar="N",
+                   help="deal pairs LBR plays, once in each seat (default 1000; 0: no LBR)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--exact", action="store_true",
+                   help="also the exact exploitability and value (small members only)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=cmd_evaluate_holdem)
 
     p = sub.add_parser("export", parents=[common], help="print a stored strategy as JSON",
                        description="Print the stored strategy of GAME to stdout. 'json' maps "

@@ -13,7 +13,7 @@ from solver.cli import main
 from strategies import StrategyStore
 
 COMMANDS = ("solve", "build", "list", "show", "evaluate", "export", "recall", "recall-cost",
-            "match", "info")
+            "match", "info", "evaluate-holdem")
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,10 @@
+"""Measuring a limit hold'em bot in the real game, where exact best responses are out of reach.
+
+* `solver.holdem_eval.policy`: `HoldemPolicy`, what a bot of any member of the family offers
+  (its action probabilities for a whole range of hole cards at once), and `TabularPolicy`, an
+  exact strategy of a small member played through the game's keys;
+* `solver.holdem_eval.baselines`: always-call, always-raise, uniform and an equity-threshold bot;
+* `solver.holdem_eval.duplicate`: duplicate matches (each deal played twice, the seats swapped)
+  and self-play, in milli-big-blinds per hand with 95% intervals;
+* `solver.holdem_eval.lbr`: Local Best Response, a lower bound on a policy's exploitability.
+"""
