@@ -27,7 +27,12 @@ from solver.public_tree import PublicTree, compile_game
 
 class HoldemPolicy(Protocol):
     """A strategy for a member of the limit hold'em family, as the real game sees it."""
-    name: str
+
+    @property
+    def name(self) -> str:
+        """What reports call it (read-only, so frozen dataclasses qualify)."""
+        ...
+
     def action_probabilities(self, betting: Betting, board: tuple[int, ...],
                              holes: NDArray[np.int64]) -> NDArray[np.float64]:
         """For each row of `holes` (shape (n, hole_cards): card ids of the deck of
