@@ -259,6 +259,7 @@ class AbstractSolver:
         self._action_values = np.zeros(tree.num_regrets)
         self._reach = (np.zeros(tree.num_slots(0)), np.zeros(tree.num_slots(1)))
         self._values = (np.zeros(tree.num_slots(0)), np.zeros(tree.num_slots(1)))
+        reach_probabilities(tree.arrays, 0, self.strategy, self._reach[0])
 
     def iterate(self, iterations: int, callback: Callable[[int], None] | None = None) -> None:
         done = 0
