@@ -8,10 +8,12 @@ decision nodes, the instantaneous regret of every hand is added to its abstract 
 set, and so is its reach-weighted strategy; after the bottom-up pass each abstract information
 set's regrets are discounted and updated once, as `solver.kernels.cfr_update` does for a real
 one, regret matching gives its next strategy, and that is copied back to every hand in it.
-The sums run over every board and every hand of a bucket: this is CFR on the abstract game,
-chance sampled by nothing (all boards at once).  With imperfect recall an abstract information
-set also spans the boards and the earlier buckets its key forgets; its regrets are summed over
-all of them all the same (the usual way to run CFR on an imperfect-recall abstraction).
+The sums run over every board and every hand of a bucket, so this is full-width CFR on the
+abstract game (no sampling).  With imperfect recall an abstract information set also spans the
+earlier buckets its key forgets; its regrets are summed over all of them all the same (the
+usual way to run CFR on an imperfect-recall abstraction, which then has no convergence
+guarantee).  With every class apart (``k:all``, perfect recall) the abstract game is the real
+one up to suits and the iterates are the real game's (a test checks it).
 
 The average strategy, copied to every real information set from its abstract one, is a strategy
 of the real game, whose exploitability `solver.exploitability` measures exactly.

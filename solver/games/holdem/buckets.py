@@ -57,6 +57,10 @@ IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
 
 RECALLS = ("perfect", "imperfect")
+MAX_CLASSES = 20_000_000
+"""The most classes of one round the tables are built for (weights, strengths and a sort of
+each, in memory): full hold'em's turn fits, its river (123 M classes with the board as one
+set, 2.4 G in the order it came) does not yet."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +244,9 @@ class HandBuckets:
         if 1 + len(dealt) > 4:
             raise ValueError("the suit indexers take at most four rounds of cards")
         streets = Streets(d.deck, d.hole_cards, dealt)
+        last = (HandIndexer((d.hole_cards, *dealt), d.deck) if spec.recall == "perfect"
+                else streets.indexer(streets.last))
+        _check_size(last, d.num_rounds - 1)  # the most classes, before any table is built
         tables = ehs_tables(streets, progress=False)
         first_rounds = (d.hole_cards,) + ((d.board_cards[0],) if d.board_cards[0] else ())
         first = HandIndexer(first_rounds, d.deck)
@@ -307,6 +314,12 @@ class HandBuckets:
     def sizes(self) -> list[int]:
         """Distinct codes per round."""
         return [len(np.unique(info.code)) for info in self.rounds]
+
+
+def _check_size(indexer: HandIndexer, round_: int) -> None:
+    if indexer.size > MAX_CLASSES:
+        raise ValueError(f"round {round_ + 1} has {indexer.size:,} hand classes; the bucket "
+                         f"tables are built for at most {MAX_CLASSES:,}")
 
 
 @cache
