@@ -21,7 +21,6 @@ of the real game, whose exploitability `solver.exploitability` measures exactly.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -330,7 +329,6 @@ def store_buckets(solved: BucketSolve, store_path: str | None = None) -> int:
         info = store.save_solve(
             game=solved.game, algorithm=f"{solved.algorithm}+buckets",
             iterations=solved.iterations, seconds=solved.seconds,
-            exploitability=solved.exploitability if math.isfinite(solved.exploitability)
-            else math.inf, value=solved.value, strategy=rows, trace=[],
+            exploitability=solved.exploitability, value=solved.value, strategy=rows, trace=[],
             solver_version=solver.__version__, abstraction=a.spec.descriptor)
     return info.id

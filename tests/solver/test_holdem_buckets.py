@@ -99,3 +99,26 @@ def test_every_hand_of_a_bucket_plays_the_same_strategy() -> None:
         seen = by_key.setdefault(abstract.keys[j], real[lo:hi])
         assert np.array_equal(seen, real[lo:hi])
     assert len(by_key) == abstract.num_infosets
+
+
+def test_three_rounds_perfect_recall_nests_and_imperfect_recall_forgets() -> None:
+    """Six cards, a board card before each of two later rounds.  Every class apart with
+    perfect recall is the real game; imperfect recall forgets the order the board came in,
+    which costs something even with every class apart."""
+    game = "holdem(numRanks=3,numSuits=2,numBoardCards=0 1 1,maxRaises=1 1 1)"
+    tree = compile_game(game)
+    solver = CFRSolver(tree, "dcfr")
+    solver.iterate(ITERATIONS)
+    exact = evaluate_strategy(tree, solver.average_strategy()).exploitability
+
+    def cost(k: int | None, recall: str) -> BucketSolve:
+        return solve_buckets(game, BucketSpec((k, k), recall), ITERATIONS, "dcfr")
+
+    lossless = cost(None, "perfect")
+    assert lossless.exploitability == pytest.approx(exact, rel=1e-9)
+    forgetful = cost(None, "imperfect")
+    assert forgetful.abstract.num_infosets < lossless.abstract.num_infosets
+    assert forgetful.exploitability > exact
+    coarse = [cost(2, "imperfect"), cost(2, "perfect"), cost(3, "perfect")]
+    costs = [solved.exploitability for solved in coarse]
+    assert costs[0] > costs[1] > costs[2] > 10 * exact
