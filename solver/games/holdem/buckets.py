@@ -14,9 +14,10 @@ abstraction keeps the betting and replaces the cards by a *bucket*:
   the earlier ones are forgotten (``*.*.1``).  Imperfect recall merges what perfect recall
   tells apart, for fewer information sets per bucket.
 
-A round that deals no card keeps the bucket of the round before.  ``k`` is given per round
-after the first (``k:8,8,8`` for hold'em's flop, turn and river); ``all`` keeps every class of
-a round apart (lossless), as does any ``k`` at least the number of classes to cut.
+``k`` is given per round after the first (``k:8,8,8`` for hold'em's flop, turn and river);
+``all`` keeps every class of a round apart (lossless), as does any ``k`` at least the number of
+classes to cut.  A round that deals no card keeps the bucket of the round before (its ``k`` is
+ignored).
 
 Keys are ``<buckets>|<betting of each round so far>``: ``32s.5.1|rc|cr|`` is a suited
 three-deuce in bucket 5 of its preflop class after the second round's cards (0 is the
