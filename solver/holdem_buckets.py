@@ -111,6 +111,7 @@ def abstract_game(game: HoldemGame | str, spec: BucketSpec) -> AbstractGame:
     buckets: HandBuckets = hand_buckets(holdem.definition, spec)
     a = tree.arrays
     decisions = np.flatnonzero(a.kind == DECISION_NODE)
+    hand_masks = np.bitwise_or.reduce(np.left_shift(1, a.hand_cards), axis=1)
     codes_of_board: dict[tuple[int, tuple[tuple[int, ...], ...]], IntArray] = {}
     betting_ids: dict[tuple[str, ...], int] = {}
     node_betting = np.empty(len(decisions), np.int64)
@@ -126,13 +127,15 @@ def abstract_game(game: HoldemGame | str, spec: BucketSpec) -> AbstractGame:
         codes = codes_of_board.get(cache_key)
         if codes is None:  # every hand of the deck on this board, once
             codes = np.full(len(a.hand_cards), -1, np.int64)
-            on_board = {c for cards in board for c in cards}
-            fits = np.flatnonzero([not (set(h.tolist()) & on_board) for h in a.hand_cards])
+            on_board = sum(1 << c for cards in board for c in cards)
+            fits = np.flatnonzero((hand_masks & on_board) == 0)
             codes[fits] = buckets.codes(round_, a.hand_cards[fits], board)
             codes_of_board[cache_key] = codes
         slot_codes.append(codes[hands])
     counts = a.slot_count[a.actor[decisions], decisions]
     code = np.concatenate(slot_codes) if slot_codes else np.zeros(0, np.int64)
+    if (code < 0).any():
+        raise RuntimeError(f"{holdem.name}: a slot holds a hand that shares a card with the board")
     betting = np.repeat(node_betting, counts)
     radix = int(code.max()) + 1 if len(code) else 1
     abstract, real_to_abstract = np.unique(betting * radix + code, return_inverse=True)
