@@ -184,3 +184,16 @@ def test_keys_of_holdem_mini_positions() -> None:
     assert abstraction_for(game, "buckets=k:1;recall=perfect").strategy_key(state, 0) == "22.0|cc|"
     assert abstraction_for(game, "buckets=k:1;recall=imperfect").strategy_key(state, 0) == (
         "*.0|cc|")
+
+
+def test_members_the_tables_cannot_hold_are_refused_at_once() -> None:
+    """Full hold'em's river is beyond the tables (123 M classes with the board as one set,
+    2.4 G in the order it came), and E[HS²] is built for two hole cards: said before anything
+    is built."""
+    with pytest.raises(ValueError, match="round 4 has 123,156,254 hand classes"):
+        abstraction_for(get_game("holdem"), "buckets=k:8,8,8;recall=imperfect")
+    with pytest.raises(ValueError, match="round 4 has 2,428,287,420 hand classes"):
+        abstraction_for(get_game("holdem"), "buckets=k:8,8,8;recall=perfect")
+    with pytest.raises(ValueError, match="two hole cards"):
+        abstraction_for(get_game("holdem(numRanks=3,numSuits=2,numHoleCards=1,"
+                                 "numBoardCards=0 1,maxRaises=1 1)"), "buckets=k:2")
