@@ -7,9 +7,12 @@ game definition / OpenSpiel's ``universal_poker``) and its named members.
 * `solver.games.holdem.game`: the game and its states, move for move universal_poker's;
 * `solver.games.holdem.names`: poker hands in words;
 * `solver.games.holdem.tree`: the compiled public tree, built from the rules (card removal,
-  showdowns by sorted hand strength).
+  showdowns by sorted hand strength);
+* `solver.games.holdem.buckets`: the card abstraction (hands bucketed by E[HS²]), registered
+  as the abstraction kind ``buckets``.
 """
 
+from solver.games.holdem import buckets  # noqa: F401  (registers the buckets abstraction)
 from solver.games.holdem.game import HoldemGame, HoldemState
 from solver.games.holdem.rules import HOLDEM_MINI, HULHE, HoldemRules, parse
 
