@@ -58,9 +58,12 @@ class GameDescription(Frozen):
     listed: bool = Field(description="Shown in the lobby before it is solved; a variant that "
                          "is not is shown once solved.")
     build_command: str = Field(description="The command that builds its strategy.")
+    result_unit: str | None = Field(
+        default=None, description="The unit results are also given in (``mbb/hand`` for "
+        "poker), beside chips.")
     hand_history_format: str | None = Field(
         default=None, description="The standard hand-history format a match's hands export "
-        "to (``phh`` for heads-up limit hold'em), if the game has one.")
+        "to (``phh``, Poker Hand History, for poker), if the game has one.")
 
 
 class BuildProgress(Frozen):
@@ -136,6 +139,25 @@ class RangeRow(Frozen):
                                 "the probability of holding it, given the public history.")
 
 
+class GridCell(Frozen):
+    """One class of hands (``AA``, ``AKs``, ``AKo``) at a public node."""
+
+    label: str
+    hands: int = Field(description="How many of the player's hands of this class are here.")
+    share: float | None = Field(description="The class's share of the player's range here.")
+    actions: list[ActionProbability] = Field(
+        description="The equilibrium's probabilities, averaged over the class's hands "
+        "weighted by how likely each is held here (uniform where nothing is known).")
+
+
+class RangeGrid(Frozen):
+    """The whole range as poker's grid of hand classes: pairs on the diagonal, suited hands
+    above it, offsuit below; rows and columns are the ranks from the highest."""
+
+    ranks: str
+    cells: list[list[GridCell]]
+
+
 class NodeView(Frozen):
     """A public node of the equilibrium: how it was reached, what follows, and the whole range
     of the player to move."""
@@ -151,6 +173,8 @@ class NodeView(Frozen):
     offset: int
     value: float | None = Field(description="The node's value for the player to move, "
                                 "averaged over its range.")
+    grid: RangeGrid | None = Field(
+        default=None, description="The whole range by hand class, for two-card poker hands.")
 
 
 class TracePointOut(Frozen):
@@ -247,7 +271,7 @@ class PublicState(Frozen):
 
 
 class RoundOut(Frozen):
-    """A finished round of a game played in rounds (a Dudo match)."""
+    """A finished round of a game played in rounds (a match of several rounds)."""
 
     number: int
     your_pieces: list[PieceOut]
@@ -412,8 +436,8 @@ class HandHistoryPage(Frozen):
     """A page of a match's finished hands in the game's standard hand-history format."""
 
     match_id: str
-    format: str = Field(description="The format: ``phh`` (Poker Hand History, as pokerkit "
-                        "reads it) for heads-up limit hold'em.")
+    format: str = Field(description="The format, e.g. ``phh`` (Poker Hand History, as pokerkit "
+                        "reads it) for poker.")
     text: str = Field(description="The hands, newest first, each a section named by its hand "
                       "number, so that pages joined make one file.")
     next_cursor: int | None = Field(
@@ -450,6 +474,22 @@ class CostlyDecision(Frozen):
 
 
 Verdict = Literal["too_few_hands", "consistent", "better", "worse", "no_expectation"]
+
+
+class RatesInUnit(Frozen):
+    """A match's rates per hand in the game's usual unit (mbb/hand for poker): the chips
+    figures times `per_chip`."""
+
+    unit: str
+    meaning: str
+    per_chip: float
+    mean: float | None
+    ci95_low: float | None
+    ci95_high: float | None
+    expected_mean: float | None
+    adjusted_mean: float | None
+    adjusted_ci95_low: float | None
+    adjusted_ci95_high: float | None
 
 
 class MatchResults(Frozen):
@@ -491,6 +531,9 @@ class MatchResults(Frozen):
     next_cursor: int | None = Field(
         description="Pass as ``before`` for the next (older) page; null on the last page.")
     current_hand_id: str | None = Field(description="The hand in progress, if any.")
+    in_unit: RatesInUnit | None = Field(
+        default=None, description="The rates per hand above in the game's usual unit "
+        "(mbb/hand for poker), where it has one beside chips.")
 
 
 class MatchSummary(Frozen):

@@ -257,6 +257,24 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_evaluate_holdem(args: argparse.Namespace) -> int:
+    from solver.games.holdem.game import HoldemGame
+    from solver.holdem_eval.report import evaluate, make_policy, report_lines
+
+    game = get_game(args.game)
+    if not isinstance(game, HoldemGame):
+        raise ValueError(f"evaluate-holdem measures members of the limit hold'em family, not "
+                         f"{args.game}")
+    policy = make_policy(args.policy, game, args.store)
+    report = evaluate(game, policy, args.against, args.deals, args.lbr_hands, seed=args.seed,
+                      exact=args.exact, progress=not args.quiet)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print("\n".join(report_lines(report)))
+    return 0
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     with _open_store(args.store) as store:
         info = store.latest_solve(args.game)
@@ -329,6 +347,73 @@ def cmd_recall_cost(args: argparse.Namespace) -> int:
                 print(f"| {game} | {memory} | {r['abstract_infosets']:,} | "
                       f"{r['real_value']:+.5f} | {r['exploitability']:.5f} | {r['seconds']} s |",
                       flush=True)
+    if args.json:
+        _print(rows, True)
+    return 0
+
+
+def _bucket_spec(game: str, k: Sequence[str], recall: str):  # type: ignore[no-untyped-def]
+    """A `BucketSpec` of `game` from the command line: one k for every round after the first,
+    or one per round."""
+    from solver.games.holdem import HoldemGame
+    from solver.games.holdem.buckets import BucketSpec
+
+    holdem = get_game(game)
+    if not isinstance(holdem, HoldemGame):
+        raise ValueError(f"hand buckets are for the hold'em family, not {game!r}")
+    later = holdem.definition.num_rounds - 1
+    ks = list(k) * later if len(k) == 1 else list(k)
+    return BucketSpec.parse(f"k:{','.join(ks)};recall={recall}")
+
+
+def cmd_buckets(args: argparse.Namespace) -> int:
+    from solver.holdem_buckets import solve_buckets, store_buckets
+
+    spec = _bucket_spec(args.game, args.k.split(","), args.recall)
+    with progress_bar(total=args.iterations, unit="it", desc=f"{args.game} {spec.descriptor}",
+                      disable=args.quiet, file=sys.stderr, mininterval=0.5) as bar:
+        solved = solve_buckets(args.game, spec, args.iterations, args.algorithm,
+                               on_iteration=lambda _: bar.update(1))
+    summary = {"game": args.game, "abstraction": spec.descriptor,
+               "iterations": solved.iterations, "seconds": round(solved.seconds, 3),
+               "abstract_infosets": solved.abstract.num_infosets,
+               "real_value": solved.value, "real_exploitability": solved.exploitability}
+    if not args.no_store:
+        summary = {"solve_id": store_buckets(solved, args.store), **summary}
+    _print(summary, args.json)
+    return 0
+
+
+def cmd_bucket_cost(args: argparse.Namespace) -> int:
+    from solver.cfr import CFRSolver
+    from solver.holdem_buckets import solve_buckets
+    from solver.public_tree import compile_game
+
+    tree = compile_game(args.game)
+    rows = []
+
+    def row(recall: str, k: str, infosets: int, value: float, exploitability: float,
+            seconds: float) -> None:
+        rows.append({"game": args.game, "recall": recall, "k": k, "iterations": args.iterations,
+                     "abstract_infosets": infosets, "real_value": value,
+                     "exploitability": exploitability, "seconds": round(seconds, 2)})
+        if not args.json:
+            print(f"| {recall} | {k} | {infosets:,} | {value:+.5f} | {exploitability:.5f} | "
+                  f"{seconds:.1f} s |", flush=True)
+
+    started = time.perf_counter()
+    exact = CFRSolver(tree, args.algorithm)
+    exact.iterate(args.iterations)
+    seconds = time.perf_counter() - started
+    evaluation = evaluate_strategy(tree, exact.average_strategy())
+    row("none (real game)", "-", tree.num_infosets, evaluation.value, evaluation.exploitability,
+        seconds)
+    for recall in args.recalls:
+        for k in args.ks:
+            spec = _bucket_spec(args.game, [k], recall)
+            solved = solve_buckets(args.game, spec, args.iterations, args.algorithm)
+            row(recall, k, solved.abstract.num_infosets, solved.value, solved.exploitability,
+                solved.seconds)
     if args.json:
         _print(rows, True)
     return 0
@@ -464,6 +549,17 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _baselines(text: str) -> list[str]:
+    from solver.holdem_eval.baselines import BASELINES
+
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in BASELINES]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown baseline {', '.join(unknown)}; choose from "
+                                         f"{', '.join(BASELINES)}")
+    return names
+
+
 def _positive_float(text: str) -> float:
     value = float(text)
     if not (value > 0 and math.isfinite(value)):
@@ -544,6 +640,38 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--algorithm", choices=("cfr", "cfr+", "lcfr", "dcfr"), default="dcfr")
     p.set_defaults(func=cmd_recall_cost)
 
+    p = sub.add_parser("buckets", parents=[common],
+                       help="solve a hold'em member with its hands bucketed, and store it",
+                       description="Solve a member of the hold'em family in the card "
+                                   "abstraction of E[HS²] percentile buckets (the first round "
+                                   "lossless), measure the strategy exactly in the real game "
+                                   "and store it with its descriptor (buckets=k:...;recall=...), "
+                                   "which the app's bot plays.")
+    p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
+    p.add_argument("--k", default="8", metavar="K[,K...]",
+                   help="buckets per round after the first, one for all or one per round; "
+                        "'all' keeps every class apart (default 8)")
+    p.add_argument("--recall", choices=("perfect", "imperfect"), default="perfect")
+    p.add_argument("--iterations", type=_positive_int, default=1000, metavar="N")
+    p.add_argument("--algorithm", choices=("cfr", "cfr+", "lcfr", "dcfr"), default="dcfr")
+    p.add_argument("--no-store", action="store_true", help="measure only; store nothing")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_buckets)
+
+    p = sub.add_parser("bucket-cost", parents=[common],
+                       help="what bucketing a hold'em member's hands costs, measured exactly",
+                       description="Solve GAME exactly and in each bucket abstraction (every "
+                                   "K, perfect and imperfect recall), the same iterations each, "
+                                   "and print each strategy's exploitability in the real game "
+                                   "(a README table row per line).")
+    p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
+    p.add_argument("--ks", nargs="+", default=["2", "4", "8", "16", "all"], metavar="K")
+    p.add_argument("--recalls", nargs="+", choices=("perfect", "imperfect"),
+                   default=["perfect", "imperfect"])
+    p.add_argument("--iterations", type=_positive_int, default=2000, metavar="N")
+    p.add_argument("--algorithm", choices=("cfr", "cfr+", "lcfr", "dcfr"), default="dcfr")
+    p.set_defaults(func=cmd_bucket_cost)
+
     p = sub.add_parser("match", parents=[common],
                        help="solve every round of a full Dudo match on Dask and store it",
                        description="Solve the rounds of a Dudo match from (1,1) up to "
@@ -611,6 +739,34 @@ def build_parser() -> argparse.ArgumentParser:
                        help="exact exploitability and value of the stored strategy")
     p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
     p.set_defaults(func=cmd_evaluate)
+
+    from solver.holdem_eval.baselines import BASELINES
+    from solver.holdem_eval.report import policy_names
+
+    p = sub.add_parser("evaluate-holdem", parents=[common],
+                       help="a hold'em bot in the real game: duplicate matches, LBR, self-play",
+                       description="Measure a policy of a limit hold'em member by sampling the "
+                                   "real game: duplicate matches against baselines (each deal "
+                                   "played twice, seats swapped), Local Best Response against "
+                                   "it (a lower bound on its exploitability) and its self-play "
+                                   "value for seat 0, in milli-big-blinds per hand with 95% "
+                                   "intervals.")
+    p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
+    p.add_argument("--policy", default="stored", metavar="NAME",
+                   help=f"the policy to measure: one of {', '.join(policy_names())} (default "
+                        f"stored: the latest exact solve in the store)")
+    p.add_argument("--against", type=_baselines, default=list(BASELINES), metavar="NAMES",
+                   help=f"comma-separated baselines (default {','.join(BASELINES)}); '' for "
+                        f"none")
+    p.add_argument("--deals", type=_positive_int, default=20_000, metavar="N",
+                   help="deal pairs of each match and of self-play (default 20000)")
+    p.add_argument("--lbr-hands", type=int, default=1000, metavar="N",
+                   help="deal pairs LBR plays, once in each seat (default 1000; 0: no LBR)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--exact", action="store_true",
+                   help="also the exact exploitability and value (small members only)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=cmd_evaluate_holdem)
 
     p = sub.add_parser("export", parents=[common], help="print a stored strategy as JSON",
                        description="Print the stored strategy of GAME to stdout. 'json' maps "

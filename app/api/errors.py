@@ -191,5 +191,6 @@ ACTION_INPUT: dict[int | str, dict[str, Any]] = {
                          "was played), or an ``Idempotency-Key`` already used for another "
                          "action of the match."}}
 NO_HAND_HISTORY: dict[int | str, dict[str, Any]] = {
-    422: {"description": "Invalid query, or a game that has no standard hand-history format "
-                         "(its hands export as records instead)."}}
+    404: {"model": ErrorOut, "description": "Unknown match, or a game that has no standard "
+                                            "hand-history format (its hands export as records "
+                                            "instead)."}}

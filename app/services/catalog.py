@@ -13,9 +13,11 @@ from app.schemas import (
     GameDescription,
     GameDetail,
     GameSummary,
+    GridCell,
     InfosetEntry,
     NodeKind,
     NodeView,
+    RangeGrid,
     RangeRow,
     SolveSummary,
     StrategyPage,
@@ -25,6 +27,7 @@ from app.schemas import (
 from app.services.errors import NotFoundError, StrategyUnavailableError
 from app.services.strategy_source import StrategySource
 from solver.games import Game, game_names, get_game
+from solver.games.base import HandClasses
 from strategies import InfosetStrategy, PublicNode, SolveInfo, split_key
 
 
@@ -69,6 +72,7 @@ def _description_fields(game: Game) -> dict[str, object]:
         "listed": game.listed,
         "build_command": shlex.join(("python", "-m", "solver", *game.build_command)),
         "hand_history_format": game.hand_history_format,
+        "result_unit": game.result_unit.name if game.result_unit is not None else None,
     }
 
 
@@ -240,7 +244,40 @@ def tree_node(source: StrategySource, name: str, idx: int = 0, *, offset: int = 
                         value=r.value, reach=r.reach,
                         share=(r.reach or 0.0) / reached if reached > 0 else None)
                for r in rows],
-        total=total, offset=offset, value=value)
+        total=total, offset=offset, value=value,
+        grid=_grid(game.hand_classes, everything) if game.hand_classes is not None else None)
+
+
+def _grid(classes: HandClasses, rows: list[InfosetStrategy]) -> RangeGrid | None:
+    """The range by hand class; None where the private states are not two-card hands."""
+    size = len(classes.ranks)
+    members: dict[tuple[int, int], list[InfosetStrategy]] = {}
+    for row in rows:
+        place = classes.cell(split_key(row.key)[0])
+        if place is None:
+            return None
+        members.setdefault(place, []).append(row)
+    if not members:
+        return None
+    labels = rows[0].labels
+    reached = sum(r.reach or 0.0 for r in rows)
+
+    def cell(row: int, column: int) -> GridCell:
+        here = members.get((row, column), [])
+        weights = [h.reach or 0.0 for h in here]
+        total = sum(weights)
+        if total <= 0:
+            weights, total = [1.0] * len(here), float(len(here))
+        mix = [sum(w * h.probabilities[a] for w, h in zip(weights, here, strict=True)) / total
+               if here else 0.0 for a in range(len(labels))]
+        return GridCell(
+            label=classes.label(row, column), hands=len(here),
+            share=sum(h.reach or 0.0 for h in here) / reached if reached > 0 else None,
+            actions=[ActionProbability(label=label, probability=p)
+                     for label, p in zip(labels, mix, strict=True)])
+
+    return RangeGrid(ranks=classes.ranks,
+                     cells=[[cell(row, column) for column in range(size)] for row in range(size)])
 
 
 def _tree_node(node: PublicNode) -> TreeNode:

@@ -22,16 +22,17 @@ from app.schemas import (
     MatchCreated,
     MatchResults,
     MatchSummary,
+    RatesInUnit,
     SeriesPoint,
 )
 from app.services import hand_store, results
 from app.services.catalog import game_or_404, game_value
-from app.services.errors import InvalidRequestError
+from app.services.errors import NotFoundError
 from app.services.hand_store import HandRow, MatchRow
 from app.services.strategy_source import StrategySource
 from app.services.tokens import Access, hash_token, new_token, open_match
 from app.services.trace import Trace
-from solver.games.base import PlayedHand
+from solver.games.base import PlayedHand, ResultUnit
 
 MAX_SERIES_POINTS = 500
 COSTLIEST = 5
@@ -125,7 +126,25 @@ def match_results(session: Session, source: StrategySource, match_id: str, acces
                for row in page],
         next_cursor=page[-1].number if more and page else None,
         current_hand_id=current,
+        in_unit=_in_unit(game_or_404(match.game).result_unit, stats, adjusted, expected_mean),
     )
+
+
+def _in_unit(unit: ResultUnit | None, stats: results.Stats, adjusted: results.Stats,
+             expected_mean: float | None) -> RatesInUnit | None:
+    """The rates per hand in the game's usual unit, if it has one beside chips."""
+    if unit is None:
+        return None
+
+    def scaled(x: float | None) -> float | None:
+        return None if x is None else x * unit.per_chip
+
+    return RatesInUnit(
+        unit=unit.name, meaning=unit.meaning, per_chip=unit.per_chip, mean=scaled(stats.mean),
+        ci95_low=scaled(stats.ci95_low), ci95_high=scaled(stats.ci95_high),
+        expected_mean=scaled(expected_mean), adjusted_mean=scaled(adjusted.mean),
+        adjusted_ci95_low=scaled(adjusted.ci95_low),
+        adjusted_ci95_high=scaled(adjusted.ci95_high))
 
 
 def export_hands(session: Session, match_id: str, access: Access, *, limit: int = DEFAULT_PAGE,
@@ -156,12 +175,13 @@ def export_hand_histories(session: Session, match_id: str, access: Access, *,
                           limit: int = DEFAULT_PAGE, before: int | None = None
                           ) -> HandHistoryPage:
     """A page of the match's finished hands in the game's standard hand-history format
-    (PHH for heads-up limit hold'em), newest first; 422 for a game that has none."""
+    (PHH for poker), newest first; not found for a game that has none."""
     match = open_match(session, match_id, access)
     game = game_or_404(match.game)
     if game.hand_history_format is None:
-        raise InvalidRequestError(
-            f"{game.title} has no standard hand-history format; export its hands as records "
+        raise NotFoundError(
+            f"a match of {game.title} has no hand histories (the game has no standard "
+            "hand-history format); export its hands as records "
             "(JSON or CSV) instead")
     finished, next_cursor = _finished_hands(session, match, limit, before)
     played = [PlayedHand(row.number, trace.state,

@@ -197,6 +197,46 @@ class PlayedHand:
     players: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class ResultUnit:
+    """The unit players of a game quote results in, beside the game's own chips: poker players
+    think in milli-big-blinds per hand, whatever the stakes."""
+
+    name: str
+    """``"mbb/hand"``."""
+    per_chip: float
+    """How many of the unit one chip won per hand is (500 where the big blind is 2 chips)."""
+    meaning: str
+    """What the unit is, in a sentence."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandClasses:
+    """The strategic classes of two-card hands (pairs, suited, offsuit), laid out as poker's
+    13×13 grid: pairs on the diagonal, suited hands above it and offsuit hands below, so that a
+    range of 1,326 hands reads at a glance."""
+
+    ranks: str
+    """The ranks from the highest, one character each (``"AKQJT98765432"``)."""
+
+    def cell(self, cards: str) -> tuple[int, int] | None:
+        """Row and column of a hand written as two cards (``"AsKd"``); None for anything else."""
+        if len(cards) != 4:
+            return None
+        high, low = self.ranks.find(cards[0]), self.ranks.find(cards[2])
+        if high < 0 or low < 0:
+            return None
+        high, low = min(high, low), max(high, low)
+        return (high, low) if cards[1] == cards[3] else (low, high)
+
+    def label(self, row: int, column: int) -> str:
+        """``AA`` on the diagonal, ``AKs`` above it, ``AKo`` below."""
+        if row == column:
+            return self.ranks[row] * 2
+        high, low = min(row, column), max(row, column)
+        return f"{self.ranks[high]}{self.ranks[low]}{'s' if row < column else 'o'}"
+
+
 class OpenSpielMapping(Protocol):
     """How our states and actions are named in the OpenSpiel game that equals ours."""
 
@@ -263,6 +303,11 @@ class Game(Protocol):
         """The standard hand-history format its hands export to (``"phh"``), if any."""
         ...
 
+    result_unit: ResultUnit | None
+    """The unit results are also quoted in (mbb/hand for poker), if any beside chips."""
+    hand_classes: HandClasses | None
+    """How the range view groups private states into a grid (two-card poker hands)."""
+
     def hand_histories(self, hands: Sequence[PlayedHand]) -> str:
         """Finished hands in `hand_history_format`, as one file."""
         ...
@@ -301,6 +346,8 @@ class GameDefaults:
     def build_command(self) -> tuple[str, ...]:
         return ("solve", getattr(self, "name", ""))
     notes: tuple[str, ...] = ()
+    result_unit: ResultUnit | None = None
+    hand_classes: HandClasses | None = None
     history_legend: str = ""
     history_example: str = ""
 

@@ -1,6 +1,6 @@
 """A match's hands in the game's standard hand-history format, over the API (paged) and as a
-download from the page; a game without such a format is refused with a 422 naming the other
-exports.
+download from the page; for a game without such a format there are none (404, naming the record
+exports).
 
 The app knows no format: the game writes its hands (`Game.hand_histories`). Here that is a game
 of the tests' own (Kuhn with four cards and a plain text format), so the test sees what the app
@@ -102,13 +102,13 @@ def test_pages_of_hand_histories_join_into_one_file(store: Path, make_app: AppFa
     assert client.get(url, headers=other).status_code == 403
 
 
-def test_a_game_without_a_format_is_refused_naming_the_other_exports(
+def test_a_game_without_a_format_has_none_and_names_the_other_exports(
         make_app: AppFactory) -> None:
     client = make_app().client
     match_id, headers = new_match(client, "kuhn")
     assert client.get(f"{API}/games/kuhn").json()["hand_history_format"] is None
     response = client.get(f"{API}/matches/{match_id}/hand-histories", headers=headers)
-    assert response.status_code == 422
+    assert response.status_code == 404
     assert "CSV" in response.json()["detail"]
 
 
@@ -133,4 +133,4 @@ def test_the_page_offers_the_download_for_a_game_with_a_format(store: Path,
         post_action(client, form, enabled_actions(form)[0])
         doc = page(client, kuhn)
     assert doc.by_id("export-csv") is not None and not doc.find_all(id="export-hand-histories")
-    assert client.get(f"{kuhn}/hand-histories").status_code == 422
+    assert client.get(f"{kuhn}/hand-histories").status_code == 404

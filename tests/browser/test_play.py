@@ -395,3 +395,18 @@ def test_the_coach_and_the_replay(page: Page, shots: Path) -> None:
         page.wait_for_timeout(50)
     expect(page.locator("#explanation")).to_be_visible()
     snap(page, shots, "replay-leduc")
+
+
+def test_a_poker_range_as_a_grid_of_hand_classes(page: Page, shots: Path) -> None:
+    """holdem-mini's tree: the range of the player to move as the grid of hand classes (pairs
+    on the diagonal, suited above, offsuit below), each cell a stacked bar; it follows a move."""
+    page.goto("/games/holdem-mini/strategy")
+    grid = page.locator("#range-grid")
+    expect(grid.locator("tr")).to_have_count(4)
+    expect(grid.locator("td")).to_have_count(16)
+    expect(grid.locator("td[data-class='55']")).to_be_visible()
+    expect(grid.locator("td[data-class='54s'] .stacked")).to_be_visible()
+    page.locator("#tree .tree-children a", has_text="call").first.click()
+    expect(page.locator(".tree-path")).to_contain_text("call")
+    expect(page.locator("#range-grid td")).to_have_count(16)
+    snap(page, shots, "range-grid-holdem-mini")

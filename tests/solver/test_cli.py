@@ -13,7 +13,7 @@ from solver.cli import main
 from strategies import StrategyStore
 
 COMMANDS = ("solve", "build", "list", "show", "evaluate", "export", "recall", "recall-cost",
-            "match", "info", "hulhe")
+            "buckets", "bucket-cost", "match", "info", "evaluate-holdem", "hulhe")
 
 
 @pytest.fixture(scope="module")
@@ -156,6 +156,43 @@ def test_recall_solve_is_stored_exported_and_played(tmp_path: Path,
             if state.current_player() in (0, 1):
                 key = abstraction.strategy_key(state, state.current_player())
                 assert opened.infoset("dudo", key) is not None
+
+
+def test_bucket_solve_is_stored_and_played(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """holdem-mini solved with its hands in buckets: measured in the real game, stored with
+    its descriptor, and every position of random hands has its abstract row, with the
+    position's legal actions."""
+    import random
+
+    from solver.abstraction import abstraction_for
+    from solver.games import get_game, legal_labels
+
+    path = tmp_path / "s.sqlite"
+    assert main(["buckets", "holdem-mini", "--k", "3", "--iterations", "300", "--quiet",
+                 "--json", "--store", str(path)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["abstraction"] == "buckets=k:3;recall=perfect"
+    assert summary["abstract_infosets"] == 2_816
+    assert 0.05 < summary["real_exploitability"] < 0.5
+    game = get_game("holdem-mini")
+    rng = random.Random(5)
+    with StrategyStore.open(path) as opened:
+        info = opened.latest_solve("holdem-mini")
+        assert info is not None and info.abstraction == summary["abstraction"]
+        assert info.exploitability == pytest.approx(summary["real_exploitability"])
+        assert len(opened.strategy("holdem-mini")) == 2_816
+        abstraction = abstraction_for(game, info.abstraction)
+        for _ in range(100):
+            state = game.initial_state()
+            while not state.is_terminal():
+                if not state.is_chance():
+                    row = opened.infoset("holdem-mini",
+                                         abstraction.strategy_key(state, state.current_player()))
+                    assert row is not None and sorted(row.labels) == sorted(legal_labels(state))
+                state = state.apply_action(rng.choice(state.legal_actions()))
+    assert main(["buckets", "kuhn", "--no-store", "--quiet"]) == 2
+    assert "hold'em family, not 'kuhn'" in capsys.readouterr().err
 
 
 def test_info_counts_games(capsys: pytest.CaptureFixture[str]) -> None:

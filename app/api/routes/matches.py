@@ -83,7 +83,7 @@ async def export(
 
 
 @router.get("/{match_id}/hand-histories", response_model=HandHistoryPage,
-            responses=AUTH | NOT_FOUND | NO_HAND_HISTORY)
+            responses=AUTH | NO_HAND_HISTORY)
 async def hand_histories(
     match_id: MatchIdPath, access: TokenDep, backend: BackendDep,
     limit: Annotated[int, Query(ge=1, le=MAX_EXPORT_PAGE, description="Hands per page.")
@@ -91,8 +91,8 @@ async def hand_histories(
     before: BeforeQuery = None,
 ) -> HandHistoryPage:
     """The match's finished hands in the game's standard hand-history format (PHH for
-    heads-up limit hold'em, which pokerkit and other tools read), newest first, a page at a
-    time; 422 for a game that has no such format."""
+    poker, which pokerkit and other tools read), newest first, a page at a
+    time; 404 for a game that has no such format."""
 
     def work(session: Session) -> HandHistoryPage:
         return services.export_hand_histories(session, match_id, access, limit=limit,

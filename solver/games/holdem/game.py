@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, cast
 
+from solver.cards.deck import RANK_CHARS
 from solver.cards.evaluator import evaluate
 from solver.games.base import (
     CHANCE,
@@ -29,12 +30,14 @@ from solver.games.base import (
     ActionGroup,
     Card,
     GameDefaults,
+    HandClasses,
     LabelPart,
     OpenSpielMapping,
     Piece,
     PieceKind,
     PlayedHand,
     PublicView,
+    ResultUnit,
     State,
     legal_action_group,
 )
@@ -246,6 +249,12 @@ class HoldemGame(GameDefaults):
             "then each later round's board cards and betting, separated by |.")
         self.history_example = "e.g. " + ("rc|4c|cr" if d.num_rounds > 1 else "rc")
         self._card_ids = {name: c for c, name in enumerate(self.card_names)}
+        big_blind = max(d.blinds)
+        self.result_unit: ResultUnit | None = ResultUnit(
+            "mbb/hand", 1000 / big_blind,
+            f"thousandths of the big blind ({big_blind} chips) per hand, poker's usual rate")
+        self.hand_classes: HandClasses | None = (
+            HandClasses(RANK_CHARS[:d.num_ranks][::-1]) if d.hole_cards == 2 else None)
 
     # ---- the Game interface ---------------------------------------------------------------
 

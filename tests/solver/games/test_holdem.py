@@ -3,6 +3,9 @@ a hand (universal_poker agreement is in test_holdem_openspiel.py)."""
 
 from __future__ import annotations
 
+import itertools
+from collections import Counter
+
 import pytest
 
 from solver.games import game_names, get_game, legal_labels, named_games, play
@@ -157,3 +160,23 @@ def test_hands_by_name() -> None:
     assert named("7c7d7h") == "three of a kind, Sevens"
     assert named("7c7d2h2s") == "two pair, Sevens and Twos"
     assert named("KcQd") == "King high"
+
+
+def test_hand_classes_make_poker_s_grid_of_169() -> None:
+    """The 1,326 two-card hands of 52 cards fall into 13 pairs of 6 combinations, 78 suited
+    classes of 4 and 78 offsuit of 12, each in its own cell of the 13×13 grid."""
+    game = get_game("holdem")
+    classes = game.hand_classes
+    assert classes is not None and classes.ranks == "AKQJT98765432"
+    counts = Counter(classes.cell(game.written(pair))
+                     for pair in itertools.combinations(range(52), 2))
+    assert len(counts) == 169 and None not in counts
+    combos = Counter(
+        (6 if r == c else 4 if r < c else 12) == n for (r, c), n in counts.items())
+    assert combos == {True: 169}
+    assert classes.label(0, 0) == "AA" and classes.label(0, 1) == "AKs"
+    assert classes.label(1, 0) == "AKo" and classes.label(12, 11) == "32o"
+    assert classes.cell("AsKs") == (0, 1) and classes.cell("KsAd") == (1, 0)
+    assert classes.cell("As") is None and classes.cell("Xs2d") is None
+    unit = game.result_unit
+    assert unit is not None and unit.name == "mbb/hand" and unit.per_chip == 500
