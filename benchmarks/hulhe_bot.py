@@ -6,7 +6,7 @@ Load: a fresh `StrategyStore` answering its first `infoset` for the solve (the t
 lookup: `StrategyStore.infoset` on keys of random real positions (`strategy_key` of the stored
 abstraction, computed beforehand, so only the store is timed; the time per key of playing the
 random positions and computing their keys is reported apart), each key new to the store's
-cache; match: `HulheBot` against always-call, duplicate (every deal twice, seats swapped).
+cache; match: `HulheBot` against always-call, duplicate (`solver.holdem_eval.duplicate`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ import numpy as np
 
 from solver.abstraction import abstraction_for
 from solver.games import get_game
-from solver.holdem_bot import AlwaysCall, HulheBot, duplicate_match
+from solver.holdem_bot import HulheBot
+from solver.holdem_eval.baselines import AlwaysCall
+from solver.holdem_eval.duplicate import duplicate_match
 from strategies import StrategyStore
 
 
@@ -77,12 +79,8 @@ def main() -> None:
     started = time.perf_counter()
     bot = HulheBot.from_store(args.game, args.store)
     out["bot_load_ms"] = round(1000 * (time.perf_counter() - started), 1)
-    result = duplicate_match(bot, AlwaysCall(), bot.rules, args.deals, seed=7)
-    out["vs_always_call"] = {"hands": result.hands, "chips_per_hand": round(result.mean, 3),
-                             "ci95": round(result.half_width, 3),
-                             "mbb_per_hand": round(1000 * result.mean / max(bot.rules.blinds),
-                                                   0),
-                             "seconds": round(result.seconds, 1)}
+    result = duplicate_match(get_game(args.game), bot, AlwaysCall(), args.deals, seed=7)
+    out["vs_always_call"] = result.as_dict()
     print(json.dumps(out, indent=2))
 
 

@@ -15,7 +15,6 @@ class on the board, reads its bucket and the row of the betting, all vectorised.
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,66 +136,3 @@ class HulheBot:
         out = np.zeros((len(holes), SLOTS))
         out[:, list(part.slots)] = dequantise(grid[codes], part.slots)
         return out
-
-
-# --- a quick match in the real game ------------------------------------------------------------
-
-
-class AlwaysCall:
-    """Checks or calls, whatever the cards (the usual first baseline)."""
-
-    name = "always-call"
-
-    def action_probabilities(self, betting: Betting, board: tuple[int, ...],
-                             holes: NDArray[np.int64]) -> NDArray[np.float64]:
-        out = np.zeros((len(holes), SLOTS))
-        out[:, 1] = 1.0
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class MatchResult:
-    hands: int
-    mean: float  # the first policy's winnings per hand, in chips
-    half_width: float  # of a 95% confidence interval
-    seconds: float
-
-
-def duplicate_match(first: object, second: object, rules: HoldemRules, deals: int,
-                    seed: int = 0) -> MatchResult:
-    """`first` against `second` on `deals` random deals, each played twice with the seats
-    swapped (duplicate: the cards' luck cancels); the first's mean winnings per hand."""
-    from solver.cards.evaluator import evaluate
-
-    rng = np.random.default_rng(seed)
-    started = time.perf_counter()
-    hole = rules.hole_cards
-    board_total = sum(rules.board_cards)
-    results = np.zeros(deals)
-    for d in range(deals):
-        cards = rng.permutation(rules.num_cards)[:2 * hole + board_total].tolist()
-        holes = (tuple(cards[:hole]), tuple(cards[hole:2 * hole]))
-        board = tuple(cards[2 * hole:])
-        pair = 0.0
-        for seat in (0, 1):  # `first` sits in seat `seat`
-            policies = (first, second) if seat == 0 else (second, first)
-            betting = Betting.start(rules)
-            while not betting.over:
-                p = betting.player
-                seen = board[:rules.board_dealt(betting.round)]
-                probabilities = policies[p].action_probabilities(  # type: ignore[attr-defined]
-                    betting, seen, np.array([holes[p]], np.int64))[0]
-                action = int(rng.choice(SLOTS, p=probabilities / probabilities.sum()))
-                betting = betting.apply(action)
-            folded = betting.folded
-            if folded >= 0:
-                won = betting.spent[folded] if folded != seat else -betting.spent[seat]
-            else:
-                v = [evaluate(holes[q] + board, rules.deck) for q in (0, 1)]
-                won = 0 if v[0] == v[1] else (betting.spent[1 - seat]
-                                              if v[seat] > v[1 - seat] else -betting.spent[seat])
-            pair += won
-        results[d] = pair / 2
-    mean = float(results.mean())
-    half = float(1.96 * results.std(ddof=1) / np.sqrt(deals)) if deals > 1 else float("inf")
-    return MatchResult(2 * deals, mean, half, time.perf_counter() - started)
