@@ -559,8 +559,17 @@ class StrategyStore:
         solve. (0, []) if the game has no solve."""
         with self._lock:
             sid = self._solve_id_locked(game, None)
+            table = None if sid is None else self._table_locked(sid)
         if sid is None:
             return 0, []
+        if table is not None:  # a table solve has no public tree: no key is in a node
+            if node is not None:
+                return 0, []
+            total, found = table.page(prefix=prefix, contains=contains, private=private,
+                                      public_prefix=public_prefix, offset=max(0, offset),
+                                      limit=limit)
+            return total, [InfosetStrategy(key, part.player, part.labels, probabilities)
+                           for key, part, probabilities in found]
         where = ["solve_id = ?"]
         params: list[object] = [sid]
         # Ranges rather than LIKE: they use the indexes, and SQLite's LIKE ignores case.
@@ -653,6 +662,12 @@ class StrategyStore:
         """Decode a whole solve, through a pooled connection (without the lock)."""
         with self._engine.connect() as conn:
             rows = conn.exec_driver_sql(_SELECT_INFOSETS, (solve_id,)).fetchall()
+        if not rows:
+            with self._lock:
+                table = self._table_locked(solve_id)
+            if table is not None:  # every key of the tables (HULHE's: a few seconds)
+                return {key: InfosetStrategy(key, part.player, part.labels, probabilities)
+                        for key, part, probabilities in table.page()[1]}
         return {row.key: row for row in _decode_rows(rows)}
 
 

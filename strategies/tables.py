@@ -94,12 +94,49 @@ class TableStrategy:
         column = self._columns[part.group].get(private)
         if column is None:
             return None
-        cells = self.tables[part.group][part.row, column]
-        counts = [int(cells[s]) for s in part.slots]
+        return part, self.probabilities(part, column)
+
+    def probabilities(self, part: PublicPart, column: int) -> tuple[float, ...]:
+        counts = [int(self.tables[part.group][part.row, column, s]) for s in part.slots]
         total = sum(counts)
         if total == 0:
-            return part, tuple(1.0 / len(counts) for _ in counts)
-        return part, tuple(c / total for c in counts)
+            return tuple(1.0 / len(counts) for _ in counts)
+        return tuple(c / total for c in counts)
+
+    def page(self, *, prefix: str = "", contains: str = "", private: str | None = None,
+             public_prefix: str = "", offset: int = 0, limit: int | None = None
+             ) -> tuple[int, list[tuple[str, PublicPart, tuple[float, ...]]]]:
+        """How many keys match (as `strategies.store.StrategyStore.infoset_page` filters
+        them), and (key, public part, probabilities) of those from `offset` on, at most
+        `limit`: public parts in the order stored, then each one's private names in order."""
+        total = 0
+        out: list[tuple[str, PublicPart, tuple[float, ...]]] = []
+        stop = None if limit is None else offset + max(0, limit)
+        for public, part in self.publics.items():
+            if not public.startswith(public_prefix):
+                continue
+            names = self.privates[part.group]
+            columns: range | list[int]
+            if private is not None:
+                column = self._columns[part.group].get(private)
+                columns = [] if column is None else [column]
+            else:
+                columns = range(len(names))
+            if not (prefix or contains):  # count the window's keys without writing them
+                lo = max(offset - total, 0)
+                hi = len(columns) if stop is None else max(min(stop - total, len(columns)), lo)
+                out.extend((f"{names[c]}|{public}", part, self.probabilities(part, c))
+                           for c in columns[lo:hi])
+                total += len(columns)
+                continue
+            for column in columns:
+                key = f"{names[column]}|{public}"
+                if not (key.startswith(prefix) and contains in key):
+                    continue
+                if offset <= total and (stop is None or total < stop):
+                    out.append((key, part, self.probabilities(part, column)))
+                total += 1
+        return total, out
 
     # ---- bytes --------------------------------------------------------------------------------
 

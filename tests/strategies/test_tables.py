@@ -74,6 +74,19 @@ def test_the_store_answers_infoset_from_a_table_solve(tmp_path: Path) -> None:
         assert loaded is not None and loaded.publics == table.publics
         info = store.latest_solve("holdem-mini")
         assert info is not None and info.abstraction == "ehs2=k:all"
+        # Paged as rows would be: publics in order, then each one's private names.
+        total, rows = store.infoset_page("holdem-mini")
+        assert total == table.num_infosets == len(rows) == 10
+        assert [r.key for r in rows[:4]] == ["AA|", "KK|", "AKs|", "AA|r"]
+        assert store.infoset_page("holdem-mini", private="KK")[0] == 2
+        assert store.infoset_page("holdem-mini", public_prefix="rc")[0] == 4
+        assert store.infoset_page("holdem-mini", prefix="r1:", contains=":2")[0] == 1
+        assert [r.key for r in store.infoset_page("holdem-mini", offset=8, limit=5)[1]] == [
+            "r1:2|rc|", "r1:3|rc|"]
+        assert store.infoset_page("holdem-mini", node=0) == (0, [])
+        everything = store.strategy("holdem-mini")
+        assert len(everything) == 10 and everything["KK|r"] == store.infoset("holdem-mini",
+                                                                              "KK|r")
         store.delete_solve(info.id)
         assert store.infoset("holdem-mini", "AKs|") is None
         assert store.table_strategy("holdem-mini") is None
