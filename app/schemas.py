@@ -39,6 +39,10 @@ class SolveSummary(Frozen):
         description="Exploitability of the stored strategy in the real game; null where it "
         "could not be measured (a strategy of an abstraction too big to check exactly).")
     value: float = Field(description="Value of the game for seat 0 under the stored strategy.")
+    value_ci95: float | None = Field(
+        default=None, description="Half-width of the 95% interval of ``value`` where it is a "
+        "sampled estimate (self-play of an abstract solve, whose exact value is unknown); null "
+        "where ``value`` is exact.")
     created: UTCDateTime
 
 
@@ -82,6 +86,9 @@ class GameSummary(GameDescription):
         description="Game value for seat 0 (first to act) from the stored solve; null if the "
         "game was not solved."
     )
+    value_ci95: float | None = Field(
+        default=None, description="Set where ``value`` is only estimated (by self-play): the "
+        "half-width of its 95% interval.")
     solve: SolveSummary | None
     available: bool = Field(description="True if a solved strategy is stored: the bot can play.")
     building: BuildProgress | None = Field(
@@ -504,6 +511,9 @@ class MatchResults(Frozen):
         description="95% confidence interval of the mean (Student's t); null under 2 hands.")
     ci95_high: float | None
     game_value: float | None = Field(description="Game value for seat 0 used for expectations.")
+    game_value_ci95: float | None = Field(
+        default=None, description="Set where the game value is only estimated (by the bot's "
+        "self-play): the half-width of its 95% interval.")
     expected_total: float | None = Field(
         description="Equilibrium expectation of your winnings for the seats you played."
     )

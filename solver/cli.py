@@ -494,7 +494,8 @@ def cmd_hulhe(args: argparse.Namespace) -> int:
     try:
         result = build(plan, minutes=args.minutes, epochs=args.epochs, store_path=args.store,
                        client=client, checkpoint=checkpoint, progress=not args.quiet,
-                       checkpoint_seconds=args.checkpoint_minutes * 60)
+                       checkpoint_seconds=args.checkpoint_minutes * 60,
+                       self_play_deals=args.self_play_deals)
     except KeyboardInterrupt:
         where = (f"the last whole epoch is saved in {checkpoint}; the same command resumes it"
                  if checkpoint is not None else "nothing was saved (--checkpoint none)")
@@ -508,7 +509,8 @@ def cmd_hulhe(args: argparse.Namespace) -> int:
                "iterations": result.iterations, "epochs": result.epochs,
                "workers": result.workers, "solver_seconds": round(result.solver_seconds, 1),
                "wall_seconds": round(result.wall_seconds, 1),
-               "self_play_value": round(result.value, 4)}
+               "value": round(result.value, 4),
+               "value_ci95": None if result.value_ci95 is None else round(result.value_ci95, 4)}
     _print(summary, args.json)
     return 0
 
@@ -714,6 +716,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--epoch-iterations", type=_positive_int, default=400_000, metavar="N",
                    help="iterations of an epoch, summed over the workers (default 400000)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--self-play-deals", type=int, default=20_000, metavar="N",
+                   help="deals of self-play that estimate the value stored with the solve, "
+                        "with its 95%% interval (default 20000; 0: the solver's sampled value, "
+                        "no interval)")
     p.add_argument("--checkpoint", metavar="PATH",
                    help="checkpoint file, resumed if it holds this solve ('none': no "
                         "checkpoints; default: in the solver cache)")

@@ -68,10 +68,11 @@ def table_of(layout: Layout, strategy: NDArray[np.floating], rules: HoldemRules,
 
 
 def store_solve(solver: Solver, store_path: str | None, *, seconds: float,
-                value: float) -> int:
+                value: float, value_ci95: float | None = None) -> int:
     """Save the solve under its game with the abstraction's descriptor; its id.  Its
     exploitability in the real game is unknown (stored as infinity, as dudo-match does);
-    `value` is player 0's sampled self-play value of the last epochs."""
+    `value` is player 0's value estimated by self-play, `value_ci95` the half-width of its
+    95% interval (None: the sampled value of the last epochs, without an interval)."""
     import solver as solver_package
     from strategies.store import StrategyStore, TracePoint
 
@@ -83,7 +84,7 @@ def store_solve(solver: Solver, store_path: str | None, *, seconds: float,
         info = store.save_solve(
             solver.plan.game, "cs-cfr", solver.iterations, seconds, math.inf, value, [],
             trace[-200:], solver_package.__version__, abstraction=solver.plan.spec.descriptor,
-            table=table)
+            table=table, value_ci95=value_ci95)
     return info.id
 
 

@@ -445,6 +445,11 @@ class BuildResult:
     infosets: int
     workers: int
     value: float
+    value_ci95: float | None
+
+
+SELF_PLAY_DEALS = 20_000
+"""Deals of self-play (each also with the hands exchanged) that estimate a build's value."""
 
 
 def default_checkpoint(plan: Plan) -> Path:
@@ -457,9 +462,12 @@ def default_checkpoint(plan: Plan) -> Path:
 
 def build(plan: Plan, *, minutes: float | None, epochs: int | None, store_path: str | None,
           client: Any = None, checkpoint: Path | None = None, progress: bool = True,
-          checkpoint_seconds: float = 300.0) -> BuildResult:
+          checkpoint_seconds: float = 300.0, self_play_deals: int = SELF_PLAY_DEALS
+          ) -> BuildResult:
     """Solve (resuming from `checkpoint` if it holds this plan), for `epochs` epochs or
-    `minutes` of wall time, whichever comes first, then store the strategy."""
+    `minutes` of wall time, whichever comes first, then store the strategy with its value
+    in the real game estimated by `self_play_deals` deals of self-play (0: the sampled value
+    of the last epochs, without an interval)."""
     import sys
 
     from solver.holdem_bot import store_solve
@@ -485,6 +493,30 @@ def build(plan: Plan, *, minutes: float | None, epochs: int | None, store_path: 
             client=client, workers=workers, on_epoch=done, deadline=deadline)
     recent = solver.values[-10:]
     value = float(np.mean(recent)) if recent else 0.0
-    solve_id = store_solve(solver, store_path, seconds=solver.seconds, value=value)
+    ci95 = None
+    if self_play_deals > 1:
+        value, ci95 = self_play_value(solver, self_play_deals, progress=progress)
+    solve_id = store_solve(solver, store_path, seconds=solver.seconds, value=value,
+                           value_ci95=ci95)
     return BuildResult(solve_id, solver.iterations, solver.epochs, solver.seconds,
-                       time.perf_counter() - started, solver.layout.infosets, workers, value)
+                       time.perf_counter() - started, solver.layout.infosets, workers, value,
+                       ci95)
+
+
+
+def self_play_value(solver: Solver, deals: int, *, progress: bool = False
+                    ) -> tuple[float, float]:
+    """Seat 0's value in the real game, in chips, when both seats play the solve's average
+    strategy, and the half-width of its 95% interval: the value the app shows for a game whose
+    exact value is unknown."""
+    from solver.games import get_game
+    from solver.games.holdem import HoldemGame
+    from solver.holdem_bot import HulheBot
+    from solver.holdem_eval.duplicate import mbb, self_play
+
+    game = get_game(solver.plan.game)
+    assert isinstance(game, HoldemGame)
+    estimate = self_play(game, HulheBot.from_solver(solver), deals, seed=solver.plan.seed,
+                         progress=progress).estimate
+    per_chip = mbb(game.definition)
+    return estimate.mean / per_chip, estimate.half_width / per_chip

@@ -27,6 +27,9 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 SCHEMA_VERSION = 5
 """Version of the table layout below; bump on any incompatible change."""
+UPGRADABLE_VERSION = 4
+"""The one older layout a store is upgraded from in place: version 5 only added the `blobs`
+table and `SolveRow.value_ci95`, so no solve has to be rebuilt (the long ones take hours)."""
 
 SCHEMA_VERSION_KEY = "schema_version"
 
@@ -85,6 +88,9 @@ class SolveRow(Base):
     abstraction: Mapped[str] = mapped_column(String, default="", server_default="")
     """How positions of the real game map to the stored keys (`solver.abstraction`); empty if
     the game was solved as it is."""
+    value_ci95: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
+    """Half-width of the 95% interval of `value` where it is a sampled estimate (the real
+    game's value of an abstract solve, by self-play); null where `value` is exact."""
 
 
 class InfosetRow(Base):

@@ -39,6 +39,7 @@ from sqlalchemy import (
     insert,
     inspect,
     select,
+    update,
 )
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError
@@ -47,6 +48,7 @@ from sqlalchemy.orm import sessionmaker
 from strategies.models import (
     SCHEMA_VERSION,
     SCHEMA_VERSION_KEY,
+    UPGRADABLE_VERSION,
     Base,
     BlobRow,
     InfosetRow,
@@ -102,6 +104,8 @@ class SolveInfo:
     solver_version: str
     abstraction: str = ""
     """`solver.abstraction` descriptor of the abstract game solved; empty for the real game."""
+    value_ci95: float | None = None
+    """Half-width of the 95% interval of `value` where it is a sampled estimate; None if exact."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +156,7 @@ def _solve_info(row: SolveRow) -> SolveInfo:
         created=row.created,
         solver_version=row.solver_version,
         abstraction=row.abstraction or "",
+        value_ci95=row.value_ci95,
     )
 
 
@@ -318,6 +323,7 @@ class StrategyStore:
         solver_version: str,
         abstraction: str = "",
         nodes: Iterable[PublicNode] = (),
+        value_ci95: float | None = None,
         table: TableStrategy | None = None,
     ) -> SolveInfo:
         """Store one solve with its strategy, convergence trace and public tree (optional) in a
@@ -334,6 +340,7 @@ class StrategyStore:
                 created=datetime.now(UTC),
                 solver_version=solver_version,
                 abstraction=abstraction,
+                value_ci95=value_ci95,
             )
             session.add(solve)
             session.flush()
@@ -716,6 +723,15 @@ def _make_engine(path: Path, busy_timeout: float) -> Engine:
     return engine
 
 
+def _upgrade(conn: Any) -> None:
+    """Version 4 to 5 in place: the new table and column, nothing rewritten."""
+    conn.exec_driver_sql("ALTER TABLE solves ADD COLUMN value_ci95 FLOAT")
+    Base.metadata.create_all(conn)  # the tables that are missing: blobs
+    conn.execute(update(MetaRow).where(MetaRow.key == SCHEMA_VERSION_KEY)
+                 .values(value=str(SCHEMA_VERSION)))
+    conn.commit()
+
+
 def _check_or_create_schema(engine: Engine, path: Path, create: bool) -> None:
     rebuild = f"delete it and {BUILD_HINT}, or point ${ENV_VAR} elsewhere"
     try:
@@ -742,6 +758,15 @@ def _check_or_create_schema(engine: Engine, path: Path, create: bool) -> None:
                 version: int | None = int(raw) if raw is not None else None
             except ValueError:
                 version = None
+            if version == UPGRADABLE_VERSION:
+                try:
+                    _upgrade(conn)
+                except DBAPIError as exc:
+                    raise StoreSchemaError(
+                        f"{path} has strategy store schema_version {version}, which is upgraded "
+                        f"in place to {SCHEMA_VERSION} on opening, but the upgrade failed "
+                        f"({exc.orig}): make the file writable, or {rebuild}") from exc
+                version = SCHEMA_VERSION
             if version != SCHEMA_VERSION:
                 raise StoreSchemaError(
                     f"{path} has strategy store schema_version {raw if raw is not None else 'none'}"

@@ -38,13 +38,16 @@ def game_or_404(name: str) -> Game:
     return get_game(name)
 
 
-def game_value(source: StrategySource, game: str) -> float | None:
-    """Seat 0's value from the stored solve; the published value if the store is unavailable."""
+def game_value(source: StrategySource, game: str) -> tuple[float | None, float | None]:
+    """Seat 0's value from the stored solve (the published value if the store is unavailable),
+    and the half-width of its 95% interval where it is only an estimate."""
     try:
         info = source.latest_solve(game)
     except StrategyUnavailableError:
         info = None
-    return info.value if info is not None else get_game(game).reference_value
+    if info is None:
+        return get_game(game).reference_value, None
+    return info.value, info.value_ci95
 
 
 def _solve_summary(info: SolveInfo) -> SolveSummary:
@@ -55,6 +58,7 @@ def _solve_summary(info: SolveInfo) -> SolveSummary:
         seconds=info.seconds,
         exploitability=info.exploitability if math.isfinite(info.exploitability) else None,
         value=info.value,
+        value_ci95=info.value_ci95,
         created=info.created,
     )
 
@@ -85,6 +89,7 @@ def _summary_fields(game: Game, info: SolveInfo | None) -> dict[str, object]:
     return {
         **_description_fields(game),
         "value": info.value if info is not None else None,
+        "value_ci95": info.value_ci95 if info is not None else None,
         "solve": _solve_summary(info) if info is not None else None,
         "available": info is not None,
     }

@@ -71,7 +71,7 @@ def match_results(session: Session, source: StrategySource, match_id: str, acces
     match = open_match(session, match_id, access)
     limit = max(1, min(MAX_PAGE, limit))
     stats = results.from_totals(match.hands_finished, match.payoff_sum, match.payoff_sumsq)
-    value = game_value(source, match.game)
+    value, value_ci95 = game_value(source, match.game)
     balance = 2 * match.seat0_finished - match.hands_finished
     expected_total = value * balance if value is not None else None
     expected_mean = (expected_total / stats.n
@@ -104,6 +104,7 @@ def match_results(session: Session, source: StrategySource, match_id: str, acces
         ci95_low=stats.ci95_low,
         ci95_high=stats.ci95_high,
         game_value=value,
+        game_value_ci95=value_ci95,
         expected_total=expected_total,
         expected_mean=expected_mean,
         verdict=judged.kind,

@@ -7,8 +7,8 @@ Three ways to name a game:
 
 * `_REGISTRY`: the games that ship, in the order the lobby shows them (`game_names`);
 * `_NAMED`: games known by name to `get_game` and the CLI that the lobby does not show
-  (`named_games`): full heads-up limit hold'em, which cannot be solved exactly and waits for
-  an abstraction;
+  (`named_games`; none at present — full heads-up limit hold'em waited here for its
+  abstraction bot);
 * `_FAMILIES`: a family's members by their parameters, ``holdem(numRanks=6,numSuits=2)`` or
   ``universal_poker(...)``; a member that is also a named game resolves to it.
 """
@@ -83,14 +83,13 @@ _REGISTRY: dict[str, Callable[[], Game]] = {
     "dudo": DudoGame,
     "dudo-calzo": lambda: DudoGame(calzo=True),
     "holdem-mini": lambda: holdem.member("holdem-mini"),
+    "holdem": lambda: holdem.member("holdem"),
     "dudo-match": DudoMatchGame,
     **{game_name((a, b)): _dudo((a, b))
        for a in range(1, MAX_DICE + 1) for b in range(1, MAX_DICE + 1) if (a, b) != (1, 1)},
 }
 
-_NAMED: dict[str, Callable[[], Game]] = {
-    "holdem": lambda: holdem.member("holdem"),
-}
+_NAMED: dict[str, Callable[[], Game]] = {}
 
 _FAMILIES: dict[str, Callable[[str], Game]] = {
     "holdem": holdem.from_text,

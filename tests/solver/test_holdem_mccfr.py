@@ -18,7 +18,7 @@ from solver.games.holdem.game import HoldemState
 from solver.games.holdem.percentiles import PercentileSpec
 from solver.games.holdem.rules import HOLDEM_MINI, HULHE
 from solver.holdem_bot import HulheBot, table_of
-from solver.holdem_eval.policy import HoldemPolicy
+from solver.holdem_eval.policy import HoldemPolicy, exact_evaluation
 from solver.holdem_kernel import DECISION, FOLDED, SHOWDOWN
 from solver.holdem_mccfr import (
     Plan,
@@ -198,6 +198,15 @@ def test_epochs_on_a_two_worker_local_cluster(tmp_path: Path,
     assert probabilities.shape == (3, 3) and (probabilities[:, 0] == 0).all()  # no fold: no bet
     assert probabilities.sum(axis=1) == pytest.approx(np.ones(3))
     assert tuple(probabilities[1, 1:]) == pytest.approx(row.probabilities)
+
+    # The value stored is the bot's self-play estimate with its interval, which covers the
+    # exact value of the stored strategy against itself.
+    exact = exact_evaluation(game, [bot]).value
+    assert summary["value_ci95"] is not None and 0 < summary["value_ci95"] < 0.2
+    with StrategyStore.open(store) as opened:
+        info = opened.latest_solve("holdem-mini")
+        assert info is not None and info.value_ci95 == pytest.approx(summary["value_ci95"])
+        assert abs(info.value - exact) <= 1.5 * info.value_ci95, (info.value, exact)
     assert get_game("holdem").build_command == ("hulhe", "--quiet")
     assert get_game("holdem-mini").build_command == ("solve", "holdem-mini")
 

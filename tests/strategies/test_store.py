@@ -452,3 +452,24 @@ def test_dudo_sized_store_round_trips(tmp_path: Path) -> None:
         total, page = store.infoset_page("dudo", private="p0:1", public_prefix="1x1,",
                                          contains="#", limit=None)
         assert page == [s for s in after if s.key.startswith("p0:1|")] and total == len(page)
+
+
+def test_a_version_4_store_is_upgraded_in_place_keeping_its_solves(tmp_path: Path) -> None:
+    """Version 5 only added the `blobs` table and `solves.value_ci95`: a version-4 store (the
+    long builds of a user's data volume in it) opens upgraded, every solve kept."""
+    path = tmp_path / "store.sqlite"
+    with StrategyStore.open(path, create=True) as store:
+        kept = save(store)
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute("DROP TABLE blobs")
+        db.execute("ALTER TABLE solves DROP COLUMN value_ci95")
+        db.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
+    with StrategyStore.open(path) as store:
+        (solve,) = store.solves()
+        assert solve.id == kept.id and solve.value == kept.value and solve.value_ci95 is None
+        assert store.infoset("kuhn", next(iter(store.strategy("kuhn")))) is not None
+        estimated = save(store, value=0.25, value_ci95=0.01)
+        assert store.solve(estimated.id).value_ci95 == 0.01
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (
+            str(SCHEMA_VERSION),)
