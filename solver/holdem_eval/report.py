@@ -2,9 +2,10 @@
 matches against the baselines, LBR against it, and its self-play value, all in mbb/hand ± 95%.
 
 Policies are named: the baselines (`solver.holdem_eval.baselines.BASELINES`), ``stored`` (the
-latest exact solve of a small member in the strategy store) and ``solve`` (a small member solved
-here, in memory).  Other bots join with `register_policy` (the abstract HULHE bot does), so the
-command stays the same for every member and every bot.
+latest solve in the strategy store: an exact solve of a small member, or an abstraction bot's
+tables, `solver.holdem_bot.HulheBot`) and ``solve`` (a small member solved here, in memory).
+Other bots join with `register_policy`, so the command stays the same for every member and
+every bot.
 """
 
 from __future__ import annotations
@@ -20,8 +21,19 @@ from solver.holdem_eval.policy import HoldemPolicy, TabularPolicy, exact_evaluat
 PolicyFactory = Callable[[HoldemGame, "str | None"], HoldemPolicy]
 """(member, strategy store path or None for the default) -> the policy."""
 
+def _stored(game: HoldemGame, store: str | None) -> HoldemPolicy:
+    from solver.holdem_bot import HulheBot
+    from strategies import StrategyStore
+
+    with StrategyStore.open(store or None) as opened:
+        tables = opened.table_strategy(game.name) is not None
+    if tables:
+        return HulheBot.from_store(game.name, store)
+    return TabularPolicy.from_store(game, store)
+
+
 _FACTORIES: dict[str, PolicyFactory] = {
-    "stored": lambda game, store: TabularPolicy.from_store(game, store),
+    "stored": _stored,
     "solve": lambda game, store: TabularPolicy.solved(game),
 }
 
