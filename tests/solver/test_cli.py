@@ -204,7 +204,7 @@ def test_info_counts_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert mini["canonical_hands"] == {"round 1": 16, "round 2": 84}
     assert main(["info", "holdem", "--json"]) == 0
     full = json.loads(capsys.readouterr().out)
-    assert not full["in_lobby"] and full["betting_sequences"] == 6_378
+    assert full["in_lobby"] and full["betting_sequences"] == 6_378
     assert list(full["canonical_hands"].values()) == [169, 1_286_792, 13_960_050, 123_156_254]
     assert main(["info", "leduc", "--json"]) == 0  # compiled and walked
     leduc = json.loads(capsys.readouterr().out)
