@@ -146,8 +146,12 @@ class HoldemRules:
         the module docstring); ``holdem()`` is HULHE itself."""
         base = _hulhe_parameters(self.num_rounds)
         mine = self.parameters()
+        # The number of rounds is numBoardCards' length: it is written whenever it is not
+        # HULHE's, even where the lists match HULHE's first rounds.
+        fewer_rounds = self.num_rounds != HoldemRules().num_rounds
         changed = [f"{k}={v}" for k, v in mine.items()
-                   if k not in ("betting", "numPlayers", "numRounds") and v != base[k]]
+                   if k not in ("betting", "numPlayers", "numRounds")
+                   and (v != base[k] or (k == "numBoardCards" and fewer_rounds))]
         return f"holdem({','.join(changed)})"
 
     def hands(self) -> int:

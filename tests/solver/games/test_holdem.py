@@ -49,6 +49,9 @@ def test_specs_take_hulhe_for_what_they_leave_out() -> None:
                                 first_player=(1, 0, 0))
     assert parse(rules.spec) == rules and parse(rules.game_string) == rules
     assert HULHE.spec == "holdem()"
+    # A member whose lists are HULHE's first rounds still names its number of rounds.
+    three = from_spec("holdem(numRanks=6,numBoardCards=0 3 1,raiseSize=2 2 4,maxRaises=3 4 4)")
+    assert three.num_rounds == 3 and parse(three.spec) == three
     assert HOLDEM_MINI.spec == ("holdem(numSuits=2,numRanks=4,numBoardCards=0 1,raiseSize=2 4,"
                                 "maxRaises=3 3)")
 
