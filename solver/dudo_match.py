@@ -192,7 +192,7 @@ def local_client(workers: int | None = None) -> Any:
     from distributed import Client, LocalCluster
 
     cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
-                           processes=True, host="127.0.0.1", dashboard_address=None)
+                           processes=True, host="127.0.0.1", dashboard_address=":0")
     return Client(cluster)
 
 
