@@ -481,13 +481,28 @@ def build(plan: Plan, *, minutes: float | None, epochs: int | None, store_path: 
     workers = worker_count(client) if client is not None else 1
     deadline = time.monotonic() + 60 * minutes if minutes is not None else None
     target = epochs if epochs is not None else 1 << 40
-    total = target * plan.iterations_per_epoch if epochs is not None else None
-    with progress_bar(total=total, initial=solver.iterations, unit="it", unit_scale=True,
+    # A run of so many epochs counts iterations; a run against the clock counts its seconds,
+    # so that the bar (and the lobby, which reads it) can tell how far it has come.
+    by_time = epochs is None and minutes is not None
+    total = (round(60 * minutes) if by_time and minutes is not None else
+             target * plan.iterations_per_epoch if epochs is not None else None)
+    clock = time.monotonic()
+    with progress_bar(total=total, initial=0 if by_time else solver.iterations,
+                      unit="s" if by_time else "it", unit_scale=not by_time,
                       desc=f"solving {plan.game} ({plan.spec.descriptor})",
                       disable=not progress, file=sys.stderr, mininterval=0.5) as bar:
+        seconds_shown = 0  # kept here: a disabled bar (--quiet) counts nothing itself
+
         def done(s: Solver) -> None:
-            bar.set_postfix_str(f"epoch {s.epochs}, value {s.values[-1]:+.3f}", refresh=False)
-            bar.update(plan.iterations_per_epoch)
+            nonlocal seconds_shown
+            bar.set_postfix_str(f"epoch {s.epochs}, {s.iterations:,} iterations, value "
+                                f"{s.values[-1]:+.3f}", refresh=False)
+            if by_time:
+                now = min(total or 0, int(time.monotonic() - clock))
+                bar.update(max(0, now - seconds_shown))
+                seconds_shown = max(seconds_shown, now)
+            else:
+                bar.update(plan.iterations_per_epoch)
 
         run(solver, target, checkpoint=checkpoint, checkpoint_seconds=checkpoint_seconds,
             client=client, workers=workers, on_epoch=done, deadline=deadline)
