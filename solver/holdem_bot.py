@@ -68,7 +68,8 @@ def table_of(layout: Layout, strategy: NDArray[np.floating], rules: HoldemRules,
 
 
 def store_solve(solver: Solver, store_path: str | None, *, seconds: float,
-                value: float, value_ci95: float | None = None) -> int:
+                value: float, value_ci95: float | None = None,
+                table: TableStrategy | None = None) -> int:
     """Save the solve under its game with the abstraction's descriptor; its id.  Its
     exploitability in the real game is unknown (stored as infinity, as dudo-match does);
     `value` is player 0's value estimated by self-play, `value_ci95` the half-width of its
@@ -76,7 +77,7 @@ def store_solve(solver: Solver, store_path: str | None, *, seconds: float,
     import solver as solver_package
     from strategies.store import StrategyStore, TracePoint
 
-    table = strategy_table(solver)
+    table = table if table is not None else strategy_table(solver)
     per_epoch = solver.plan.iterations_per_epoch
     trace = [TracePoint((i + 1) * per_epoch, 0.0, math.inf, v)
              for i, v in enumerate(solver.values)]

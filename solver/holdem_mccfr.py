@@ -48,7 +48,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -57,6 +57,9 @@ from solver.cards.evaluator import CARD_BIT, CARD_KEY
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.percentiles import PercentileSpec, RoundBuckets, round_buckets
 from solver.games.holdem.rules import HoldemRules
+
+if TYPE_CHECKING:
+    from solver.holdem_eval.policy import HoldemPolicy
 from solver.holdem_kernel import (
     DECISION,
     FOLDED,
@@ -470,7 +473,7 @@ def build(plan: Plan, *, minutes: float | None, epochs: int | None, store_path: 
     of the last epochs, without an interval)."""
     import sys
 
-    from solver.holdem_bot import store_solve
+    from solver.holdem_bot import HulheBot, store_solve
     from solver.progress import progress_bar
 
     started = time.perf_counter()
@@ -509,29 +512,28 @@ def build(plan: Plan, *, minutes: float | None, epochs: int | None, store_path: 
     recent = solver.values[-10:]
     value = float(np.mean(recent)) if recent else 0.0
     ci95 = None
+    bot = HulheBot.from_solver(solver)  # the tables stored are the tables played
     if self_play_deals > 1:
-        value, ci95 = self_play_value(solver, self_play_deals, progress=progress)
+        value, ci95 = self_play_value(solver.plan, bot, self_play_deals, progress=progress)
     solve_id = store_solve(solver, store_path, seconds=solver.seconds, value=value,
-                           value_ci95=ci95)
+                           value_ci95=ci95, table=bot.table)
     return BuildResult(solve_id, solver.iterations, solver.epochs, solver.seconds,
                        time.perf_counter() - started, solver.layout.infosets, workers, value,
                        ci95)
 
 
 
-def self_play_value(solver: Solver, deals: int, *, progress: bool = False
+def self_play_value(plan: Plan, bot: HoldemPolicy, deals: int, *, progress: bool = False
                     ) -> tuple[float, float]:
     """Seat 0's value in the real game, in chips, when both seats play the solve's average
     strategy, and the half-width of its 95% interval: the value the app shows for a game whose
     exact value is unknown."""
     from solver.games import get_game
     from solver.games.holdem import HoldemGame
-    from solver.holdem_bot import HulheBot
     from solver.holdem_eval.duplicate import mbb, self_play
 
-    game = get_game(solver.plan.game)
+    game = get_game(plan.game)
     assert isinstance(game, HoldemGame)
-    estimate = self_play(game, HulheBot.from_solver(solver), deals, seed=solver.plan.seed,
-                         progress=progress).estimate
+    estimate = self_play(game, bot, deals, seed=plan.seed, progress=progress).estimate
     per_chip = mbb(game.definition)
     return estimate.mean / per_chip, estimate.half_width / per_chip
