@@ -322,6 +322,15 @@ def action_from_label(state: State, label: str) -> int:
     raise ValueError(f"illegal action {label!r}; legal actions: {legal}")
 
 
+def private_then_public_key(state: State, player: int | None = None) -> str:
+    """The usual `State.information_state_key`: what `player` (default: the player to move)
+    alone knows, then what both know, joined by ``|`` (``"Q|pb"``, ``"16|1x2,2x5"``)."""
+    p = state.current_player() if player is None else player
+    if p not in (0, 1):
+        raise ValueError("information_state_key needs a player at chance or terminal states")
+    return f"{state.private_key(p)}|{state.public_key()}"
+
+
 def legal_labels(state: State) -> list[str]:
     return [state.action_label(a) for a in state.legal_actions()]
 

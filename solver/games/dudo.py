@@ -32,6 +32,7 @@ from solver.games.base import (
     PieceKind,
     PublicView,
     State,
+    private_then_public_key,
 )
 
 if TYPE_CHECKING:
@@ -311,10 +312,7 @@ class DudoState:
 
     def information_state_key(self, player: int | None = None) -> str:
         """``"16|1x2,2x5"``: own dice (faces sorted), then the bids so far."""
-        p = self.current_player() if player is None else player
-        if p not in (0, 1):
-            raise ValueError("information_state_key needs a player at chance or terminal states")
-        return f"{self.private_key(p)}|{self.public_key()}"
+        return private_then_public_key(self, player)
 
     def public_key(self) -> str:
         """The moves so far, comma-joined labels (a final ``dudo``/``calzo`` included)."""

@@ -34,6 +34,7 @@ from solver.games.base import (
     Piece,
     PieceKind,
     PublicView,
+    private_then_public_key,
 )
 from solver.games.dudo import (
     MAX_DICE,
@@ -218,10 +219,7 @@ class DudoMatchState:
         return f"{counts[0]}v{counts[1]}:", counts, dice_text(r.dice(player)), r.bid_labels()
 
     def information_state_key(self, player: int | None = None) -> str:
-        p = self.current_player() if player is None else player
-        if p not in (0, 1):
-            raise ValueError("information_state_key needs a player at chance or terminal states")
-        return f"{self.private_key(p)}|{self.public_key()}"
+        return private_then_public_key(self, player)
 
     def public_key(self) -> str:
         """The finished rounds with both rolls (``12356-2245:1x2,4x5,dudo``), then the current

@@ -21,6 +21,7 @@ from solver.games.base import (
     PublicView,
     State,
     legal_action_group,
+    private_then_public_key,
 )
 
 CARDS = "JQK"
@@ -101,10 +102,7 @@ class KuhnState:
 
     def information_state_key(self, player: int | None = None) -> str:
         """``"Q|pb"``: own card, then the betting so far."""
-        p = self.current_player() if player is None else player
-        if p not in (0, 1):
-            raise ValueError("information_state_key needs a player at chance or terminal states")
-        return f"{self.private_key(p)}|{self.bets}"
+        return private_then_public_key(self, player)
 
     def public_key(self) -> str:
         return self.bets

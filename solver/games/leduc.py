@@ -22,6 +22,7 @@ from solver.games.base import (
     PublicView,
     State,
     legal_action_group,
+    private_then_public_key,
 )
 
 FOLD, CALL, RAISE = 0, 1, 2
@@ -151,10 +152,7 @@ class LeducState:
 
     def information_state_key(self, player: int | None = None) -> str:
         """``"Ks|rc|Qh|cr"``: own card, round-1 betting, board, round-2 betting."""
-        p = self.player if player is None else player
-        if p not in (0, 1):
-            raise ValueError("information_state_key needs a player at chance or terminal states")
-        return f"{self.private_key(p)}|{self.public_key()}"
+        return private_then_public_key(self, player)
 
     def public_key(self) -> str:
         if len(self.cards) < 3:

@@ -40,6 +40,7 @@ from solver.games.base import (
     ResultUnit,
     State,
     legal_action_group,
+    private_then_public_key,
 )
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.names import RANK_NAMES, kicker, name_hand
@@ -140,10 +141,7 @@ class HoldemState:
     # ---- keys -----------------------------------------------------------------------------
 
     def information_state_key(self, player: int | None = None) -> str:
-        p = self.current_player() if player is None else player
-        if p not in (0, 1):
-            raise ValueError("information_state_key needs a player at chance or terminal states")
-        return f"{self.private_key(p)}|{self.public_key()}"
+        return private_then_public_key(self, player)
 
     def public_key(self) -> str:
         game = self.game
