@@ -41,9 +41,9 @@ from solver.abstraction import register_kind
 from solver.cards import cache as disk
 from solver.cards import isomorphism
 from solver.cards import strength as strength_module
-from solver.cards.deck import RANK_CHARS
 from solver.cards.isomorphism import HandIndexer, IndexerTables, index_hand
 from solver.cards.strength import Streets, ehs_tables
+from solver.games.holdem.buckets import abstract_key, preflop_name
 from solver.games.holdem.rules import HoldemRules
 
 if TYPE_CHECKING:
@@ -184,30 +184,16 @@ def round_buckets(rules: HoldemRules, spec: PercentileSpec) -> tuple[RoundBucket
     return tuple(out)
 
 
-def class_name(cards: Sequence[int], num_suits: int) -> str:
-    """``AKs``, ``AKo``, ``QQ``: a class of two hole cards."""
-    ranks = sorted((c // num_suits for c in cards), reverse=True)
-    text = "".join(RANK_CHARS[r] for r in ranks)
-    if ranks[0] != ranks[1]:
-        text += "s" if cards[0] % num_suits == cards[1] % num_suits else "o"
-    return text
-
-
 @cache
 def first_round_names(rules: HoldemRules) -> tuple[str, ...]:
-    """How keys write the first round's classes (`class_name`, by class index)."""
+    """How keys write the first round's classes (`preflop_name`, by class index)."""
     indexer = check_rules(rules).indexer(0)
     reps = indexer.unindex_many(np.arange(indexer.size))
-    return tuple(class_name(tuple(int(c) for c in row), rules.num_suits) for row in reps)
+    return tuple(preflop_name(tuple(int(c) for c in row), rules.num_suits) for row in reps)
 
 
 def bucket_text(rules: HoldemRules, round_: int, code: int) -> str:
     return first_round_names(rules)[code] if round_ == 0 else f"r{round_}:{code}"
-
-
-def abstract_key(bucket: str, betting: Sequence[str]) -> str:
-    """``<bucket>|<betting of round 0>|<betting of round 1>...``."""
-    return "|".join((bucket, *betting))
 
 
 def hand_codes(rules: HoldemRules, spec: PercentileSpec, round_: int, holes: IntArray,
