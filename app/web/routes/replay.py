@@ -5,22 +5,25 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
-from typing import Annotated
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import Annotated, Protocol, TypeVar
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from sqlalchemy.orm import Session
 
 from app import services
-from app.deps import BackendDep, HandIdPath, MatchIdPath, OwnerDep
-from app.schemas import GameDescription, HandExport, HandHistoryPage, HandReplay
+from app.deps import Backend, BackendDep, HandIdPath, MatchIdPath, OwnerDep
+from app.schemas import GameDescription, HandReplay
 from app.services import NotFoundError
 from app.web.errors import PageRoute, htmx_target
 from app.web.templating import templates
 
 router = APIRouter(route_class=PageRoute)
 
+EXPORT_PAGE = 200
+"""Hands read from the database at a time while a download streams."""
 CSV_COLUMNS = ("hand", "your_seat", "your_private", "bot_private", "board", "betting",
                "actions", "result", "result_without_luck", "ev_given_up")
 
@@ -45,27 +48,44 @@ async def replay_page(request: Request, match_id: MatchIdPath, hand_id: HandIdPa
     return templates.TemplateResponse(request, name, context)
 
 
+class _Page(Protocol):
+    @property
+    def next_cursor(self) -> int | None: ...
+
+
+P = TypeVar("P", bound=_Page)
+
+
+async def _pages(backend: Backend, fetch: Callable[..., P]
+                 ) -> tuple[P, Iterator[P]]:
+    """The first page of an export, read now (so that a wrong match or browser is an error
+    page, not a broken stream), and an iterator over it and the pages after it, each read when
+    the download reaches it."""
+    first = await backend.run(partial(fetch, before=None))
+
+    def pages() -> Iterator[P]:
+        current: P | None = first
+        while current is not None:
+            yield current
+            current = (backend.run_here(partial(fetch, before=current.next_cursor))
+                       if current.next_cursor is not None else None)
+
+    return first, pages()
+
+
 @router.get("/matches/{match_id}/export.csv", name="export_csv")
 async def export_csv(match_id: MatchIdPath, backend: BackendDep, access: OwnerDep) -> Response:
     """Every finished hand of the match, one row each, oldest last (as the history lists
     them), read a page at a time."""
-
-    def page(before: int | None) -> HandExport:
-        def work(session: Session) -> HandExport:
-            return services.export_hands(session, match_id, access, limit=200, before=before)
-        return backend.run_here(work)
-
-    # The first page here, so that a wrong match or browser is an error page, not a stream.
-    first = await backend.run(lambda session: services.export_hands(
-        session, match_id, access, limit=200))
+    _, pages = await _pages(backend, lambda session, before: services.export_hands(
+        session, match_id, access, limit=EXPORT_PAGE, before=before))
 
     def rows() -> Iterator[str]:
         buffer = io.StringIO()
         writer = csv.writer(buffer)
         writer.writerow(CSV_COLUMNS)
-        current: HandExport | None = first
-        while current is not None:
-            for hand in current.hands:
+        for page in pages:
+            for hand in page.hands:
                 writer.writerow([
                     hand.number, hand.human_seat + 1, hand.human_private, hand.bot_private,
                     " ".join(hand.board), hand.betting or "",
@@ -75,7 +95,6 @@ async def export_csv(match_id: MatchIdPath, backend: BackendDep, access: OwnerDe
             yield buffer.getvalue()
             buffer.seek(0)
             buffer.truncate()
-            current = page(current.next_cursor) if current.next_cursor is not None else None
 
     headers = {"Content-Disposition": f'attachment; filename="match-{match_id}.csv"'}
     return StreamingResponse(rows(), media_type="text/csv; charset=utf-8", headers=headers)
@@ -86,22 +105,8 @@ async def export_hand_histories(match_id: MatchIdPath, backend: BackendDep,
                                 access: OwnerDep) -> Response:
     """Every finished hand of the match in the game's standard hand-history format, newest
     first, read a page at a time; a game without one is an error page."""
-
-    def page(before: int | None) -> HandHistoryPage:
-        def work(session: Session) -> HandHistoryPage:
-            return services.export_hand_histories(session, match_id, access, limit=200,
-                                                  before=before)
-        return backend.run_here(work)
-
-    first = await backend.run(lambda session: services.export_hand_histories(
-        session, match_id, access, limit=200))
-
-    def sections() -> Iterator[str]:
-        current: HandHistoryPage | None = first
-        while current is not None:
-            yield current.text
-            current = page(current.next_cursor) if current.next_cursor is not None else None
-
+    first, pages = await _pages(backend, lambda session, before: services.export_hand_histories(
+        session, match_id, access, limit=EXPORT_PAGE, before=before))
     headers = {"Content-Disposition": f'attachment; filename="match-{match_id}.{first.format}"'}
-    return StreamingResponse(sections(), media_type="text/plain; charset=utf-8",
-                             headers=headers)
+    return StreamingResponse((page.text for page in pages),
+                             media_type="text/plain; charset=utf-8", headers=headers)
