@@ -17,11 +17,19 @@ from pathlib import Path
 
 import pytest
 
+from app.web.routes import replay
 from solver.games import register_game, unregister_game
 from solver.games.base import PlayedHand
 from solver.storage import solve_and_store
 from tests.app.conftest import AppFactory, copy_store, new_match
-from tests.app.test_pages import action_form, enabled_actions, page, post_action, start
+from tests.app.test_pages import (
+    action_form,
+    enabled_actions,
+    hidden_inputs,
+    page,
+    post_action,
+    start,
+)
 from tests.solver.games.kuhn4 import Kuhn4Game
 
 API = "/api/v1"
@@ -112,20 +120,29 @@ def test_a_game_without_a_format_has_none_and_names_the_other_exports(
     assert "CSV" in response.json()["detail"]
 
 
-def test_the_page_offers_the_download_for_a_game_with_a_format(store: Path,
-                                                               make_app: AppFactory) -> None:
+def test_the_page_offers_the_download_for_a_game_with_a_format(
+        store: Path, make_app: AppFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(replay, "EXPORT_PAGE", 1)  # a download of several pages
     client = make_app(store=store).client
     url = start(client, "kuhn4h")
     doc = page(client, url)
-    while (form := action_form(doc)) is not None:
-        post_action(client, form, enabled_actions(form)[0])
-        doc = page(client, url)
+    for hand in range(3):
+        if hand:  # the next hand, by the table's own form
+            forms = [f for f in doc.find_all("form") if f.attrs.get("action", "").endswith("/next")]
+            assert forms, "no form deals the next hand"
+            client.post(forms[0].attrs["action"], data=hidden_inputs(forms[0]))
+            doc = page(client, url)
+        while (form := action_form(doc)) is not None:
+            post_action(client, form, enabled_actions(form)[0])
+            doc = page(client, url)
     link = doc.by_id("export-hand-histories")
     assert link is not None and link.attrs["href"] == f"{url}/hand-histories"
     download = client.get(link.attrs["href"])
     assert download.status_code == 200
     assert download.headers["content-disposition"].endswith(f'match-{url.rsplit("/", 1)[1]}.k4h"')
-    assert download.text.startswith("[1] ") and download.text.count("\n") == 1
+    assert [line.split("]")[0] for line in download.text.splitlines()] == ["[3", "[2", "[1"]
+    csv_lines = client.get(f"{url}/export.csv").text.strip().splitlines()
+    assert [line.split(",")[0] for line in csv_lines[1:]] == ["3", "2", "1"]
 
     kuhn = start(client, "kuhn")
     doc = page(client, kuhn)
