@@ -91,7 +91,9 @@ def fmt_signed(x: float | None, digits: int = 3) -> str:
         return "—"
     if abs(x) < 0.5 * 10.0**-digits:
         return "0"
-    text = f"{abs(x):.{digits}f}".rstrip("0").rstrip(".")
+    text = f"{abs(x):.{digits}f}"
+    if "." in text:  # trailing zeros of the decimals only: 1,000 stays 1000
+        text = text.rstrip("0").rstrip(".")
     return ("+" if x > 0 else "−") + text
 
 
