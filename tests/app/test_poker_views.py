@@ -10,7 +10,7 @@ import pytest
 
 from solver.games import get_game
 from tests.app.conftest import AppFactory, new_match
-from tests.app.test_pages import page
+from tests.app.test_pages import action_form, enabled_actions, page, post_action, start
 
 API = "/api/v1"
 
@@ -34,6 +34,16 @@ def test_results_come_in_mbb_per_hand_too(make_app: AppFactory) -> None:
     for field in ("mean", "ci95_low", "ci95_high", "expected_mean", "adjusted_mean",
                   "adjusted_ci95_low", "adjusted_ci95_high"):
         assert unit[field] == pytest.approx(results[field] * 1000 / big_blind), field
+
+    # The page, after one hand: the whole number of mbb (zeros kept), no interval yet.
+    url = start(client, "holdem-mini")
+    doc = page(client, url)
+    while (form := action_form(doc)) is not None:
+        post_action(client, form, enabled_actions(form)[0])
+        doc = page(client, url)
+    shown = doc.by_id("stat-in-unit").find("dd").text.split()
+    assert shown[0].lstrip("+−") in {"0", *(str(n) for n in range(500, 50_001, 500))}, shown
+    assert shown[1] == "expected" and "," not in shown[0], shown
 
     kuhn_id, kuhn_headers = new_match(client, "kuhn")
     assert client.get(f"{API}/matches/{kuhn_id}", headers=kuhn_headers).json()["in_unit"] is None
