@@ -1,0 +1,179 @@
+"""Games, their solved strategies, the explorer's tree and the convergence trace."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from app.schemas.base import Frozen, UTCDateTime
+
+# ---- games and strategies --------------------------------------------------------------------
+
+
+class SolveSummary(Frozen):
+    solve_id: int
+    algorithm: str
+    iterations: int
+    seconds: float
+    exploitability: float | None = Field(
+        description="Exploitability of the stored strategy in the real game; null where it "
+        "could not be measured (a strategy of an abstraction too big to check exactly).")
+    value: float = Field(description="Value of the game for seat 0 under the stored strategy.")
+    value_ci95: float | None = Field(
+        default=None, description="Half-width of the 95% interval of ``value`` where it is a "
+        "sampled estimate (self-play of an abstract solve, whose exact value is unknown); null "
+        "where ``value`` is exact.")
+    created: UTCDateTime
+
+
+class GameDescription(Frozen):
+    """What a game is and how it is shown, from the game itself."""
+
+    name: str
+    title: str
+    rules: list[str] = Field(description="The rules in two lines.")
+    reference_value: float | None = Field(description="Published game value for seat 0.")
+    pieces: Literal["cards", "dice", "moves"] = Field(
+        description="What a player's private information is drawn as.")
+    simultaneous: bool = Field(description="True if both players choose at once.")
+    notes: list[str] = Field(description="What a newcomer needs beyond the two lines of rules.")
+    openspiel: str | None = Field(
+        description="The OpenSpiel game this one equals (``pyspiel.load_game`` string), if any.")
+    listed: bool = Field(description="Shown in the lobby before it is solved; a variant that "
+                         "is not is shown once solved.")
+    build_command: str = Field(description="The command that builds its strategy.")
+    result_unit: str | None = Field(
+        default=None, description="The unit results are also given in (``mbb/hand`` for "
+        "poker), beside chips.")
+    hand_history_format: str | None = Field(
+        default=None, description="The standard hand-history format a match's hands export "
+        "to (``phh``, Poker Hand History, for poker), if the game has one.")
+
+
+class BuildProgress(Frozen):
+    """A game whose strategy is being built in the background (``python -m app`` starts the
+    long builds after it serves the games that are ready)."""
+
+    state: Literal["waiting", "building", "failed"]
+    step: str | None = Field(description="What the build is doing now.")
+    fraction: float | None = Field(description="How much of that step is done (0 to 1).")
+    remaining_seconds: float | None = Field(description="About how long that step still takes.")
+    message: str | None = Field(description="Why it failed, if it did.")
+
+
+class GameSummary(GameDescription):
+    value: float | None = Field(
+        description="Game value for seat 0 (first to act) from the stored solve; null if the "
+        "game was not solved."
+    )
+    value_ci95: float | None = Field(
+        default=None, description="Set where ``value`` is only estimated (by self-play): the "
+        "half-width of its 95% interval.")
+    solve: SolveSummary | None
+    available: bool = Field(description="True if a solved strategy is stored: the bot can play.")
+    building: BuildProgress | None = Field(
+        default=None, description="Set while its strategy is being built in the background.")
+
+
+class GameDetail(GameSummary):
+    infosets: int = Field(description="Information sets in the stored strategy.")
+    solver_version: str | None
+    history_legend: str = Field(description="How the public part of a key is written.")
+    history_example: str
+
+
+class ActionProbability(Frozen):
+    label: str
+    probability: float
+
+
+class InfosetEntry(Frozen):
+    key: str
+    player: int = Field(description="Seat to act at this information set (0 or 1).")
+    actions: list[ActionProbability]
+
+
+class StrategyPage(Frozen):
+    game: str
+    solve_id: int
+    total: int = Field(description="Information sets matching the filter.")
+    offset: int
+    infosets: list[InfosetEntry]
+
+
+NodeKind = Literal["decision", "chance", "terminal"]
+
+
+class TreeNode(Frozen):
+    idx: int = Field(description="The node's number in the solve's public tree (root 0).")
+    public: str
+    label: str = Field(description="The move into this node from its parent ('' at the root).")
+    kind: NodeKind
+    actor: int = Field(description="The seat to move at a decision node, else -1.")
+
+
+class RangeRow(Frozen):
+    """One private state of the player to move at a public node."""
+
+    key: str
+    private: str
+    actions: list[ActionProbability]
+    values: list[float] | None = Field(description="Q(I, a) per action, where known.")
+    value: float | None
+    reach: float | None = Field(description="Probability that the equilibrium reaches this "
+                                "information set, chance included.")
+    share: float | None = Field(description="Its share of the player's range at this node: "
+                                "the probability of holding it, given the public history.")
+
+
+class GridCell(Frozen):
+    """One class of hands (``AA``, ``AKs``, ``AKo``) at a public node."""
+
+    label: str
+    hands: int = Field(description="How many of the player's hands of this class are here.")
+    share: float | None = Field(description="The class's share of the player's range here.")
+    actions: list[ActionProbability] = Field(
+        description="The equilibrium's probabilities, averaged over the class's hands "
+        "weighted by how likely each is held here (uniform where nothing is known).")
+
+
+class RangeGrid(Frozen):
+    """The whole range as poker's grid of hand classes: pairs on the diagonal, suited hands
+    above it, offsuit below; rows and columns are the ranks from the highest."""
+
+    ranks: str
+    cells: list[list[GridCell]]
+
+
+class NodeView(Frozen):
+    """A public node of the equilibrium: how it was reached, what follows, and the whole range
+    of the player to move."""
+
+    game: str
+    solve_id: int
+    node: TreeNode
+    path: list[TreeNode] = Field(description="From the root to this node.")
+    children: list[TreeNode]
+    description: str
+    range: list[RangeRow] = Field(description="A page of the player to move's private states.")
+    total: int
+    offset: int
+    value: float | None = Field(description="The node's value for the player to move, "
+                                "averaged over its range.")
+    grid: RangeGrid | None = Field(
+        default=None, description="The whole range by hand class, for two-card poker hands.")
+
+
+class TracePointOut(Frozen):
+    iteration: int
+    seconds: float
+    exploitability: float
+    value: float
+
+
+class Convergence(Frozen):
+    game: str
+    solve_id: int
+    algorithm: str
+    points: list[TracePointOut]

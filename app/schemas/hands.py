@@ -1,0 +1,263 @@
+"""Matches created and hands played: requests, hand views, replays and exports."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.schemas.base import Frozen, UTCDateTime
+from app.schemas.games import ActionProbability
+from solver.games import game_names
+
+# ---- matches and hands -----------------------------------------------------------------------
+
+
+class MatchCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(examples=list(game_names()[:1]), max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
+                      description="A game's name, as listed by GET /api/v1/games.")
+
+
+class MatchCreated(Frozen):
+    match_id: str
+    game: str
+    token: str = Field(
+        description="Bearer token for this match's endpoints. Shown once: only its hash is kept."
+    )
+    created: UTCDateTime
+
+
+class ActionRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    action: str = Field(min_length=1, max_length=32, examples=["bet"])
+    seq: int | None = Field(
+        default=None, ge=0, le=1_000_000, examples=[3],
+        description="The ``seq`` of the hand view the action was chosen on. If the hand has "
+        "changed since (a double click, another tab, a retry), nothing is played: 409. Send "
+        "it, or an ``Idempotency-Key`` header, with every action (422 without either).",
+    )
+
+
+Actor = Literal["chance", "you", "bot"]
+
+
+class Event(Frozen):
+    seq: int
+    actor: Actor
+    seat: int | None = Field(
+        description="Seat that acted; for a private deal, the seat dealt to; else null."
+    )
+    label: str | None = Field(description="What happened; null while it is hidden from you.")
+    hidden: bool
+    text: str
+
+
+class PieceOut(Frozen):
+    """A card, a die or a move as drawn. ``text`` is its notation: ``Ks`` (rank, then suit
+    letter c, d, h or s; no suit where the deck has none), ``3`` for a die, ``rock``."""
+
+    kind: Literal["card", "die", "move"]
+    text: str
+    rank: str | None = None
+    suit: str | None = None
+    face: int | None = None
+
+
+class PublicState(Frozen):
+    """What both players see. Fields a game does not have are null (or empty)."""
+
+    pot: int | None = None
+    contributions: list[int] | None = Field(
+        default=None, description="Chips put in by seat 0 and seat 1 (antes and blinds "
+        "included)."
+    )
+    round: int | None = None
+    rounds: int | None = None
+    board: list[PieceOut] = Field(default=[], description="Public cards dealt so far.")
+    board_slots: int = Field(default=0, description="Public cards the game deals in all.")
+    bids: list[str] | None = None
+    last_bid: str | None = None
+    pieces_held: list[int] | None = Field(
+        default=None, description="How many dice each seat holds, where that varies.")
+    betting: str | None = Field(
+        default=None, description="The betting so far in the game's compact notation.")
+    finished_rounds: list[RoundOut] = Field(
+        default=[], description="The rounds played so far, in a game played in rounds.")
+    your_win_chance: float | None = Field(
+        default=None, description="Your probability of winning the whole game from the start "
+        "of this round if both play the solved strategies (where the game knows it).")
+
+
+class RoundOut(Frozen):
+    """A finished round of a game played in rounds (a match of several rounds)."""
+
+    number: int
+    your_pieces: list[PieceOut]
+    bot_pieces: list[PieceOut]
+    lost_by: Literal["you", "bot"]
+    explanation: str
+
+
+class ActionGroupOut(Frozen):
+    """Choices shown together (a grid of ``columns`` buttons, 0 for one row); those not in
+    ``legal_actions`` are shown disabled so that the grid keeps its shape."""
+
+    title: str
+    labels: list[str]
+    columns: int
+
+
+class BotDecision(Frozen):
+    seq: int
+    infoset: str
+    chosen: str
+    probabilities: list[ActionProbability]
+
+
+class ActionValue(Frozen):
+    label: str
+    probability: float = Field(description="The equilibrium's probability of the action.")
+    value: float = Field(description="Q(I, a): your expected winnings from here if you take "
+                         "it and go on with the equilibrium, against the bot.")
+
+
+class CoachDecision(Frozen):
+    """One of your decisions, judged against the stored equilibrium."""
+
+    seq: int
+    infoset: str
+    chosen: str
+    actions: list[ActionValue]
+    value: float = Field(description="V(I): what the equilibrium's mix is worth here.")
+    lost_vs_equilibrium: float = Field(description="V(I) - Q(I, chosen).")
+    lost_vs_best_reply: float = Field(description="max Q(I, .) - Q(I, chosen).")
+    pot: int | None
+    share_of_pot_lost: float | None = Field(
+        description="lost_vs_equilibrium as a share of the pot at the decision.")
+    accurate: bool
+
+
+class HandOutcome(Frozen):
+    human_payoff: float
+    adjusted_payoff: float | None = Field(
+        description="Luck-adjusted result: the seat's equilibrium value plus the sum over your "
+        "decisions of Q(I, chosen) - V(I); an unbiased estimate of your expected winnings "
+        "with far less spread. Null where the solve has no action values.")
+    coach: list[CoachDecision] | None = Field(
+        description="Each of your decisions judged (null where the solve has no values).")
+    human_private_view: str
+    bot_private_view: str
+    human_pieces: list[PieceOut]
+    bot_pieces: list[PieceOut]
+    explanation: str = Field(description="Why the hand ended as it did.")
+    bot_decisions: list[BotDecision]
+
+
+HandStatus = Literal["in_progress", "finished"]
+
+
+class HandView(Frozen):
+    """A hand as the human player sees it: the bot's private information only once it ended."""
+
+    hand_id: str
+    match_id: str
+    game: str
+    number: int
+    human_seat: int
+    bot_seat: int
+    status: HandStatus
+    to_act: Literal["you", "bot", "chance"] | None
+    private_view: str = Field(description="Your cards, dice or move, in their notation.")
+    private_pieces: list[PieceOut]
+    bot_pieces_hidden: int = Field(description="How many pieces the bot holds face down.")
+    public: PublicState
+    events: list[Event]
+    new_events: list[Event] = Field(
+        description="The events this request caused: your action and the bot's replies."
+    )
+    legal_actions: list[str] = Field(description="Your legal actions; empty if not your turn.")
+    openspiel_information_state: str | None = Field(
+        default=None, description="At your turn, in a game OpenSpiel also has: your "
+        "information state as OpenSpiel's information_state_string names it, so that an "
+        "OpenSpiel policy can be queried directly.")
+    action_groups: list[ActionGroupOut] = Field(
+        description="How a table draws your choices; empty if not your turn.")
+    hint: list[ActionProbability] | None = Field(
+        default=None, description="Equilibrium strategy at your information set, if asked for."
+    )
+    outcome: HandOutcome | None = Field(default=None, description="Set once the hand ended.")
+    seq: int = Field(
+        description="Actions recorded in the hand so far (chance included): the version of "
+        "this view. Send it back with your action to have a stale action refused (409).",
+    )
+
+
+class ReplayStep(Frozen):
+    """One action of a finished hand, with the table after it."""
+
+    seq: int
+    actor: Actor
+    label: str
+    text: str
+    public: PublicState = Field(description="The public state after this action.")
+    bot_probabilities: list[ActionProbability] | None = Field(
+        description="The bot's strategy where it chose this action.")
+    coach: CoachDecision | None = Field(description="Where you chose this action: the coach.")
+
+
+class HandReplay(Frozen):
+    """A finished hand step by step, everything revealed."""
+
+    hand_id: str
+    match_id: str
+    game: str
+    number: int
+    human_seat: int
+    human_pieces: list[PieceOut]
+    bot_pieces: list[PieceOut]
+    steps: list[ReplayStep]
+    outcome: HandOutcome
+
+
+class ExportedAction(Frozen):
+    seq: int
+    actor: Actor
+    label: str
+
+
+class ExportedHand(Frozen):
+    """A finished hand as a record: who held what, every action, the results."""
+
+    hand_id: str
+    number: int
+    human_seat: int
+    human_private: str
+    bot_private: str
+    board: list[str]
+    actions: list[ExportedAction]
+    betting: str | None
+    human_payoff: float
+    adjusted_payoff: float | None
+    ev_lost: float | None
+    finished: UTCDateTime | None
+
+
+class HandExport(Frozen):
+    match_id: str
+    game: str
+    hands: list[ExportedHand] = Field(description="Finished hands, newest first.")
+    next_cursor: int | None = Field(
+        description="Pass as ``before`` for the next (older) page; null on the last page.")
+
+
+class HandHistoryPage(Frozen):
+    """A page of a match's finished hands in the game's standard hand-history format."""
+
+    match_id: str
+    format: str = Field(description="The format, e.g. ``phh`` (Poker Hand History, as pokerkit "
+                        "reads it) for poker.")
+    text: str = Field(description="The hands, newest first, each a section named by its hand "
+                      "number, so that pages joined make one file.")
+    next_cursor: int | None = Field(
+        description="Pass as ``before`` for the next (older) page; null on the last page.")

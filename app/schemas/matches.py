@@ -1,0 +1,138 @@
+"""A match's results, its summary, the app's health and the error bodies."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from app.schemas.base import Frozen, UTCDateTime
+from app.schemas.hands import HandStatus
+
+ACCURACY = ("the share of your decisions that gave up at most 1% of the pot (of the stake "
+            "of 1 in games without a pot) against the equilibrium")
+
+class HandSummary(Frozen):
+    hand_id: str
+    number: int
+    human_seat: int
+    status: HandStatus
+    human_payoff: float | None
+    adjusted_payoff: float | None
+    ev_lost: float | None = Field(description="What your decisions gave up against the "
+                                  "equilibrium in this hand.")
+    created: UTCDateTime
+    finished: UTCDateTime | None
+
+
+class SeriesPoint(Frozen):
+    number: int = Field(description="Hand number; hands 1 .. number are finished.")
+    payoff: float
+    cumulative: float
+    expected_cumulative: float | None
+    adjusted_cumulative: float | None = Field(
+        description="Sum of the luck-adjusted results so far.")
+
+
+class CostlyDecision(Frozen):
+    hand_id: str
+    number: int
+    seq: int
+    lost_vs_equilibrium: float
+
+
+Verdict = Literal["too_few_hands", "consistent", "better", "worse", "no_expectation"]
+
+
+class RatesInUnit(Frozen):
+    """A match's rates per hand in the game's usual unit (mbb/hand for poker): the chips
+    figures times `per_chip`."""
+
+    unit: str
+    meaning: str
+    per_chip: float
+    mean: float | None
+    ci95_low: float | None
+    ci95_high: float | None
+    expected_mean: float | None
+    adjusted_mean: float | None
+    adjusted_ci95_low: float | None
+    adjusted_ci95_high: float | None
+
+
+class MatchResults(Frozen):
+    match_id: str
+    game: str
+    created: UTCDateTime
+    hands_played: int = Field(description="Finished hands.")
+    total: float
+    mean: float | None
+    std: float | None = Field(description="Sample standard deviation; null under 2 hands.")
+    ci95_low: float | None = Field(
+        description="95% confidence interval of the mean (Student's t); null under 2 hands.")
+    ci95_high: float | None
+    game_value: float | None = Field(description="Game value for seat 0 used for expectations.")
+    game_value_ci95: float | None = Field(
+        default=None, description="Set where the game value is only estimated (by the bot's "
+        "self-play): the half-width of its 95% interval.")
+    expected_total: float | None = Field(
+        description="Equilibrium expectation of your winnings for the seats you played."
+    )
+    expected_mean: float | None
+    verdict: Verdict = Field(
+        description="How the mean compares with the expectation: ``too_few_hands`` before "
+        "30 hands or while the interval has no width, then ``consistent`` (expectation "
+        "inside the interval), ``better`` or ``worse``.")
+    verdict_text: str
+    adjusted_hands: int = Field(description="Finished hands with a luck-adjusted result.")
+    adjusted_mean: float | None = Field(
+        description="Mean luck-adjusted result per hand: an unbiased estimate of your expected "
+        "winnings per hand against the bot, with far less spread than the raw mean.")
+    adjusted_ci95_low: float | None
+    adjusted_ci95_high: float | None
+    ev_lost: float | None = Field(description="What your decisions gave up against the "
+                                  "equilibrium in all (expected_total minus the adjusted sum).")
+    accuracy: float | None = Field(description="Share of accurate decisions: " + ACCURACY)
+    costliest: list[CostlyDecision] = Field(description="Your costliest decisions, costliest "
+                                            "first; each opens its hand's replay.")
+    series: list[SeriesPoint] = Field(
+        description="Cumulative winnings after finished hands, at most 500 points spread "
+        "evenly over the match (the last hand always included).")
+    hands: list[HandSummary] = Field(description="A page of the hands, newest first.")
+    next_cursor: int | None = Field(
+        description="Pass as ``before`` for the next (older) page; null on the last page.")
+    current_hand_id: str | None = Field(description="The hand in progress, if any.")
+    in_unit: RatesInUnit | None = Field(
+        default=None, description="The rates per hand above in the game's usual unit "
+        "(mbb/hand for poker), where it has one beside chips.")
+
+
+class MatchSummary(Frozen):
+    match_id: str
+    game: str
+    created: UTCDateTime
+    hands: int
+    current_hand_id: str | None
+
+
+class Health(Frozen):
+    status: Literal["ok", "unavailable"]
+    games: list[str] = Field(description="Games the bot can play now.")
+    unsolved: list[str]
+    store: str
+    store_error: str | None = None
+
+
+# ---- errors ----------------------------------------------------------------------------------
+
+
+class ErrorOut(Frozen):
+    detail: str
+
+
+class IllegalActionOut(ErrorOut):
+    legal_actions: list[str] = Field(description="Your legal actions now (empty if none).")
+
+
+class HandInProgressOut(ErrorOut):
+    hand_id: str = Field(description="The unfinished hand.")
