@@ -237,6 +237,40 @@ class HandClasses:
         return f"{self.ranks[high]}{self.ranks[low]}{'s' if row < column else 'o'}"
 
 
+@dataclass(frozen=True, slots=True)
+class BuildPlan:
+    """How a game's strategy is built into the store: what the generic code (the CLI's
+    ``build``, ``solve --algorithm auto``, the app's background build) reads instead of naming
+    games.
+
+    `command` is the ``python -m solver`` arguments that build it (``("solve", "leduc")``, or a
+    command of its own: ``("hulhe", "--quiet")``).  `algorithm` is what ``--algorithm auto``
+    runs on it: the schedule that reached exploitability 1e-4 in the least time here.
+    `background`: it takes long, so ``python -m solver build`` leaves it out; the app builds it
+    in the background at its first start if the lobby lists it (``build --background``), and
+    otherwise it is built by hand.  The quick ones (``background=False``) are solved in seconds
+    by ``build`` (and into the Docker image)."""
+
+    command: tuple[str, ...]
+    algorithm: str = "dcfr"
+    background: bool = True
+
+
+@runtime_checkable
+class MatrixGame(Protocol):
+    """A game that is one simultaneous move (Rock-Paper-Scissors): regret matching in self-play
+    (``--algorithm rm``) solves it as a matrix game."""
+
+    def payoff_matrix(self) -> tuple[tuple[float, ...], ...]:
+        """Player 0's payoffs, a row per action of player 0 and a column per action of 1."""
+        ...
+
+    @property
+    def regret_matching_start(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """Where regret matching starts (each player's first strategy)."""
+        ...
+
+
 class OpenSpielMapping(Protocol):
     """How our states and actions are named in the OpenSpiel game that equals ours."""
 
@@ -280,8 +314,8 @@ class Game(Protocol):
     solve is in the store)."""
 
     @property
-    def build_command(self) -> tuple[str, ...]:
-        """The ``python -m solver`` arguments that build its strategy into the store."""
+    def build(self) -> BuildPlan:
+        """How its strategy is built into the store."""
         ...
 
     def initial_state(self) -> State: ...
@@ -351,14 +385,16 @@ class GameDefaults:
     openspiel: OpenSpielMapping | None = None
     listed: bool = True
 
-    @property
-    def build_command(self) -> tuple[str, ...]:
-        return ("solve", getattr(self, "name", ""))
     notes: tuple[str, ...] = ()
     result_unit: ResultUnit | None = None
     hand_classes: HandClasses | None = None
     history_legend: str = ""
     history_example: str = ""
+
+    @property
+    def build(self) -> BuildPlan:
+        """Solved exactly by ``python -m solver solve NAME``, not among the quick games."""
+        return BuildPlan(("solve", getattr(self, "name", "")))
 
     def label_parts(self, label: str) -> tuple[LabelPart, ...]:
         return (label,)

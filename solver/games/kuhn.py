@@ -12,6 +12,7 @@ from solver.games.base import (
     CHANCE,
     TERMINAL,
     ActionGroup,
+    BuildPlan,
     Card,
     GameDefaults,
     LabelPart,
@@ -173,6 +174,10 @@ class KuhnGame(GameDefaults):
     openspiel: OpenSpielMapping | None = KuhnOpenSpiel()
     history_legend = "History: p = check or fold, b = bet or call."
     history_example = "e.g. pb"
+
+    @property
+    def build(self) -> BuildPlan:
+        return BuildPlan(("solve", self.name), algorithm="pdcfr+", background=False)
 
     def label_parts(self, label: str) -> tuple[LabelPart, ...]:
         return (Card(label),) if label in CARDS else (label,)

@@ -2,7 +2,7 @@
 
 Card ids, chance outcome ids and action ids all equal OpenSpiel's (card ``c`` has rank
 ``c // 2`` and suit ``c % 2``, checked against pyspiel in the tests), so a strategy computed here
-can be evaluated by OpenSpiel through `solver.openspiel_format` without any relabelling.
+can be evaluated by OpenSpiel through `solver.runs.export` without any relabelling.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from solver.games.base import (
     CHANCE,
     TERMINAL,
     ActionGroup,
+    BuildPlan,
     Card,
     GameDefaults,
     LabelPart,
@@ -252,6 +253,10 @@ class LeducGame(GameDefaults):
     history_legend = ("History: c = check or call, r = bet or raise, f = fold; round 1 | board "
                       "| round 2.")
     history_example = "e.g. rc|Qh"
+
+    @property
+    def build(self) -> BuildPlan:
+        return BuildPlan(("solve", self.name), algorithm="dcfr", background=False)
 
     def label_parts(self, label: str) -> tuple[LabelPart, ...]:
         card = _CARD_IDS.get(label)

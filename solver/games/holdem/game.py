@@ -20,14 +20,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from solver.cards.deck import RANK_CHARS
 from solver.cards.evaluator import evaluate
+from solver.engine.tree import PublicTree
 from solver.games.base import (
     CHANCE,
     TERMINAL,
     ActionGroup,
+    BuildPlan,
     Card,
     GameDefaults,
     HandClasses,
@@ -43,12 +45,10 @@ from solver.games.base import (
     private_then_public_key,
 )
 from solver.games.holdem.betting import Betting
+from solver.games.holdem.history import hand_history
 from solver.games.holdem.names import RANK_NAMES, kicker, name_hand
-from solver.games.holdem.rules import UNLIMITED_STACK, HoldemRules
-
-if TYPE_CHECKING:
-    from solver.games.holdem.tree import HoldemEngine
-    from solver.public_tree import PublicTree
+from solver.games.holdem.rules import HOLDEM_MINI, HULHE, UNLIMITED_STACK, HoldemRules
+from solver.games.holdem.tree import HoldemEngine
 
 _FOUR_STREETS = ("Preflop", "Flop", "Turn", "River")
 
@@ -380,21 +380,19 @@ class HoldemGame(GameDefaults):
 
     @cached_property
     def engine(self) -> HoldemEngine:
-        """The compiler of this member's public tree (imported late: it needs the solver)."""
-        from solver.games.holdem.tree import HoldemEngine
-
+        """The compiler of this member's public tree."""
         return HoldemEngine(self)
 
     @property
-    def build_command(self) -> tuple[str, ...]:
-        """HULHE is solved in its bucket abstraction (`solver.holdem_mccfr`, ``python -m solver
-        hulhe``); a small member exactly."""
+    def build(self) -> BuildPlan:
+        """HULHE is solved in its bucket abstraction (`solver.runs.hulhe`, ``python -m solver
+        hulhe``, 25 minutes); a small member exactly, holdem-mini among the quick games."""
         if self.is_heads_up_limit_holdem:
-            return ("hulhe", "--quiet")
-        return ("solve", self.name)
+            return BuildPlan(("hulhe", "--quiet"))
+        return BuildPlan(("solve", self.name), background=self.definition != HOLDEM_MINI)
 
     cache_compiled_tree = True
-    """A big member takes seconds to compile: `solver.public_tree.compile_game` caches it."""
+    """A big member takes seconds to compile: `solver.engine.compile.compile_game` caches it."""
 
     @property
     def hand_history_format(self) -> str | None:
@@ -404,8 +402,6 @@ class HoldemGame(GameDefaults):
         """PHH, the Poker Hand History format (`solver.games.holdem.history`): several hands
         in one file, each a table named by its hand number (so that files of consecutive
         pages join into one)."""
-        from solver.games.holdem.history import hand_history
-
         if self.hand_history_format is None:
             raise ValueError(f"{self.name} has no hand-history format: PHH knows heads-up "
                              "limit hold'em only")
@@ -417,8 +413,6 @@ class HoldemGame(GameDefaults):
     def is_heads_up_limit_holdem(self) -> bool:
         """The standard game (52 cards, blinds 1/2, bets 2/2/4/4, four bets a round), the one
         hand-history formats know."""
-        from solver.games.holdem.rules import HULHE
-
         return self.definition == HULHE
 
     def compile_public_tree(self) -> PublicTree:
