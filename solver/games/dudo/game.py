@@ -222,10 +222,13 @@ class DudoGame(GameDefaults):
         # The lobby shows one die each, with and without calzo, and two each; the other
         # variants once a solve of them is stored.
         self.listed = dice in ((1, 1), (2, 2)) and faces == FACES
-        # One die each is solved in seconds, among the quick games; the others take minutes.
+        exact = sum(dice) <= 3  # 2^18 bid sequences at most: solved as it is
+        command = (("solve", self.name) if exact
+                   else ("recall", self.name, "--memory", "3", "--quiet"))
+        # One die each is solved in seconds, among the quick games; the others take minutes
+        # (exact) or are solved remembering three bids.
         quick = dice == (1, 1) and faces == FACES
-        self._build = BuildPlan(("solve", self.name),
-                                algorithm="pdcfr+" if quick and calzo else "dcfr",
+        self._build = BuildPlan(command, algorithm="pdcfr+" if quick and calzo else "dcfr",
                                 background=not quick)
         if dice == (1, 1):
             self.title = "Dudo with calzo" if calzo else "Dudo"
