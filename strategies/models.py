@@ -50,7 +50,8 @@ class UTCDateTime(TypeDecorator[datetime]):
     def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
-        return value.replace(tzinfo=UTC)
+        aware: datetime = value.replace(tzinfo=UTC)
+        return aware
 
 
 class Base(DeclarativeBase):
