@@ -29,8 +29,21 @@ from solver.games.base import Game
 
 
 class _NodeBuilder:
-    __slots__ = ("kind", "actor", "parent", "key", "label", "actions", "labels", "slots",
-                 "slot_parent", "slot_action", "slot_infoset_key", "payoffs", "chance")
+    __slots__ = (
+        "actions",
+        "actor",
+        "chance",
+        "key",
+        "kind",
+        "label",
+        "labels",
+        "parent",
+        "payoffs",
+        "slot_action",
+        "slot_infoset_key",
+        "slot_parent",
+        "slots",
+    )
 
     def __init__(self, kind: int, actor: int, parent: int, key: str, label: str) -> None:
         self.kind = kind

@@ -115,8 +115,8 @@ def _build(game: Game, tree: PublicTree) -> HistoryTree:
         payoff.extend([0.0] * count)
         infoset.extend([-1] * count)
         action.extend(actions)
-        for k in range(count - 1, -1, -1):
-            stack.append((state.apply_action(actions[k]), first + k, depth + 1))
+        stack.extend((state.apply_action(actions[k]), first + k, depth + 1)
+                     for k in range(count - 1, -1, -1))
     return HistoryTree(
         game=game.name,
         kind=np.array(kind, np.int8),

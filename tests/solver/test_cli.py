@@ -25,7 +25,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.mark.parametrize("command", ("", *COMMANDS))
+@pytest.mark.parametrize("command", ["", *COMMANDS])
 def test_help_everywhere(command: str) -> None:
     args = [sys.executable, "-m", "solver", *([command] if command else []), "--help"]
     result = subprocess.run(args, capture_output=True, text=True, check=False)
@@ -76,7 +76,7 @@ def test_export_json(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert set(exported["Q|pb"]) == {"fold", "call"}
 
 
-@pytest.mark.parametrize("game,openspiel_name", [("kuhn", "kuhn_poker"),
+@pytest.mark.parametrize(("game", "openspiel_name"), [("kuhn", "kuhn_poker"),
                                                   ("leduc", "leduc_poker"),
                                                   ("dudo", "liars_dice")])
 def test_export_loads_into_openspiel(store: Path, capsys: pytest.CaptureFixture[str],

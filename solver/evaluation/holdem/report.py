@@ -87,10 +87,10 @@ def report_lines(report: dict[str, object]) -> list[str]:
     """The report as text, one figure a line."""
     lines = [f"{report['policy']} in {report['game']} (mbb/hand, 95% intervals; big blind "
              f"{report['big_blind']} chips)"]
-    for match in report.get("matches", []):  # type: ignore[attr-defined]
-        lines.append(f"  vs {match['opponent']:<13} {match['mbb_per_hand']:+9.1f} ± "
-                     f"{match['ci95']:.1f}   ({match['deals']:,} deal pairs, "
-                     f"{match['seconds']:.1f} s)")
+    lines.extend(f"  vs {match['opponent']:<13} {match['mbb_per_hand']:+9.1f} ± "
+                 f"{match['ci95']:.1f}   ({match['deals']:,} deal pairs, "
+                 f"{match['seconds']:.1f} s)"
+                 for match in report.get("matches", []))  # type: ignore[attr-defined]
     lbr = report.get("lbr")
     if isinstance(lbr, dict):
         lines.append(f"  LBR wins       {lbr['lbr_mbb_per_hand']:+9.1f} ± {lbr['ci95']:.1f}   "

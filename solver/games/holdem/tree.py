@@ -230,8 +230,8 @@ class HoldemEngine:
             if not betting.over and here.round < r and d.board_cards[r] > 0:
                 chance = add(CHANCE_NODE, -1, above, board, index)
                 dealt = self._deal(here, r, boards, children_of, board)
-                for child in reversed(dealt):
-                    stack.append((b_index, child, chance, -1, boards[child].written[r]))
+                stack.extend((b_index, child, chance, -1, boards[child].written[r])
+                             for child in reversed(dealt))
                 continue
             if betting.over:
                 folded = betting.folded
@@ -250,8 +250,8 @@ class HoldemEngine:
                 keys.extend(f"{self.hand_names[h]}|{public}" for h in here.hands)
                 infoset_actions.extend([node.actions] * count)
                 infoset_labels.extend([node.labels] * count)
-            for i in reversed(range(len(node.children))):
-                stack.append((node.children[i], board, me, i, node.labels[i]))
+            stack.extend((node.children[i], board, me, i, node.labels[i])
+                         for i in reversed(range(len(node.children))))
 
         arrays = self._pack(kind, actor, parent, num_actions, board_of, taken, value, boards)
         return arrays, keys, infoset_actions, infoset_labels, nodes

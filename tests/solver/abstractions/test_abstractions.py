@@ -33,5 +33,5 @@ def test_registered_kinds_are_parsed_and_unknown_ones_named() -> None:
     abstraction = abstraction_for(kuhn, "first=1")
     assert abstraction.descriptor == "first=1"
     assert abstraction.strategy_key(play(kuhn, [2, 0, 0, 1]), 0) == "K|p"
-    with pytest.raises(ValueError, match="unknown abstraction 'nope=2'.*first"):
+    with pytest.raises(ValueError, match=r"unknown abstraction 'nope=2'.*first"):
         abstraction_for(kuhn, "nope=2")

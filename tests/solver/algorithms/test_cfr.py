@@ -81,7 +81,7 @@ def test_unknown_algorithm_names_the_known_ones() -> None:
         CFRSolver(compile_game(get_game("kuhn")), "cfr++")
 
 
-@pytest.mark.parametrize("game,openspiel_name", [("kuhn", "kuhn_poker"),
+@pytest.mark.parametrize(("game", "openspiel_name"), [("kuhn", "kuhn_poker"),
                                                   ("leduc", "leduc_poker")])
 @pytest.mark.parametrize("algorithm", ["cfr", "cfr+"])
 def test_iterates_match_openspiel(game: str, openspiel_name: str, algorithm: str) -> None:

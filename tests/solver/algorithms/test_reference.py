@@ -93,7 +93,7 @@ def test_rps_by_hand():
     assert reference.best_response_value(game, policy, 1) == pytest.approx(1.0)
     assert reference.nash_conv(game, policy) == pytest.approx(1.5)
     assert reference.exploitability(game, policy) == pytest.approx(0.75)
-    value, choice = reference.best_response(game, policy, 1)
+    _value, choice = reference.best_response(game, policy, 1)
     assert choice == {"P2": PAPER}
 
     assert reference.exploitability(game, _rps((1 / 3,) * 3, (1 / 3,) * 3)) == pytest.approx(0)

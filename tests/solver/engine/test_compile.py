@@ -12,7 +12,7 @@ from solver.engine.node_kinds import DECISION_NODE, TERMINAL_NODE
 from solver.games import get_game
 
 
-@pytest.mark.parametrize("game_name,count", [("kuhn", 12), ("leduc", 936), ("dudo", 24_576)])
+@pytest.mark.parametrize(("game_name", "count"), [("kuhn", 12), ("leduc", 936), ("dudo", 24_576)])
 def test_one_infoset_per_public_node_and_private_state(game_name: str, count: int) -> None:
     tree = compile_game(get_game(game_name))
     assert tree.num_infosets == count

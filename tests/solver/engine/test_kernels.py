@@ -112,18 +112,18 @@ def test_a_tree_packed_by_hand_is_the_compiled_one() -> None:
 
 
 def test_pack_tree_refuses_inconsistent_layouts() -> None:
-    good = dict(kind=[DECISION_NODE, TERMINAL_NODE], actor=[0, -1], parent=[-1, 0],
-                num_actions=[2, 0], slot_count=[[1, 2], [1, 1]],
-                slot_parent=[[-1, 0, 0], [-1, 0]], slot_action=[[-1, 0, 1], [-1, -1]],
-                payoffs=[1.0, -1.0])
+    good = {"kind": [DECISION_NODE, TERMINAL_NODE], "actor": [0, -1], "parent": [-1, 0],
+                "num_actions": [2, 0], "slot_count": [[1, 2], [1, 1]],
+                "slot_parent": [[-1, 0, 0], [-1, 0]], "slot_action": [[-1, 0, 1], [-1, -1]],
+                "payoffs": [1.0, -1.0]}
     assert pack_tree(**good).slot_edge.tolist() == [[-1, 0, 1], [-1, -1, -1]]
     for change, message in (
-        (dict(parent=[0, -1]), "pre-order"),
-        (dict(slot_action=[[-1, 0, 2], [-1, -1]]), "action index"),
-        (dict(slot_action=[[-1, 0, 1], [-1, 0]]), "action index"),
-        (dict(slot_parent=[[-1, 0, 1], [-1, 0]]), "parent slot"),
-        (dict(payoffs=[1.0]), "payoffs"),
-        (dict(slot_count=[[1, 2], [1, 2]]), "slot arrays"),
+        ({"parent": [0, -1]}, "pre-order"),
+        ({"slot_action": [[-1, 0, 2], [-1, -1]]}, "action index"),
+        ({"slot_action": [[-1, 0, 1], [-1, 0]]}, "action index"),
+        ({"slot_parent": [[-1, 0, 1], [-1, 0]]}, "parent slot"),
+        ({"payoffs": [1.0]}, "payoffs"),
+        ({"slot_count": [[1, 2], [1, 2]]}, "slot arrays"),
     ):
         with pytest.raises(ValueError, match=message):
             pack_tree(**{**good, **change})

@@ -38,8 +38,8 @@ def lockstep(name: str) -> Iterator[tuple[State, Any]]:
     while stack:
         ours, theirs = stack.pop()
         yield ours, theirs
-        for a in ours.legal_actions():
-            stack.append((ours.apply_action(a), theirs.child(openspiel_action(name, ours, a))))
+        stack.extend((ours.apply_action(a), theirs.child(openspiel_action(name, ours, a)))
+                     for a in ours.legal_actions())
 
 
 @pytest.mark.parametrize("name", GAMES)

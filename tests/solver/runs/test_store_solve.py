@@ -24,7 +24,7 @@ def test_round_trip(tmp_path: Path) -> None:
     assert [row.key for row in rows] == list(result.tree.infoset_keys)
     with StrategyStore.open(stored.store) as store:
         assert store.latest_solve("kuhn") == stored.info
-        tree, flat = stored_strategy_array(store, get_game("kuhn"))
+        _tree, flat = stored_strategy_array(store, get_game("kuhn"))
         assert np.array_equal(flat, result.strategy)
         with pytest.raises(StoreError, match="no solve of 'leduc'"):
             stored_strategy_array(store, get_game("leduc"))

@@ -84,7 +84,7 @@ def test_checked_refuses_illegal_answers(mini: HoldemGame) -> None:
     start = Betting.start(mini.definition)
     checked(Folder(), start, (), np.array([[0, 1]]))  # facing the big blind, folding is legal
     unopened = start.apply(1).apply(1)
-    with pytest.raises(ValueError, match="folder .* legal actions \\(1, 2\\)"):
+    with pytest.raises(ValueError, match=r"folder .* legal actions \(1, 2\)"):
         checked(Folder(), unopened, (5,), np.array([[0, 1]]))
 
 

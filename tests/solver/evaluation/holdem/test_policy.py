@@ -81,5 +81,5 @@ def test_strategy_of_a_profile_seats_each_policy(mini: HoldemGame,
 def test_exact_tools_refuse_hulhe(hulhe: HoldemGame) -> None:
     for call in (lambda: TabularPolicy.solved(hulhe), lambda: TabularPolicy.from_store(hulhe),
                  lambda: exact_evaluation(hulhe, [AlwaysCall()])):
-        with pytest.raises(ValueError, match="3.19e\\+14 information sets"):
+        with pytest.raises(ValueError, match=r"3.19e\+14 information sets"):
             call()

@@ -66,7 +66,7 @@ def test_compile_game_builds_dudo_directly() -> None:
 
 
 def test_bid_tree_sizes() -> None:
-    kind, parent, via, depth, last, call = bid_tree(18, 1)
+    kind, parent, _via, depth, last, call = bid_tree(18, 1)
     assert np.count_nonzero(kind == DECISION_NODE) == 2 ** 18
     assert np.count_nonzero(kind == TERMINAL_NODE) == 2 ** 18 - 1
     assert (parent[1:] < np.arange(1, len(kind))).all()

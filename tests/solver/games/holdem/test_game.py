@@ -20,7 +20,7 @@ F, C, R = 0, 1, 2
 NAMES = ("you", "the bot")
 
 
-def mini(*history: int):  # noqa: ANN201 - a HoldemState
+def mini(*history: int):
     return play(get_game("holdem-mini"), history)
 
 
@@ -38,7 +38,7 @@ def test_named_members_and_the_lobby() -> None:
     other = get_game("holdem(numRanks=6, numSuits=2, numBoardCards=0 1 1)")
     assert other.name == "holdem(numSuits=2,numRanks=6,numBoardCards=0 1 1)"
     assert get_game(other.name).name == other.name
-    with pytest.raises(KeyError, match="holdem-mini, holdem, .*holdem\\(\\.\\.\\.\\)"):
+    with pytest.raises(KeyError, match=r"holdem-mini, holdem, .*holdem\(\.\.\.\)"):
         get_game("texas")
 
 
@@ -56,7 +56,7 @@ def test_specs_take_hulhe_for_what_they_leave_out() -> None:
                                 "maxRaises=3 3)")
 
 
-@pytest.mark.parametrize("text,message", [
+@pytest.mark.parametrize(("text", "message"), [
     ("universal_poker(betting=nolimit,numPlayers=2,maxRaises=1 1)", "only betting=limit"),
     ("universal_poker(betting=limit,numPlayers=3,maxRaises=1 1)", "numPlayers=2"),
     ("universal_poker(betting=limit,numPlayers=2)", "maxRaises is required"),
@@ -94,7 +94,7 @@ def test_preflop_and_postflop_betting() -> None:
     assert legal_labels(turn.apply_action(R)) == ["fold", "call", "raise"]
     with pytest.raises(ValueError, match=r"legal actions: 1 \(check\), 2 \(bet\)"):
         turn.apply_action(F)
-    with pytest.raises(ValueError, match="illegal card 0 .* legal: 2d 3c 3d"):
+    with pytest.raises(ValueError, match=r"illegal card 0 .* legal: 2d 3c 3d"):
         mini(C2).apply_action(C2)
 
 

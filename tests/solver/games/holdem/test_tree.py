@@ -135,7 +135,7 @@ def test_the_full_game_is_refused_before_it_is_built() -> None:
         HoldemEngine(get_game("holdem")).arrays()  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("algorithm,iterations", [("cfr+", 600), ("dcfr", 400)])
+@pytest.mark.parametrize(("algorithm", "iterations"), [("cfr+", 600), ("dcfr", 400)])
 def test_small_members_solve(algorithm: str, iterations: int) -> None:
     for spec in (WALKABLE[0], FLOP, "holdem(numRanks=3,numSuits=2,numBoardCards=0 1,"
                                     "maxRaises=2 2)"):
@@ -166,7 +166,7 @@ def test_cfr_plus_iterates_are_openspiels() -> None:
         assert got == pytest.approx(expected, rel=1e-12)
 
 
-def test_compiled_trees_keep_their_card_fields_on_disk(tmp_path) -> None:  # noqa: ANN001
+def test_compiled_trees_keep_their_card_fields_on_disk(tmp_path) -> None:
     tree = get_game("holdem-mini").compile_public_tree()  # type: ignore[attr-defined]
     _save(tree, tmp_path / "mini.npz")
     loaded = _load("holdem-mini", tmp_path / "mini.npz")
@@ -191,9 +191,9 @@ def test_pack_tree_checks_the_card_fields() -> None:
         local_parent = parents[p] - arrays.slot_offset[p, above]
         actions.append(np.where(edge >= 0, edge - arrays.regret_offset[above]
                                 - local_parent * arrays.num_actions[above], -1))
-    base = dict(kind=arrays.kind, actor=arrays.actor, parent=arrays.parent,
-                num_actions=arrays.num_actions, slot_count=count, slot_parent=parents,
-                slot_action=actions, payoffs=arrays.payoffs)
+    base = {"kind": arrays.kind, "actor": arrays.actor, "parent": arrays.parent,
+                "num_actions": arrays.num_actions, "slot_count": count, "slot_parent": parents,
+                "slot_action": actions, "payoffs": arrays.payoffs}
     cards = CardTerminals(arrays.terminal_value, arrays.showdown_offset, arrays.showdown_order,
                           arrays.showdown_strength, slots, arrays.hand_cards)
     packed = pack_tree(**base, cards=cards)
