@@ -93,6 +93,15 @@ class StrategyStore:
         not a strategy store of this ``SCHEMA_VERSION`` raises :class:`StoreSchemaError`; it is
         never modified, even with ``create=True``. ``busy_timeout`` (seconds) is how long a
         statement waits for a writer's lock before failing.
+
+        Example::
+
+            from strategies import StrategyStore
+
+            with StrategyStore.open() as store:              # $STRATEGY_STORE, or the default
+                info = store.latest_solve("kuhn")            # SolveInfo | None
+                row = store.infoset("kuhn", "K|pb")          # InfosetStrategy | None
+                row.labels, row.probabilities                # ("fold", "call"), about (0, 1)
         """
         path = Path(path).expanduser() if path is not None else default_store_path()
         if not path.exists():

@@ -96,7 +96,7 @@ class CFRSolver:
 
         solver = CFRSolver(get_game("kuhn"), "dcfr")
         solver.iterate(1000)
-        evaluate_strategy(solver.tree, solver.average_strategy()).exploitability  # < 1e-4
+        evaluate_strategy(solver.tree, solver.average_strategy()).exploitability  # about 1.5e-4
     """
 
     def __init__(self, game: PublicTree | Game, algorithm: str = "dcfr") -> None:

@@ -179,7 +179,18 @@ def apply_update(graph, player, strategy, regrets, average, regret_delta, averag
 
 class FSICFRSolver:
     """FSICFR on a `Graph` under one of `solver.algorithms.cfr`'s schedules (default: discounted
-    CFR)."""
+    CFR).
+
+    Example::
+
+        from solver.abstractions.dudo_recall.graph import recall_graph
+        from solver.algorithms.fsicfr import FSICFRSolver
+        from solver.games.dudo.rules import DudoRules
+
+        solver = FSICFRSolver(recall_graph(DudoRules(), memory=3).graph, "dcfr")
+        solver.iterate(1000)
+        solver.evaluate(solver.average_strategy())   # player 0's value in the abstract game
+    """
 
     def __init__(self, graph: Graph, algorithm: str = "dcfr") -> None:
         schedule = SCHEDULES.get(algorithm)

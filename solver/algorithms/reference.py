@@ -10,7 +10,7 @@ Nothing here is fast; everything is written to be obviously correct.
   number of the responder's own earlier moves, which is the same for every history of an infoset
   under perfect recall), picking at each the action maximising the sum over its histories of
   reach × value of the history after that action.
-* `nash_conv` and `exploitability` follow `/work/shared/REFERENCE.md` (and OpenSpiel):
+* `nash_conv` and `exploitability` follow the course's reference definitions (and OpenSpiel):
   NashConv = Σ_i (best response value of i − value of i), exploitability = NashConv / 2.
 
 A policy must give a distribution at every information set the evaluation reaches (a missing key

@@ -27,6 +27,15 @@ class RegretMatchingSolver:
 
     The first iteration plays `row_start` / `col_start` (default: uniform), later ones the
     regret-matching strategies; the averages weight every iteration equally.
+
+    Example::
+
+        from solver.algorithms.regret_matching import RegretMatchingSolver
+        from solver.games.rps import rps_matrix
+
+        solver = RegretMatchingSolver(rps_matrix())
+        solver.iterate(20_000)
+        row, column = solver.averages()      # both near (1/3, 1/3, 1/3)
     """
 
     def __init__(self, payoff_matrix: np.ndarray, row_start: np.ndarray | None = None,

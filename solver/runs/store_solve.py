@@ -125,8 +125,9 @@ def solve_and_store(game: str, algorithm: str, *, iterations: int | None = None,
 
         from solver.runs.store_solve import solve_and_store
 
-        stored = solve_and_store("kuhn", "dcfr", target=1e-5, store_path="/tmp/s.sqlite")
-        stored.info.id, stored.result.exploitability       # (1, ...) below 1e-5
+        stored = solve_and_store("kuhn", "dcfr", target=1e-5, store_path="kuhn.sqlite")
+        stored.info.id                   # the solve's row in the store (1 in a new store)
+        stored.result.exploitability     # at most 1e-5
     """
     result = solve(get_game(game), algorithm, iterations=iterations,
                    target_exploitability=target, seconds=seconds, seed=seed,

@@ -246,7 +246,20 @@ def _normalize(offsets: IntArray, weights: FloatArray) -> FloatArray:
 
 
 class AbstractSolver:
-    """Runs one CFR schedule on a member's bucket abstraction."""
+    """Runs one CFR schedule on a member's bucket abstraction (`solve_buckets` runs it and
+    measures the result in the real game).
+
+    Example::
+
+        from solver.abstractions.holdem.bucket_solve import AbstractSolver, abstract_game
+        from solver.abstractions.holdem.buckets import BucketSpec
+        from solver.games import get_game
+
+        abstract = abstract_game(get_game("holdem-mini"), BucketSpec.parse("k:8"))
+        solver = AbstractSolver(abstract, "dcfr")
+        solver.iterate(1000)
+        real = abstract.real_strategy(solver.average_strategy())   # playable in the real game
+    """
 
     def __init__(self, abstract: AbstractGame, algorithm: str = "dcfr") -> None:
         if algorithm not in ALGORITHMS:

@@ -248,7 +248,17 @@ def _worker_epoch(plan: Plan, regrets: F32, epoch: int, worker: int, iterations:
 
 
 class Solver:
-    """The state of a sampled solve: regrets, average, epochs and iterations done."""
+    """The state of a sampled solve: regrets, average, epochs and iterations done.
+
+    Example (an epoch in this process; `run` runs many, here or on Dask, checkpointed)::
+
+        from solver.abstractions.holdem.percentiles import PercentileSpec
+        from solver.abstractions.holdem.sampled_cfr import Plan, Solver, run
+
+        solver = Solver(Plan("holdem-mini", PercentileSpec.parse("k:all"), 5_000))
+        run(solver, epochs=20)                   # 100,000 deals
+        strategy = solver.average_strategy()     # flat, laid out as solver.layout
+    """
 
     def __init__(self, plan: Plan) -> None:
         self.plan = plan
