@@ -37,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from vs_openspiel import (  # noqa: E402 - after the path set-up
+from vs_openspiel import (
     TARGETS,
     CheckSchedule,
     Run,
@@ -66,7 +66,7 @@ def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def openspiel_strings(game) -> list[str]:  # noqa: ANN001 - a HoldemGame
+def openspiel_strings(game) -> list[str]:
     """OpenSpiel's information-state string of each of our information sets, in tree order."""
     from solver.engine.compile import compile_game
     from solver.runs.export import decision_states
@@ -128,7 +128,7 @@ def bench_mini(algorithms: list[str], schedule: CheckSchedule, max_seconds: floa
     strings = openspiel_strings(game)
     offsets = tree.infoset_regret_offset
 
-    def theirs_on_our_tree(policy) -> float:  # noqa: ANN001 - a pyspiel.Policy
+    def theirs_on_our_tree(policy) -> float:
         flat = [0.0] * tree.num_regrets
         for i, string in enumerate(strings):
             probabilities = policy.action_probabilities(string)

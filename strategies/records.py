@@ -46,7 +46,7 @@ class SolveInfo:
     created: datetime  # UTC-aware
     solver_version: str
     abstraction: str = ""
-    """`solver.abstraction` descriptor of the abstract game solved; empty for the real game."""
+    """`solver.abstractions` descriptor of the abstract game solved; empty for the real game."""
     value_ci95: float | None = None
     """Half-width of the 95% interval of `value` where it is a sampled estimate; None if exact."""
 
