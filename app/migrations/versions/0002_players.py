@@ -8,6 +8,8 @@ Revises: 0001
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -25,8 +27,9 @@ def _account() -> sa.Column[int]:
                      sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False)
 
 
-def _zero(name: str, kind: type[sa.Integer] | type[sa.Float]) -> sa.Column[int]:
-    return sa.Column(name, kind(), nullable=False)
+def _zero(name: str, kind: type[sa.Integer] | type[sa.Float]) -> sa.Column[Any]:
+    column: sa.Column[Any] = sa.Column(name, kind(), nullable=False)
+    return column
 
 
 def upgrade() -> None:
