@@ -237,6 +237,27 @@ class HandClasses:
         return f"{self.ranks[high]}{self.ranks[low]}{'s' if row < column else 'o'}"
 
 
+@dataclass(frozen=True, slots=True)
+class StyleStat:
+    """A figure players of the game describe a style with (poker's VPIP, Dudo's bluffs): a
+    count over its opportunities, summed over hands. `Game.style_counts` counts both in one
+    hand; the long-run figure is the sum of the counts over the sum of the opportunities."""
+
+    name: str
+    """Short identifier (``"vpip"``)."""
+    title: str
+    """As players write it (``"VPIP"``)."""
+    meaning: str
+    """What is counted, over what, in a sentence."""
+    kind: Literal["share", "ratio"] = "share"
+    """A share of the opportunities (shown as a percentage), or a ratio of two counts."""
+
+
+StyleCounts = dict[str, tuple[float, float]]
+"""Style statistic name -> (count, opportunities) in one hand; a statistic with no
+opportunity in the hand may be left out."""
+
+
 class OpenSpielMapping(Protocol):
     """How our states and actions are named in the OpenSpiel game that equals ours."""
 
@@ -312,6 +333,20 @@ class Game(Protocol):
         """Finished hands in `hand_history_format`, as one file."""
         ...
 
+    style_stats: tuple[StyleStat, ...]
+    """The style figures its players know (none for a game without any)."""
+
+    def style_counts(self, state: State, seat: int) -> StyleCounts:
+        """Each of `style_stats`' (count, opportunities) for the player in `seat` in the hand
+        that reached `state` (finished, or left unfinished)."""
+        ...
+
+    def forfeit_payoff(self, state: State, seat: int) -> float:
+        """What the player in `seat`, to move at `state`, gets for giving the hand up: a fold
+        where the game has one (whether or not folding is legal just here), its worst result
+        otherwise."""
+        ...
+
 
 def action_from_label(state: State, label: str) -> int:
     """The action of `state` labelled `label`; `ValueError` naming the legal labels otherwise."""
@@ -372,6 +407,42 @@ class GameDefaults:
 
     def hand_histories(self, hands: Sequence[PlayedHand]) -> str:
         raise ValueError(f"{getattr(self, 'name', 'this game')} has no hand-history format")
+
+    style_stats: tuple[StyleStat, ...] = ()
+
+    def style_counts(self, state: State, seat: int) -> StyleCounts:
+        return {}
+
+    def forfeit_payoff(self, state: State, seat: int) -> float:
+        """A game with a pot: a fold, which gives up what the seat has put in. Otherwise the
+        worst result reachable from `state`, found by walking what follows it (for small
+        games; a game whose tree is big says its worst result itself)."""
+        contributions = state.public_view().contributions
+        if contributions is not None:
+            return -float(contributions[seat])
+        return worst_result(state, seat)
+
+
+WORST_RESULT_NODES = 100_000
+"""Most positions `worst_result` visits before it gives up."""
+
+
+def worst_result(state: State, seat: int) -> float:
+    """The least `seat` can end with from `state`, whatever anybody (chance too) does."""
+    stack = [state]
+    worst = float("inf")
+    visited = 0
+    while stack:
+        node = stack.pop()
+        visited += 1
+        if visited > WORST_RESULT_NODES:
+            raise ValueError(f"more than {WORST_RESULT_NODES:,} positions follow this one: "
+                             "the game must say its worst result itself")
+        if node.is_terminal():
+            worst = min(worst, node.returns()[seat])
+        else:
+            stack.extend(node.apply_action(a) for a in node.legal_actions())
+    return worst
 
 
 def legal_action_group(state: State) -> tuple[ActionGroup, ...]:

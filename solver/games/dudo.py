@@ -15,6 +15,7 @@ anybody can use, and one event per roll keeps the tree as small as the informati
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
@@ -32,8 +33,11 @@ from solver.games.base import (
     PieceKind,
     PublicView,
     State,
+    StyleCounts,
+    StyleStat,
     private_then_public_key,
 )
+from solver.games.dudo_style import DUDO_STYLE, add_round
 
 if TYPE_CHECKING:
     from solver.public_tree import PublicTree
@@ -105,6 +109,20 @@ def rolls(count: int, faces: int = FACES) -> tuple[tuple[tuple[int, ...], float]
 def count_matching(dice: tuple[int, ...], face: int) -> int:
     """Dice showing `face` or a wild 1; a bid on 1s counts only the 1s."""
     return sum(1 for d in dice if d == face or (d == 1 and face != 1))
+
+
+def bluff_test(bids: tuple[tuple[int, int], ...], dice: tuple[int, ...]
+               ) -> Callable[[int], bool | None]:
+    """For the style figures: None for a call (an id past the bids), else whether the bid was
+    more than `dice` (both rolls) made."""
+
+    def bluff(move: int) -> bool | None:
+        if move >= len(bids):
+            return None
+        quantity, face = bids[move]
+        return count_matching(dice, face) < quantity
+
+    return bluff
 
 
 def dice_text(dice: tuple[int, ...]) -> str:
@@ -467,6 +485,18 @@ class DudoGame(GameDefaults):
 
     def num_distinct_actions(self) -> int:
         return self.dudo_rules.num_bids + (2 if self.calzo else 1)
+
+    style_stats: tuple[StyleStat, ...] = DUDO_STYLE
+
+    def style_counts(self, state: State, seat: int) -> StyleCounts:
+        assert isinstance(state, DudoState)
+        counts: StyleCounts = {}
+        add_round(counts, seat, state.moves(), lambda i: i % 2,
+                  bluff_test(tables(self.dudo_rules).bids, state.dice(0) + state.dice(1)))
+        return counts
+
+    def forfeit_payoff(self, state: State, seat: int) -> float:
+        return -1.0  # the round lost, as a lost call
 
     def compile_public_tree(self) -> PublicTree:
         """The public tree built as arrays (`solver.dudo_tree`), not walked."""

@@ -34,12 +34,16 @@ from solver.games.base import (
     Piece,
     PieceKind,
     PublicView,
+    State,
+    StyleCounts,
+    StyleStat,
     private_then_public_key,
 )
 from solver.games.dudo import (
     MAX_DICE,
     DudoRules,
     bid_groups,
+    bluff_test,
     call_result,
     dice_label_parts,
     dice_text,
@@ -47,6 +51,7 @@ from solver.games.dudo import (
     rolls,
     tables,
 )
+from solver.games.dudo_style import DUDO_STYLE, add_round
 
 DUDO = 6 * 2 * MAX_DICE
 """The call's id in every round: one past the most bids a round can have."""
@@ -303,6 +308,10 @@ def match_table(store: Path | None = None) -> dict[str, float] | None:
     return table
 
 
+def _mover(opener: int, move: int) -> int:
+    return opener if move % 2 == 0 else 1 - opener
+
+
 class DudoMatchGame(GameDefaults):
     """The match as one game (see the module's doc)."""
 
@@ -346,3 +355,16 @@ class DudoMatchGame(GameDefaults):
 
     def num_distinct_actions(self) -> int:
         return DUDO + 1
+
+    style_stats: tuple[StyleStat, ...] = DUDO_STYLE
+
+    def style_counts(self, state: State, seat: int) -> StyleCounts:
+        assert isinstance(state, DudoMatchState)
+        counts: StyleCounts = {}
+        for r in state.rounds:
+            add_round(counts, seat, r.moves, partial(_mover, r.opener),
+                      bluff_test(tables(r.rules).bids, r.dice(0) + r.dice(1)))
+        return counts
+
+    def forfeit_payoff(self, state: State, seat: int) -> float:
+        return -1.0  # the match lost

@@ -20,9 +20,12 @@ from solver.games.base import (
     PieceKind,
     PublicView,
     State,
+    StyleCounts,
+    StyleStat,
     legal_action_group,
     private_then_public_key,
 )
+from solver.games.poker_style import POKER_STYLE, poker_style_counts
 
 CARDS = "JQK"
 """Card id -> letter; a higher id is a higher card."""
@@ -176,6 +179,11 @@ class KuhnGame(GameDefaults):
 
     def label_parts(self, label: str) -> tuple[LabelPart, ...]:
         return (Card(label),) if label in CARDS else (label,)
+
+    style_stats: tuple[StyleStat, ...] = POKER_STYLE
+
+    def style_counts(self, state: State, seat: int) -> StyleCounts:
+        return poker_style_counts(self, state, seat)
 
     def initial_state(self) -> KuhnState:
         return KuhnState()

@@ -39,12 +39,15 @@ from solver.games.base import (
     PublicView,
     ResultUnit,
     State,
+    StyleCounts,
+    StyleStat,
     legal_action_group,
     private_then_public_key,
 )
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.names import RANK_NAMES, kicker, name_hand
 from solver.games.holdem.rules import UNLIMITED_STACK, HoldemRules
+from solver.games.poker_style import POKER_STYLE, poker_style_counts
 
 if TYPE_CHECKING:
     from solver.games.holdem.tree import HoldemEngine
@@ -255,6 +258,11 @@ class HoldemGame(GameDefaults):
             HandClasses(RANK_CHARS[:d.num_ranks][::-1]) if d.hole_cards == 2 else None)
 
     # ---- the Game interface ---------------------------------------------------------------
+
+    style_stats: tuple[StyleStat, ...] = POKER_STYLE
+
+    def style_counts(self, state: State, seat: int) -> StyleCounts:
+        return poker_style_counts(self, state, seat)
 
     def initial_state(self) -> HoldemState:
         return HoldemState(self, (), (), Betting.start(self.definition))
