@@ -21,7 +21,8 @@ from app.services.bot import Bot
 from solver.games import Game, State, action_from_label
 
 EXACT_NODES = 30_000
-"""Largest tree walked exactly (Leduc's is about 9,500 positions, Dudo's about 295,000)."""
+"""Largest tree walked exactly: the small card games' trees are walked, a tree of a few hundred
+thousand positions is simulated."""
 SIMULATED_HANDS = 2_000
 SIMULATED_DECISIONS = 20_000
 """A simulation stops after this many decisions if it has not played its hands by then (a
