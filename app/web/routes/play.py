@@ -7,9 +7,9 @@ from fastapi.responses import RedirectResponse, Response
 from sqlalchemy.orm import Session
 
 from app import services
-from app.services import accounts
 from app.deps import BackendDep, GamePath, OwnerDep
 from app.schemas import MatchSummary
+from app.services import accounts
 from app.web.csrf import verify_csrf
 from app.web.errors import PageRoute
 from app.web.templating import templates
