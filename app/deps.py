@@ -101,12 +101,12 @@ async def get_backend(request: Request, rng: Annotated[random.Random, Depends(ge
                    inline=state.engine.dialect.name == "sqlite")
 
 
-async def optional_bearer(
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> str | None:
+async def optional_bearer(request: Request) -> str | None:
     """The bearer token of a request that works without one too (a personal API key makes
-    a new match the account's)."""
-    return credentials.credentials if credentials is not None else None
+    a new match the account's). Read from the header directly, so that the OpenAPI schema
+    does not declare the route as needing credentials."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
 
 
 async def current_owner(request: Request) -> OwnerAccess:

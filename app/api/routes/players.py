@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
@@ -17,6 +18,10 @@ from app.services.errors import AuthenticationError
 from app.services.tokens import require_token
 
 router = APIRouter(tags=["players"])
+
+MinHands = IntEnum("MinHands", {f"hands_{n}": n for n in players.THRESHOLDS})  # type: ignore[misc]
+"""The boards' thresholds, as the OpenAPI schema's enum."""
+FEWEST = MinHands(players.THRESHOLDS[0])
 
 
 def _hours(request: Request) -> float:
@@ -48,15 +53,16 @@ async def leaderboard(
     request: Request, game: GamePath, backend: BackendDep,
     kind: Annotated[BoardKind, Query(description="People, or programs (played with a "
                                      "program's API key).")] = "people",
-    min_hands: Annotated[int, Query(description="One of the board's thresholds.")
-                         ] = players.THRESHOLDS[0],
+    min_hands: Annotated[MinHands, Query(description="One of the board's thresholds.")
+                         ] = FEWEST,
 ) -> Leaderboard:
     """The players with at least `min_hands` hands, ranked by the luck-adjusted result per
     hand with its 95% interval, the raw rate beside it; display names only."""
     hours = _hours(request)
 
     def work(session: Session) -> Leaderboard:
-        return players.leaderboard(session, backend.bot, game, kind=kind, min_hands=min_hands,
+        return players.leaderboard(session, backend.bot, game, kind=kind,
+                                   min_hands=int(min_hands),
                                    forfeit_hours=hours)
 
     return await backend.run(work)
