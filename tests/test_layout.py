@@ -258,7 +258,9 @@ def test_generic_code_names_no_game(prefix: str) -> None:
 def test_every_module_imports_on_its_own() -> None:
     """Each module imported first, in a fresh interpreter state: no import order hides a
     circle through a package's ``__init__``."""
-    names = sorted(name for name in MODULES if not name.endswith("__main__"))
+    # `__main__` modules run when imported; alembic runs the migrations' scripts itself.
+    names = sorted(name for name in MODULES
+                   if not name.endswith("__main__") and not name.startswith("app.migrations"))
     script = (
         "import importlib, sys\n"
         f"names = {names!r}\n"

@@ -27,7 +27,7 @@ from app.schemas import (
 from app.services.errors import NotFoundError, StrategyUnavailableError
 from app.services.strategy_source import StrategySource
 from solver.games import Game, game_names, get_game
-from solver.games.base import HandClasses
+from solver.games.views import HandClasses
 from strategies import InfosetStrategy, PublicNode, SolveInfo, split_key
 
 

@@ -22,15 +22,8 @@ from solver.games import holdem
 from solver.games.base import (
     CHANCE,
     TERMINAL,
-    ActionGroup,
-    Card,
-    Die,
     Game,
-    LabelPart,
-    Move,
     OpenSpielMapping,
-    Piece,
-    PublicView,
     State,
     action_from_label,
     legal_labels,
@@ -42,6 +35,7 @@ from solver.games.dudo.rules import MAX_DICE
 from solver.games.kuhn import KuhnGame
 from solver.games.leduc import LeducGame
 from solver.games.rps import RPSGame
+from solver.games.views import ActionGroup, Card, Die, LabelPart, Move, Piece, PublicView
 
 __all__ = [
     "BUILD_DEFAULTS",

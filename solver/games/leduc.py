@@ -12,18 +12,23 @@ from dataclasses import dataclass
 from solver.games.base import (
     CHANCE,
     TERMINAL,
-    ActionGroup,
     BuildPlan,
-    Card,
     GameDefaults,
-    LabelPart,
     OpenSpielMapping,
-    Piece,
-    PieceKind,
-    PublicView,
     State,
     legal_action_group,
     private_then_public_key,
+)
+from solver.games.poker_style import POKER_STYLE, poker_style_counts
+from solver.games.views import (
+    ActionGroup,
+    Card,
+    LabelPart,
+    Piece,
+    PieceKind,
+    PublicView,
+    StyleCounts,
+    StyleStat,
 )
 
 FOLD, CALL, RAISE = 0, 1, 2
@@ -269,6 +274,11 @@ class LeducGame(GameDefaults):
         board, _, round2 = rest.partition("|")
         text = f"Round 1: {round1 or '—'}"
         return text + (f"; board {board}; round 2: {round2 or '—'}" if board else "")
+
+    style_stats: tuple[StyleStat, ...] = POKER_STYLE
+
+    def style_counts(self, state: State, seat: int) -> StyleCounts:
+        return poker_style_counts(self, state, seat)
 
     def initial_state(self) -> LeducState:
         return LeducState()

@@ -10,17 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.games.base import (
-    TERMINAL,
-    ActionGroup,
-    BuildPlan,
-    GameDefaults,
-    Move,
-    Piece,
-    PieceKind,
-    PublicView,
-    legal_action_group,
-)
+from solver.games.base import TERMINAL, BuildPlan, GameDefaults, legal_action_group
+from solver.games.views import ActionGroup, Move, Piece, PieceKind, PublicView
 
 MOVES: tuple[str, ...] = ("rock", "paper", "scissors")
 """Action ids 0, 1, 2; each move beats the one before it (cyclically)."""

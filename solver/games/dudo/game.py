@@ -10,14 +10,8 @@ from solver.engine.tree import PublicTree
 from solver.games.base import (
     CHANCE,
     TERMINAL,
-    ActionGroup,
     BuildPlan,
-    Die,
     GameDefaults,
-    LabelPart,
-    Piece,
-    PieceKind,
-    PublicView,
     State,
     private_then_public_key,
 )
@@ -25,13 +19,25 @@ from solver.games.dudo.rules import (
     FACES,
     DudoRules,
     bid_groups,
+    bluff_test,
     call_result,
     describe_rules,
     dice_text,
     explain_call,
     tables,
 )
+from solver.games.dudo.style import DUDO_STYLE, add_round
 from solver.games.dudo.tree import compile_dudo
+from solver.games.views import (
+    ActionGroup,
+    Die,
+    LabelPart,
+    Piece,
+    PieceKind,
+    PublicView,
+    StyleCounts,
+    StyleStat,
+)
 
 
 def _illegal(state: DudoState, action: int) -> ValueError:
@@ -274,6 +280,18 @@ class DudoGame(GameDefaults):
 
     def num_distinct_actions(self) -> int:
         return self.dudo_rules.num_bids + (2 if self.calzo else 1)
+
+    style_stats: tuple[StyleStat, ...] = DUDO_STYLE
+
+    def style_counts(self, state: State, seat: int) -> StyleCounts:
+        assert isinstance(state, DudoState)
+        counts: StyleCounts = {}
+        add_round(counts, seat, state.moves(), lambda i: i % 2,
+                  bluff_test(tables(self.dudo_rules).bids, state.dice(0) + state.dice(1)))
+        return counts
+
+    def forfeit_payoff(self, state: State, seat: int) -> float:
+        return -1.0  # the round lost, as a lost call
 
     def compile_public_tree(self) -> PublicTree:
         """The public tree built as arrays (`solver.games.dudo.tree`), not walked."""

@@ -26,15 +26,9 @@ from pathlib import Path
 from solver.games.base import (
     CHANCE,
     TERMINAL,
-    ActionGroup,
     BuildPlan,
-    Die,
-    FinishedRound,
     GameDefaults,
-    LabelPart,
-    Piece,
-    PieceKind,
-    PublicView,
+    State,
     private_then_public_key,
 )
 from solver.games.dudo.game import dice_label_parts
@@ -42,11 +36,24 @@ from solver.games.dudo.rules import (
     MAX_DICE,
     DudoRules,
     bid_groups,
+    bluff_test,
     call_result,
     dice_text,
     explain_call,
     rolls,
     tables,
+)
+from solver.games.dudo.style import DUDO_STYLE, add_round
+from solver.games.views import (
+    ActionGroup,
+    Die,
+    FinishedRound,
+    LabelPart,
+    Piece,
+    PieceKind,
+    PublicView,
+    StyleCounts,
+    StyleStat,
 )
 from strategies import default_store_path
 
@@ -303,6 +310,10 @@ def match_table(store: Path | None = None) -> dict[str, float] | None:
     return table
 
 
+def _mover(opener: int, move: int) -> int:
+    return opener if move % 2 == 0 else 1 - opener
+
+
 class DudoMatchGame(GameDefaults):
     """The match as one game (see the module's doc)."""
 
@@ -347,3 +358,16 @@ class DudoMatchGame(GameDefaults):
 
     def num_distinct_actions(self) -> int:
         return DUDO + 1
+
+    style_stats: tuple[StyleStat, ...] = DUDO_STYLE
+
+    def style_counts(self, state: State, seat: int) -> StyleCounts:
+        assert isinstance(state, DudoMatchState)
+        counts: StyleCounts = {}
+        for r in state.rounds:
+            add_round(counts, seat, r.moves, partial(_mover, r.opener),
+                      bluff_test(tables(r.rules).bids, r.dice(0) + r.dice(1)))
+        return counts
+
+    def forfeit_payoff(self, state: State, seat: int) -> float:
+        return -1.0  # the match lost

@@ -15,12 +15,13 @@ anybody can use, and one event per roll keeps the tree as small as the informati
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial, prod
 
-from solver.games.base import ActionGroup
+from solver.games.views import ActionGroup
 
 MAX_DICE = 5
 """Dice a player starts a full match with, and the most a Dudo game here gives a player."""
@@ -89,6 +90,20 @@ def rolls(count: int, faces: int = FACES) -> tuple[tuple[tuple[int, ...], float]
 def count_matching(dice: tuple[int, ...], face: int) -> int:
     """Dice showing `face` or a wild 1; a bid on 1s counts only the 1s."""
     return sum(1 for d in dice if d == face or (d == 1 and face != 1))
+
+
+def bluff_test(bids: tuple[tuple[int, int], ...], dice: tuple[int, ...]
+               ) -> Callable[[int], bool | None]:
+    """For the style figures: None for a call (an id past the bids), else whether the bid was
+    more than `dice` (both rolls) made."""
+
+    def bluff(move: int) -> bool | None:
+        if move >= len(bids):
+            return None
+        quantity, face = bids[move]
+        return count_matching(dice, face) < quantity
+
+    return bluff
 
 
 def dice_text(dice: tuple[int, ...]) -> str:

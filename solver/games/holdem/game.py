@@ -28,18 +28,10 @@ from solver.engine.tree import PublicTree
 from solver.games.base import (
     CHANCE,
     TERMINAL,
-    ActionGroup,
     BuildPlan,
-    Card,
     GameDefaults,
-    HandClasses,
-    LabelPart,
     OpenSpielMapping,
-    Piece,
-    PieceKind,
     PlayedHand,
-    PublicView,
-    ResultUnit,
     State,
     legal_action_group,
     private_then_public_key,
@@ -49,6 +41,19 @@ from solver.games.holdem.history import hand_history
 from solver.games.holdem.names import RANK_NAMES, kicker, name_hand
 from solver.games.holdem.rules import HOLDEM_MINI, HULHE, UNLIMITED_STACK, HoldemRules
 from solver.games.holdem.tree import HoldemEngine
+from solver.games.poker_style import POKER_STYLE, poker_style_counts
+from solver.games.views import (
+    ActionGroup,
+    Card,
+    HandClasses,
+    LabelPart,
+    Piece,
+    PieceKind,
+    PublicView,
+    ResultUnit,
+    StyleCounts,
+    StyleStat,
+)
 
 _FOUR_STREETS = ("Preflop", "Flop", "Turn", "River")
 
@@ -255,6 +260,11 @@ class HoldemGame(GameDefaults):
             HandClasses(RANK_CHARS[:d.num_ranks][::-1]) if d.hole_cards == 2 else None)
 
     # ---- the Game interface ---------------------------------------------------------------
+
+    style_stats: tuple[StyleStat, ...] = POKER_STYLE
+
+    def style_counts(self, state: State, seat: int) -> StyleCounts:
+        return poker_style_counts(self, state, seat)
 
     def initial_state(self) -> HoldemState:
         return HoldemState(self, (), (), Betting.start(self.definition))

@@ -9,10 +9,10 @@ from collections import Counter
 import pytest
 
 from solver.games import game_names, get_game, legal_labels, named_games, play
-from solver.games.base import Card
 from solver.games.holdem import HOLDEM_MINI, HULHE, HoldemRules
 from solver.games.holdem.betting import count_sequences
 from solver.games.holdem.rules import from_spec, parse
+from solver.games.views import Card
 
 # holdem-mini's cards: id = rank * 2 + suit.
 C2, D2, C3, D3, C4, D4, C5, D5 = range(8)
