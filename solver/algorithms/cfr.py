@@ -23,6 +23,7 @@ import numpy as np
 
 from solver.engine import kernels
 from solver.engine.compile import compile_game
+from solver.engine.pruning import PruneState, prune_state, pruned_iterations, settle
 from solver.engine.tree import PublicTree
 from solver.games.base import Game
 
@@ -85,6 +86,22 @@ def normalize(tree: PublicTree, weights: np.ndarray) -> np.ndarray:
     return np.where(totals_per_action > 0, weights / safe, uniform)
 
 
+def check_pruning(schedule: Schedule, pruning: bool) -> None:
+    """Pruning (`solver.engine.pruning`) keeps a schedule's iterates unless it is predictive."""
+    if pruning and schedule.predictive:
+        raise ValueError(f"{schedule.name} matches on the last instantaneous regret, which "
+                         f"pruning would zero: prune cfr, cfr+, lcfr or dcfr")
+
+
+def pruning_state(tree: PublicTree, pruning: bool) -> PruneState:
+    """A fresh `solver.engine.pruning.PruneState` for `tree` (empty arrays without pruning)."""
+    if pruning:
+        return prune_state(tree.arrays)
+    none = np.zeros(0, np.int64)
+    return PruneState(none, none, none, np.zeros((2, 0), np.int64), np.zeros((2, 0, 3)),
+                      np.zeros((2, 0)), np.zeros((2, 0), np.int64), none)
+
+
 class CFRSolver:
     """Runs one schedule of the CFR family on a game's public tree (a `Game` is compiled).
 
@@ -99,11 +116,16 @@ class CFRSolver:
         evaluate_strategy(solver.tree, solver.average_strategy()).exploitability  # about 1.5e-4
     """
 
-    def __init__(self, game: PublicTree | Game, algorithm: str = "dcfr") -> None:
+    def __init__(self, game: PublicTree | Game, algorithm: str = "dcfr", *,
+                 pruning: bool = False) -> None:
         if algorithm not in SCHEDULES:
             raise ValueError(f"unknown algorithm {algorithm!r}; known: {', '.join(SCHEDULES)}")
         self.tree = game if isinstance(game, PublicTree) else compile_game(game)
         self.schedule = SCHEDULES[algorithm]
+        check_pruning(self.schedule, pruning)
+        self.pruning = pruning
+        self._prune = pruning_state(self.tree, pruning)
+        self._order = np.zeros(self.tree.num_nodes if pruning else 0, np.int64)
         self.iterations = 0
         size = self.tree.num_regrets
         self.regrets = np.zeros(size)
@@ -123,16 +145,31 @@ class CFRSolver:
             block = 1 if callback is not None else min(iterations - done, _BLOCK)
             discounts = np.array([self.schedule.discounts(self.iterations + 1 + i)
                                   for i in range(block)])
-            kernels.cfr_iterations(self.tree.arrays, self.strategy, self._reach, self._values,
-                                   self._action_values, self.regrets, self.average,
-                                   self.schedule.floor, discounts, self.last_regrets)
+            if self.pruning:
+                pruned_iterations(self.tree.arrays, self._prune, self.strategy,
+                                          self._reach, self._values, self._action_values,
+                                          self.regrets, self.average, self.schedule.floor,
+                                          discounts, self._order)
+            else:
+                kernels.cfr_iterations(self.tree.arrays, self.strategy, self._reach,
+                                       self._values, self._action_values, self.regrets,
+                                       self.average, self.schedule.floor, discounts,
+                                       self.last_regrets)
             self.iterations += block
             done += block
             if callback is not None:
                 callback(done - 1)
 
+    def settle(self) -> None:
+        """Bring the regrets and the average up to date where pruning left them owing (the
+        strategy is always current); `average_strategy` does it first."""
+        if self.pruning:
+            settle(self.tree.arrays, self._prune, self.strategy, self.regrets,
+                           self.average)
+
     def average_strategy(self) -> np.ndarray:
         """The average strategy as a flat (infoset, action) array."""
+        self.settle()
         return normalize(self.tree, self.average)
 
     def current_strategy(self) -> np.ndarray:

@@ -51,6 +51,7 @@ class Checkpoint:
     seconds: float  # solver time only
     exploitability: float
     value: float
+    cpu_seconds: float = 0.0  # the process's CPU time over the same iterations (all threads)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,7 @@ class SolveResult:
     value: float
     strategy: np.ndarray  # flat average strategy, laid out as `tree.infoset_actions`
     trace: tuple[Checkpoint, ...]
+    pruning: bool = False  # whether the solver skipped what was not reached
 
 
 def resolve_algorithm(game: Game, algorithm: str) -> str:
@@ -88,16 +90,29 @@ class Solver(Protocol):
     def average_strategy(self) -> np.ndarray: ...
 
 
+def resolve_pruning(game: Game, algorithm: str, pruning: bool | None) -> bool:
+    """Whether to prune (`solver.engine.pruning`): `pruning`, checked against `algorithm`
+    (already resolved); None is what the game declares (`Game.build.pruning`), where the
+    algorithm allows it."""
+    allowed = algorithm in SCHEDULES and not SCHEDULES[algorithm].predictive
+    if pruning is None:
+        return allowed and game.build.pruning
+    if pruning and not allowed:
+        raise ValueError(f"pruning applies to cfr, cfr+, lcfr and dcfr, not {algorithm}")
+    return pruning
+
+
 def make_solver(tree: PublicTree, algorithm: str, seed: int = 0,
-                game: Game | None = None) -> Solver:
+                game: Game | None = None, pruning: bool = False) -> Solver:
     """The solver of `algorithm` on `tree`; `seed` seeds the sampling ones.  `game` is the game
     `tree` was compiled from: the sampling algorithms walk its histories and regret matching
-    reads its payoff matrix (a tree alone serves the CFR family)."""
+    reads its payoff matrix (a tree alone serves the CFR family).  `pruning` skips what the
+    other player does not reach (CFR family but the predictive schedules)."""
     if algorithm in SCHEDULES:
         if (len(tree.arrays.kind) > STREAMING_NODES and not SCHEDULES[algorithm].predictive
                 and uniform_slots(tree)):
-            return StreamingCFRSolver(tree, algorithm)
-        return CFRSolver(tree, algorithm)
+            return StreamingCFRSolver(tree, algorithm, pruning=pruning)
+        return CFRSolver(tree, algorithm, pruning=pruning)
     if algorithm in SAMPLING_ALGORITHMS:
         if game is None:
             raise ValueError(f"{algorithm} samples the game's histories: pass the game")
@@ -114,16 +129,16 @@ def make_solver(tree: PublicTree, algorithm: str, seed: int = 0,
     raise ValueError(f"unknown algorithm {algorithm!r}; choose one of: {', '.join(ALGORITHMS)}")
 
 
-def warm_up(algorithm: str, game: Game, solver: Solver) -> None:
+def warm_up(algorithm: str, game: Game, solver: Solver, pruning: bool = False) -> None:
     """Compile (or load from numba's cache) the kernels of `solver`, running `algorithm` on
     `game`, off the clock: the full-width ones on the smallest tree (numba compiles per type of
     argument, not per tree), the sampling ones on the game's own history tree (compiled for the
     solve anyway), and the exact evaluation."""
     tiny = smallest_tree()
     if algorithm in SCHEDULES:
-        CFRSolver(tiny, algorithm).iterate(1)
+        CFRSolver(tiny, algorithm, pruning=pruning).iterate(1)
         if isinstance(solver, StreamingCFRSolver):
-            warm_up_streaming(algorithm)
+            warm_up_streaming(algorithm, pruning)
     elif algorithm in SAMPLING_ALGORITHMS:
         MCCFRSolver(game, algorithm).iterate(1)
     else:
@@ -145,6 +160,7 @@ def solve(
     seconds: float | None = None,
     seed: int = 0,
     on_checkpoint: Callable[[Checkpoint], None] | None = None,
+    pruning: bool | None = None,
 ) -> SolveResult:
     """Solve `game` until the first of the given limits is reached.
 
@@ -170,20 +186,23 @@ def solve(
         target_exploitability = DEFAULT_TARGET
         if algorithm in SAMPLING_ALGORITHMS or algorithm in MATRIX_ALGORITHMS:
             seconds = DEFAULT_SAMPLING_SECONDS
+    pruning = resolve_pruning(game, algorithm, pruning)
     tree = compile_game(game)
-    solver = make_solver(tree, algorithm, seed, game)
-    warm_up(algorithm, game, solver)
+    solver = make_solver(tree, algorithm, seed, game, pruning)
+    warm_up(algorithm, game, solver, pruning)
     cap = iterations if iterations is not None else MAX_ITERATIONS
     trace: list[Checkpoint] = []
-    elapsed = 0.0
+    elapsed = cpu = 0.0
     next_check = 1
     while True:
         step = min(next_check, cap) - solver.iterations
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         solver.iterate(step)
         elapsed += time.perf_counter() - started
+        cpu += time.process_time() - cpu_started
         evaluation = evaluate_strategy(tree, solver.average_strategy())
-        point = Checkpoint(solver.iterations, elapsed, evaluation.exploitability, evaluation.value)
+        point = Checkpoint(solver.iterations, elapsed, evaluation.exploitability, evaluation.value,
+                           cpu)
         trace.append(point)
         if on_checkpoint is not None:
             on_checkpoint(point)
@@ -196,4 +215,4 @@ def solve(
         next_check = checkpoint_after(solver.iterations)
     last = trace[-1]
     return SolveResult(tree, algorithm, last.iteration, last.seconds, last.exploitability,
-                       last.value, solver.average_strategy(), tuple(trace))
+                       last.value, solver.average_strategy(), tuple(trace), pruning)

@@ -24,9 +24,10 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from solver.algorithms.cfr import SCHEDULES, normalize
+from solver.algorithms.cfr import SCHEDULES, normalize, pruning_state
 from solver.engine.kernels import matched_probability, positive_regret
 from solver.engine.node_kinds import DECISION_NODE
+from solver.engine.pruning import flush, settle, skip
 from solver.engine.tree import PublicTree, smallest_tree
 
 
@@ -87,10 +88,12 @@ def _spread(tree, node, top, player, strategy, own, opponent, moved):
 @njit(cache=True)
 def _stream(tree, via, player, first, last, strategy, regrets, average, own, opponent, moved,
             values, action_values, positive_discount, negative_discount, floor,
-            average_discount, average_weight):
+            average_discount, average_weight, prune, state):
     """The update over nodes ``first .. last - 1`` (whole subtrees of the root's children), in
     pre-order (see the module's doc); the root's frame (row 0 of `own`, `opponent`, `moved`,
-    `values`, `action_values`, one row per tree level) collects their values, unfinished."""
+    `values`, `action_values`, one row per tree level) collects their values, unfinished.
+    With `prune`, a subtree the other player does not reach is skipped and caught up later
+    (`solver.engine.pruning`, whose `state` it keeps)."""
     other = 1 - player
     n_own = tree.slot_count[player, 0]
     n_other = tree.slot_count[other, 0]
@@ -102,7 +105,8 @@ def _stream(tree, via, player, first, last, strategy, regrets, average, own, opp
     values[0, :n_own] = 0.0
     action_values[0, :] = 0.0
     _spread(tree, 0, 0, player, strategy, own, opponent, moved)
-    for n in range(first, last + 1):
+    n = first
+    while n <= last:
         # Finish the frames that are not ancestors of n (all but the root's at the end).
         up = tree.parent[n] if n < last else 0
         while top > 0 and frame_node[top] != up:
@@ -125,28 +129,44 @@ def _stream(tree, via, player, first, last, strategy, regrets, average, own, opp
                 own[child, j] = own[top, j]
             for k in range(n_other):
                 opponent[child, k] = moved[top, a * n_other + k]
+        if prune:
+            reached = False
+            for k in range(n_other):
+                if opponent[child, k] != 0.0:
+                    reached = True
+                    break
+            if not reached:
+                if tree.kind[n] == DECISION_NODE:
+                    skip(tree, state, player, n, own[child], 0, positive_discount,
+                         negative_discount, average_discount, average_weight)
+                n += state.size[n]
+                continue
+            if state.pruned[player, n] == 1:
+                flush(tree, state, player, n, strategy, regrets, average)
         if tree.kind[n] == DECISION_NODE:
             top = child
             frame_node[top] = n
             values[top, :n_own] = 0.0
             action_values[top, :n_own * tree.num_actions[n]] = 0.0
             _spread(tree, n, top, player, strategy, own, opponent, moved)
+            n += 1
             continue
         # A terminal: the traverser's values from its matrix (player 0's payoffs, rows its
         # slots), straight into the parent frame.
+        # The other player's states it does not hold (most of them, near an equilibrium) are
+        # left out.
         m = tree.payoff_offset[n]
         payoffs = tree.payoffs
-        if player == 0:
-            for j in range(n_own):
-                v = 0.0
-                row = m + j * n_other
-                for k in range(n_other):
-                    v += payoffs[row + k] * opponent[child, k]
-                values[child, j] = v
-        else:
-            values[child, :n_own] = 0.0
-            for k in range(n_other):
-                r = opponent[child, k]
+        for j in range(n_own):
+            values[child, j] = 0.0
+        for k in range(n_other):
+            r = opponent[child, k]
+            if r == 0.0:
+                continue
+            if player == 0:
+                for j in range(n_own):
+                    values[child, j] += payoffs[m + j * n_other + k] * r
+            else:
                 row = m + k * n_own
                 for j in range(n_own):
                     values[child, j] -= payoffs[row + j] * r
@@ -156,12 +176,13 @@ def _stream(tree, via, player, first, last, strategy, regrets, average, own, opp
         else:
             for j in range(n_own):
                 values[top, j] += values[child, j]
+        n += 1
 
 
 @njit(cache=True, parallel=True)
 def streaming_update(tree, via, player, split, strategy, regrets, average, own, opponent, moved,
                      values, action_values, positive_discount, negative_discount, floor,
-                     average_discount, average_weight):
+                     average_discount, average_weight, prune, state):
     """One CFR update of `player` against the other's reach under `strategy`; returns its
     expected payoff.  The root's children's subtrees are cut at node `split` into two runs of
     `_stream`, one per thread (the frames have a first axis of 2), joined at the root."""
@@ -171,7 +192,8 @@ def streaming_update(tree, via, player, split, strategy, regrets, average, own, 
         last = split if half == 0 else n_nodes
         _stream(tree, via, player, first, last, strategy, regrets, average, own[half],
                 opponent[half], moved[half], values[half], action_values[half],
-                positive_discount, negative_discount, floor, average_discount, average_weight)
+                positive_discount, negative_discount, floor, average_discount, average_weight,
+                prune, state)
     n_own = tree.slot_count[player, 0]
     for j in range(n_own):
         values[0, 0, j] += values[1, 0, j]
@@ -201,7 +223,8 @@ class StreamingCFRSolver:
         strategy = solver.average_strategy()      # laid out as the tree's information sets
     """
 
-    def __init__(self, tree: PublicTree, algorithm: str = "dcfr") -> None:
+    def __init__(self, tree: PublicTree, algorithm: str = "dcfr", *,
+                 pruning: bool = False) -> None:
         schedule = SCHEDULES.get(algorithm)
         if schedule is None or schedule.predictive:
             raise ValueError(f"the streaming solver runs cfr, cfr+, lcfr or dcfr, not "
@@ -233,6 +256,11 @@ class StreamingCFRSolver:
         half = int(np.searchsorted(children, len(a.kind) // 2))
         self.split = (int(children[min(max(half, 1), len(children) - 1)]) if len(children) > 1
                       else len(a.kind))
+        self.pruning = pruning
+        self._prune = pruning_state(tree, pruning)
+        if pruning and not np.array_equal(self._prune.walk, np.arange(len(a.kind))):
+            raise ValueError(f"{tree.game}: the streaming kernel needs nodes in depth-first "
+                             f"pre-order")
 
     def iterate(self, iterations: int = 1, callback: Callable[[int], None] | None = None) -> None:
         a = self.tree.arrays
@@ -242,13 +270,19 @@ class StreamingCFRSolver:
             for player in (0, 1):
                 streaming_update(a, self.via, player, self.split, self.strategy, self.regrets,
                                  self.average, own, opponent, moved, values, action_values,
-                                 pos, neg,
-                                 self.schedule.floor, avg, weight)
+                                 pos, neg, self.schedule.floor, avg, weight, self.pruning,
+                                 self._prune)
             self.iterations += 1
             if callback is not None:
                 callback(i)
 
+    def settle(self) -> None:
+        """Bring the regrets and the average up to date where pruning left them owing."""
+        if self.pruning:
+            settle(self.tree.arrays, self._prune, self.strategy, self.regrets, self.average)
+
     def average_strategy(self) -> np.ndarray:
+        self.settle()
         return normalize(self.tree, self.average)
 
     def current_strategy(self) -> np.ndarray:
@@ -291,6 +325,6 @@ def _depths(a) -> np.ndarray:
     return depth
 
 
-def warm_up(algorithm: str = "dcfr") -> None:
+def warm_up(algorithm: str = "dcfr", pruning: bool = False) -> None:
     """Compile (or load from numba's cache) the streaming kernel, on the smallest tree."""
-    StreamingCFRSolver(smallest_tree(), algorithm).iterate(1)
+    StreamingCFRSolver(smallest_tree(), algorithm, pruning=pruning).iterate(1)

@@ -84,20 +84,26 @@ def _open_store(path: str | None, create: bool = False) -> StrategyStore:
     return StrategyStore.open(Path(path) if path else None, create=create)
 
 
+_PRUNING = {"auto": None, "on": True, "off": False}
+"""``--pruning`` as `solver.algorithms.solve.solve` takes it."""
+
+
 def _solve_and_store(game: str, algorithm: str, *, iterations: int | None,
                      target: float | None, seconds: float | None, store_path: str | None,
-                     progress: bool, seed: int = 0) -> dict[str, object]:
+                     progress: bool, seed: int = 0, pruning: bool | None = None
+                     ) -> dict[str, object]:
     """`solver.runs.store_solve.solve_and_store` behind a progress bar; the summary to print."""
     bar = _Progress(game, iterations, target, seconds, progress)
     try:
         stored = solve_and_store(game, algorithm, iterations=iterations, target=target,
                                  seconds=seconds, store_path=store_path, seed=seed,
-                                 on_checkpoint=bar)
+                                 on_checkpoint=bar, pruning=pruning)
     finally:
         bar.close()
     result = stored.result
     return {"game": game, "solve_id": stored.info.id, "algorithm": algorithm,
-            "iterations": result.iterations, "seconds": round(result.seconds, 4),
+            "pruning": result.pruning, "iterations": result.iterations,
+            "seconds": round(result.seconds, 4),
             "exploitability": result.exploitability, "value": result.value,
             "store": str(stored.store)}
 
@@ -123,7 +129,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     summary = _solve_and_store(args.game, build_algorithm(args.game, args.algorithm),
                                iterations=args.iterations, target=args.target_exploitability,
                                seconds=args.seconds, store_path=args.store,
-                               progress=not args.quiet, seed=args.seed)
+                               progress=not args.quiet, seed=args.seed,
+                               pruning=_PRUNING[args.pruning])
     _print(summary, args.json)
     return 0
 
@@ -143,7 +150,8 @@ def cmd_build(args: argparse.Namespace, run: Runner) -> int:
         summaries.append(_solve_and_store(game, build_algorithm(game, args.algorithm),
                                           iterations=None,
                                           target=args.target_exploitability, seconds=None,
-                                          store_path=args.store, progress=not args.quiet))
+                                          store_path=args.store, progress=not args.quiet,
+                                          pruning=_PRUNING[args.pruning]))
         if not args.json:
             _print(summaries[-1], False)
     if args.json:

@@ -78,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     limit.add_argument("--target-exploitability", type=_positive_float, metavar="E")
     limit.add_argument("--seconds", type=_positive_float, metavar="S")
     p.add_argument("--seed", type=int, default=0, help="seed of the sampling algorithms")
+    _pruning_argument(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
     p = sub.add_parser("build", parents=[common], help="solve the default games and store them",
@@ -95,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="NAME", help="default auto: the fastest for each game")
     p.add_argument("--target-exploitability", type=_positive_float, default=DEFAULT_TARGET,
                    metavar="E", help=f"default {DEFAULT_TARGET}")
+    _pruning_argument(p)
     p.add_argument("--quiet", action="store_true", help="no progress bars")
 
     dudo_games = [g for g in game_names() if isinstance(get_game(g), DudoGame)]
@@ -261,3 +263,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "round up to suits. Exact, without solving.")
     p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
     return parser
+
+
+def _pruning_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--pruning", choices=("auto", "on", "off"), default="auto",
+                   help="skip the subtrees the other player does not reach (the same iterates; "
+                        "cfr, cfr+, lcfr, dcfr); default auto: where the game says it pays")

@@ -147,6 +147,13 @@ def card_terminal_values(tree, player, opponent_reach, values):
     cost more than its work, and inlining the code beside the matrix terminals made numba count
     references at every terminal of every game).  Written out for one and two cards: a helper
     called per hand costs more in reference counting than the work itself."""
+    card_terminals_of(tree, player, opponent_reach, values, tree.kind, tree.kind.shape[0], False)
+
+
+@njit(cache=True, inline="always")
+def card_terminals_of(tree, player, opponent_reach, values, nodes, count, listed):
+    """`card_terminal_values` at the card terminals among the first `count` of `nodes` when
+    `listed` (the pruned kernels' visited nodes, `solver.engine.pruning`), else at all."""
     per_card = tree.card_scratch
     if per_card.shape[0] == 0:
         return
@@ -160,7 +167,8 @@ def card_terminal_values(tree, player, opponent_reach, values):
     order = tree.showdown_order
     strength = tree.showdown_strength
     two = hands.shape[1] == 2
-    for node in range(kind.shape[0]):
+    for i in range(count):
+        node = nodes[i] if listed else i
         if kind[node] != FOLD_NODE and kind[node] != SHOWDOWN_NODE:
             continue
         first = slot_offset[player, node]

@@ -127,7 +127,9 @@ class BuildPlan:
 
     `command` is the ``python -m solver`` arguments that build it (``("solve", "leduc")``, or a
     command of its own: ``("hulhe", "--quiet")``).  `algorithm` is what ``--algorithm auto``
-    runs on it: the schedule that reached exploitability 1e-4 in the least time here.
+    runs on it: the schedule that reached exploitability 1e-4 in the least time here, and
+    `pruning` whether it runs it skipping what the other player does not reach
+    (`solver.engine.pruning`: the same iterates, faster where most of the tree goes unreached).
     `background`: it takes long, so ``python -m solver build`` leaves it out; the app builds it
     in the background at its first start if the lobby lists it (``build --background``), and
     otherwise it is built by hand.  The quick ones (``background=False``) are solved in seconds
@@ -136,6 +138,7 @@ class BuildPlan:
     command: tuple[str, ...]
     algorithm: str = "dcfr"
     background: bool = True
+    pruning: bool = False
 
 
 @runtime_checkable

@@ -116,10 +116,11 @@ def _kind_name(kind: int) -> str:
 def solve_and_store(game: str, algorithm: str, *, iterations: int | None = None,
                     target: float | None = None, seconds: float | None = None,
                     store_path: StorePath = None, seed: int = 0,
-                    on_checkpoint: Callable[[Checkpoint], None] | None = None) -> StoredSolve:
+                    on_checkpoint: Callable[[Checkpoint], None] | None = None,
+                    pruning: bool | None = None) -> StoredSolve:
     """`solve` the game called `game` (same limits and `on_checkpoint`), then save the average
     strategy and the trace in the store at `store_path` (default: the default store), creating
-    it if needed.
+    it if needed.  `pruning` as `solve` takes it (None: what the game declares).
 
     Example::
 
@@ -131,7 +132,7 @@ def solve_and_store(game: str, algorithm: str, *, iterations: int | None = None,
     """
     result = solve(get_game(game), algorithm, iterations=iterations,
                    target_exploitability=target, seconds=seconds, seed=seed,
-                   on_checkpoint=on_checkpoint)
+                   on_checkpoint=on_checkpoint, pruning=pruning)
     record = SolveRecord(
         game=game, algorithm=algorithm, iterations=result.iterations, seconds=result.seconds,
         exploitability=result.exploitability, value=result.value,
