@@ -76,7 +76,7 @@ def results_panel(results: MatchResults) -> dict[str, Any]:
     if series and all(p.expected_cumulative is not None for p in series):
         expected = [float(p.expected_cumulative or 0.0) for p in series]
     band = None
-    if expected is not None and results.std is not None:
+    if expected is not None and results.std:  # no band without a spread to draw it from
         # Where a player with this spread who plays like the equilibrium lands 95% of the time.
         band = [(e - 1.96 * results.std * math.sqrt(p.number),
                  e + 1.96 * results.std * math.sqrt(p.number))
@@ -87,7 +87,8 @@ def results_panel(results: MatchResults) -> dict[str, Any]:
     svg = charts.results_chart([p.cumulative for p in series], expected, band,
                                hands=[p.number for p in series], adjusted=adjusted,
                                title="Your cumulative winnings")
-    return {"svg": svg, "accuracy_definition": ACCURACY}
+    return {"svg": svg, "accuracy_definition": ACCURACY, "band": band is not None,
+            "expected": expected is not None, "adjusted": adjusted is not None}
 
 
 def render(request: Request, table: Table, status_code: int = 200) -> Response:
