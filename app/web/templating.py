@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi.templating import Jinja2Templates
 
 from app.config import REPO_ROOT
+from app.services.coach import NEGLIGIBLE
 from app.web import format
 from app.web.csrf import csrf_token
 
@@ -22,4 +23,5 @@ templates.env.globals.update(
     seat_order=format.seat_order,
     piece_word=format.piece_word,
     csrf_token=csrf_token,
+    negligible=NEGLIGIBLE,
 )

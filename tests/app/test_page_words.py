@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.app.conftest import AppFactory, AppHandle
-from tests.app.test_pages import action_form, csrf, page, post_action, start
+from tests.app.test_pages import action_form, csrf, page, post_action, probabilities, start
 
 
 @pytest.fixture
@@ -24,7 +24,9 @@ def test_the_caption_describes_the_band_only_once_it_is_drawn(web: AppHandle) ->
         post_action(client, action_form(page(client, url)), "rock")
         doc = page(client, url)
         caption = doc.by_id("chart-caption").text
-        drawn = doc.by_id("results-chart").find("path", cls="c-band") is not None
+        band = doc.by_id("results-chart").find("path", cls="c-band")
+        # A band of zero width (equal results) is no band to speak of.
+        drawn = band is not None and len(set(band.attrs["d"].split())) > 2 * hand
         assert drawn == ("shaded band is where" in caption), (hand, caption)
         if hand == 1:
             assert not drawn and "appears once your results have a spread" in caption
@@ -33,3 +35,52 @@ def test_the_caption_describes_the_band_only_once_it_is_drawn(web: AppHandle) ->
             break
         client.post(f"{url}/next", data=csrf(client))
     assert seen_band
+
+
+def play_hands(client, url: str, hands: int, pick) -> list:
+    """Play `hands` hands with the hint on, choosing with `pick(hint probabilities)`; the
+    pages after each hand."""
+    seen = []
+    for number in range(hands):
+        doc = page(client, f"{url}?hint=1")
+        while (form := action_form(doc)) is not None:
+            hint = probabilities(doc.by_id("hint"))
+            post_action(client, form, pick(hint))
+            doc = page(client, f"{url}?hint=1")
+        seen.append(doc)
+        if number < hands - 1:
+            client.post(f"{url}/next", data=csrf(client))
+    return seen
+
+
+def test_equilibrium_play_gives_up_nothing_and_lists_nothing_costly(web: AppHandle) -> None:
+    """Always the equilibrium's likeliest action: every decision is worth the mix up to the
+    solve's own error, so the coach never says "gave up 0.000" or "gained 0.000", the match
+    lists no decision that cost nothing and gives up "none"."""
+    client = web.client
+    url = start(client, "kuhn")
+    docs = play_hands(client, url, 6, lambda hint: max(hint, key=hint.get))
+    words = [p.text for doc in docs for p in doc.by_id("coach").find_all("p", cls="coach-words")]
+    assert len(words) >= 6
+    assert not [w for w in words if "0.000" in w or "gained" in w], words
+    assert sum("nothing given up" in w for w in words) > len(words) / 2, words
+    last = docs[-1]
+    assert last.by_id("stat-lost").text.startswith("none")
+    assert "gained" not in last.by_id("stat-lost").text
+    costly = last.find(id="costliest")
+    assert costly is None or "0.000" not in costly.text
+
+
+def test_costly_decisions_show_what_they_cost(web: AppHandle) -> None:
+    """The least likely action each time: what is listed as costly cost something."""
+    client = web.client
+    url = start(client, "kuhn")
+    docs = play_hands(client, url, 6, lambda hint: min(hint, key=hint.get))
+    costliest = docs[-1].by_id("costliest").find_all("li")
+    assert costliest
+    for item in costliest:
+        given_up = float(item.text.rsplit(" ", 1)[1])
+        assert given_up >= 0.001, item.text
+    words = [p.text for doc in docs for p in doc.by_id("coach").find_all("p", cls="coach-words")]
+    assert any("gave up" in w for w in words)
+    assert not any("0.000" in w for w in words), words

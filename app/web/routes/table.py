@@ -76,7 +76,7 @@ def results_panel(results: MatchResults) -> dict[str, Any]:
     if series and all(p.expected_cumulative is not None for p in series):
         expected = [float(p.expected_cumulative or 0.0) for p in series]
     band = None
-    if expected is not None and results.std:  # no band without a spread to draw it from
+    if expected is not None and results.std is not None:
         # Where a player with this spread who plays like the equilibrium lands 95% of the time.
         band = [(e - 1.96 * results.std * math.sqrt(p.number),
                  e + 1.96 * results.std * math.sqrt(p.number))
@@ -88,6 +88,7 @@ def results_panel(results: MatchResults) -> dict[str, Any]:
                                hands=[p.number for p in series], adjusted=adjusted,
                                title="Your cumulative winnings")
     return {"svg": svg, "accuracy_definition": ACCURACY, "band": band is not None,
+            "band_width": bool(results.std),
             "expected": expected is not None, "adjusted": adjusted is not None}
 
 
