@@ -130,6 +130,10 @@ class TreeNode(Frozen):
     label: str = Field(description="The move into this node from its parent ('' at the root).")
     kind: NodeKind
     actor: int = Field(description="The seat to move at a decision node, else -1.")
+    hidden_moves: list[str] = Field(
+        default=[], description="Where the move into this node is a secret choice (the other "
+        "player cannot tell it from the others): every move that leads here; empty "
+        "otherwise.")
 
 
 class RangeRow(Frozen):

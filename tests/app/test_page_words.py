@@ -84,3 +84,27 @@ def test_costly_decisions_show_what_they_cost(web: AppHandle) -> None:
     words = [p.text for doc in docs for p in doc.by_id("coach").find_all("p", cls="coach-words")]
     assert any("gave up" in w for w in words)
     assert not any("0.000" in w for w in words), words
+
+
+def test_every_move_of_a_secret_choice_can_be_followed(web: AppHandle) -> None:
+    """Rock-Paper-Scissors' first move is secret, so all three lead to one public node, which
+    the stored tree files under the first: the explorer offers all three, as its legend
+    shows them, and each leads there."""
+    client = web.client
+    doc = page(client, "/games/rps/strategy")
+    links = doc.by_id("tree").find("div", cls="tree-children").find_all("a")
+    legend = [i.text for i in doc.by_id("tree").find_all("span", cls="legend-item")]
+    assert [a.text for a in links] == legend == ["rock", "paper", "scissors"]
+    targets = {a.attrs["href"] for a in links}
+    assert len(targets) == 1
+    doc = page(client, targets.pop())
+    assert "rock, paper or scissors (secret)" in doc.by_id("tree").find("nav").text
+    assert [a.text.split()[0] for a in doc.by_id("tree").find(
+        "div", cls="tree-children").find_all("a")] == ["rock", "paper", "scissors"]
+    api = client.get("/api/v1/games/rps/tree", params={"node": 0}).json()
+    assert [c["label"] for c in api["children"]] == ["rock", "paper", "scissors"]
+    assert {c["idx"] for c in api["children"]} == {1}
+    # A game without secret moves is unchanged: one child per move, none marked secret.
+    leduc = client.get("/api/v1/games/leduc/tree", params={"node": 0}).json()
+    assert len({c["idx"] for c in leduc["children"]}) == len(leduc["children"]) > 1
+    assert not any(c["hidden_moves"] for c in leduc["children"] + leduc["path"])
