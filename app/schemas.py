@@ -46,6 +46,17 @@ class SolveSummary(Frozen):
     created: UTCDateTime
 
 
+class SeatOut(Frozen):
+    """A seat as the game's players name it."""
+
+    name: str = Field(description="In a sentence: ``the big blind``, ``the first player``.")
+    short: str = Field(description="For a label: ``big blind``, ``first``.")
+    order: str = Field(description="When it acts: ``first``, ``second before the flop, first "
+                       "after it``.")
+    role: str | None = Field(description="Its name where it is more than its turn (``the big "
+                             "blind``); null where the order says it all.")
+
+
 class GameDescription(Frozen):
     """What a game is and how it is shown, from the game itself."""
 
@@ -56,6 +67,8 @@ class GameDescription(Frozen):
     pieces: Literal["cards", "dice", "moves"] = Field(
         description="What a player's private information is drawn as.")
     simultaneous: bool = Field(description="True if both players choose at once.")
+    seats: list[SeatOut] = Field(description="Seat 0 and seat 1 as the game's players name "
+                                 "them: values ``for seat 0`` are for ``seats[0].name``.")
     notes: list[str] = Field(description="What a newcomer needs beyond the two lines of rules.")
     openspiel: str | None = Field(
         description="The OpenSpiel game this one equals (``pyspiel.load_game`` string), if any.")

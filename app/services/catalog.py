@@ -71,6 +71,8 @@ def _description_fields(game: Game) -> dict[str, object]:
         "reference_value": game.reference_value,
         "pieces": game.pieces,
         "simultaneous": game.simultaneous,
+        "seats": [{"name": seat.name, "short": seat.short, "order": seat.order,
+                   "role": seat.role or None} for seat in game.seats],
         "notes": list(game.notes),
         "openspiel": game.openspiel.game_string if game.openspiel is not None else None,
         "listed": game.listed,

@@ -97,13 +97,6 @@ def fmt_signed(x: float | None, digits: int = 3) -> str:
     return ("+" if x > 0 else "−") + text
 
 
-def seat_order(seat: int, simultaneous: bool) -> str:
-    """``first``/``second`` to act, or nothing in a game where both choose at once."""
-    if simultaneous:
-        return ""
-    return "first" if seat == 0 else "second"
-
-
 def piece_word(pieces: str, count: int = 1) -> str:
     word = PIECE_WORDS.get(pieces, "piece")
     if count == 1:

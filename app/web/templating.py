@@ -20,7 +20,6 @@ templates.env.globals.update(
     bar_width=format.bar_width,
     sci=format.sci,
     fmt_signed=format.fmt_signed,
-    seat_order=format.seat_order,
     piece_word=format.piece_word,
     csrf_token=csrf_token,
     negligible=NEGLIGIBLE,

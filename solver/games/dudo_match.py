@@ -34,6 +34,7 @@ from solver.games.base import (
     Piece,
     PieceKind,
     PublicView,
+    Seat,
     private_then_public_key,
 )
 from solver.games.dudo import (
@@ -317,6 +318,9 @@ class DudoMatchGame(GameDefaults):
              "loses the match.")
     reference_value: float | None = None
     pieces: PieceKind = "dice"
+    seats: tuple[Seat, Seat] = (
+        Seat("first", "first in round 1; after it the loser of each round opens the next"),
+        Seat("second", "second in round 1; after it the loser of each round opens the next"))
     history_legend: str = ("History: each finished round as both rolls and its moves, then the "
                       "current round's dice counts and bids.")
     history_example: str = "e.g. 12356-2245:1x2,4x5,dudo/4v5:2x3"

@@ -108,3 +108,35 @@ def test_every_move_of_a_secret_choice_can_be_followed(web: AppHandle) -> None:
     leduc = client.get("/api/v1/games/leduc/tree", params={"node": 0}).json()
     assert len({c["idx"] for c in leduc["children"]}) == len(leduc["children"]) > 1
     assert not any(c["hidden_moves"] for c in leduc["children"] + leduc["path"])
+
+
+def test_seats_are_named_as_poker_players_name_them(web: AppHandle) -> None:
+    """Seat 0 of the hold'em family posts the big blind and acts second before the board,
+    first after it: the table, the results, the play page, the explorer and the API say so,
+    and the first move of hand 1 (the human in seat 0) is indeed the bot's."""
+    client = web.client
+    game = client.get("/api/v1/games/holdem-mini").json()
+    assert [s["name"] for s in game["seats"]] == ["the big blind", "the small blind (the button)"]
+    assert game["seats"][1]["order"] == "first in round 1, second in round 2"
+    url = start(client, "holdem-mini")
+    doc = page(client, url)
+    toolbar = doc.by_id("your-turn-order").text
+    assert toolbar == "you are the big blind: you act second in round 1, first in round 2"
+    moves = [li.find("span", cls="who").text for li in doc.find("ol", cls="events").find_all("li")]
+    assert [m for m in moves if m != "Dealer"][0] == "Bot"  # the small blind acted first
+    assert "Bot · small blind" in doc.by_id("bot-seat").text
+    assert "You · big blind" in doc.by_id("your-seat").text
+    assert "value per hand for the big blind" in doc.by_id("results").text
+    assert "in hand 1 you are the big blind" in page(client, "/play/holdem-mini").by_id(
+        "seat-swap").text
+    explorer = page(client, "/games/holdem-mini/strategy")
+    assert "for the big blind" in explorer.text
+    assert "The small blind (the button) to act" in explorer.by_id("tree").text
+    assert "first to act" not in explorer.text and "Seat 2" not in explorer.text
+    search = page(client, "/games/holdem-mini/strategy?view=search")
+    badges = {b.text for b in search.by_id("infosets").find_all("span", cls="badge")}
+    assert badges <= {"big blind to act", "small blind to act"} and badges
+    # A game whose seats are known by their turn keeps saying so.
+    kuhn = page(client, start(client, "kuhn"))
+    assert kuhn.by_id("your-turn-order").text == "you act first"
+    assert "value per hand for the first player" in kuhn.by_id("results").text

@@ -38,6 +38,7 @@ from solver.games.base import (
     PlayedHand,
     PublicView,
     ResultUnit,
+    Seat,
     State,
     legal_action_group,
     private_then_public_key,
@@ -242,6 +243,7 @@ class HoldemGame(GameDefaults):
                                                    else None)
         self.rules = self._rules_text()
         self.notes = self._notes()
+        self.seats = (self._seat(0), self._seat(1))
         self.history_legend = (
             "History: c = check or call, r = bet or raise, f = fold; the first round's betting, "
             "then each later round's board cards and betting, separated by |.")
@@ -334,6 +336,22 @@ class HoldemGame(GameDefaults):
         if small == big:
             return ("the first seat", "the second seat")[seat]
         return "the big blind" if self.definition.blinds[seat] == big else "the small blind"
+
+    def _seat(self, seat: int) -> Seat:
+        """A seat as poker players say it: its blind, and when it acts (heads up the small
+        blind is the button, first before the flop and second after it)."""
+        d = self.definition
+        turns = ["first" if p == seat else "second" for p in d.first_player[:d.num_rounds]]
+        if len(set(turns)) == 1:
+            order = turns[0]
+        elif len(set(turns[1:])) == 1 and self._street(0) == _FOUR_STREETS[0]:
+            order = f"{turns[0]} before the flop, {turns[1]} after it"
+        else:
+            order = ", ".join(f"{t} in round {r + 1}" for r, t in enumerate(turns))
+        if len(set(d.blinds)) == 1:
+            return Seat(("first", "second")[seat], order)
+        role = self._role(seat)
+        return Seat(role[4:], order, role + (" (the button)" if "small" in role else ""))
 
     def _notes(self) -> tuple[str, ...]:
         d = self.definition
