@@ -5,9 +5,10 @@ Nothing here knows a game: labels are drawn from what the game says they are mad
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from app.schemas import PieceOut
+from app.schemas import ActionProbability, PieceOut
 from solver.games import Card, Die, get_game
 
 DICE = "⚀⚁⚂⚃⚄⚅"
@@ -59,6 +60,23 @@ def pct(p: float) -> str:
     if p > 0.9995 and p < 1:
         return ">99.9%"
     return f"{100 * p:.1f}%".replace(".0%", "%")
+
+
+TOP_CHOICES = 4
+"""How many of a decision's likeliest moves are listed where it has many (a bid among 60)."""
+
+
+def top_choices(actions: Sequence[ActionProbability], chosen: str | None, keep: int = TOP_CHOICES
+                ) -> tuple[list[ActionProbability], int, float]:
+    """The `keep` likeliest actions and the chosen one, likeliest first; how many others there
+    are and their total probability. A decision with few more actions than that keeps all of
+    them, in their order."""
+    if len(actions) <= keep + 2:
+        return list(actions), 0, 0.0
+    ranked = sorted(actions, key=lambda a: -a.probability)
+    shown = ranked[:keep] + [a for a in ranked[keep:] if a.label == chosen]
+    others = [a for a in ranked if a not in shown]
+    return shown, len(others), sum(a.probability for a in others)
 
 
 def bar_width(p: float) -> int:

@@ -18,6 +18,7 @@ templates.env.globals.update(
     die_glyph=format.die_glyph,
     pct=format.pct,
     bar_width=format.bar_width,
+    top_choices=format.top_choices,
     sci=format.sci,
     fmt_signed=format.fmt_signed,
     piece_word=format.piece_word,
