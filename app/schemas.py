@@ -33,6 +33,7 @@ class Frozen(BaseModel):
 class SolveSummary(Frozen):
     solve_id: int
     algorithm: str
+    algorithm_words: str = Field(description="The algorithm in words.")
     iterations: int
     seconds: float
     exploitability: float | None = Field(
@@ -43,7 +44,22 @@ class SolveSummary(Frozen):
         default=None, description="Half-width of the 95% interval of ``value`` where it is a "
         "sampled estimate (self-play of an abstract solve, whose exact value is unknown); null "
         "where ``value`` is exact.")
+    abstraction: str | None = Field(
+        default=None, description="The abstract game the strategy was solved in (its "
+        "descriptor, e.g. ``recall=3``); null for the real game.")
     created: UTCDateTime
+
+
+class BotNature(Frozen):
+    """Whether the bot's strategy is an equilibrium of the game itself or of an abstraction."""
+
+    exact: bool = Field(description="Solved in the real game, its exploitability measured "
+                        "exactly; false for a strategy solved in an abstract game.")
+    abstraction: str | None = Field(description="What the abstract game keeps and forgets, in "
+                                    "words (after \"It plays …\"); null for an exact bot.")
+    measured: str | None = Field(description="How exploitable such a strategy was measured to "
+                                 "be in the real game, or that it was not; null for an exact "
+                                 "bot (see ``solve.exploitability``).")
 
 
 class SeatOut(Frozen):
@@ -103,6 +119,8 @@ class GameSummary(GameDescription):
         default=None, description="Set where ``value`` is only estimated (by self-play): the "
         "half-width of its 95% interval.")
     solve: SolveSummary | None
+    bot: BotNature | None = Field(default=None, description="Exact or abstract; null without a "
+                                  "solve.")
     available: bool = Field(description="True if a solved strategy is stored: the bot can play.")
     building: BuildProgress | None = Field(
         default=None, description="Set while its strategy is being built in the background.")

@@ -8,6 +8,7 @@ from typing import cast
 
 from app.schemas import (
     ActionProbability,
+    BotNature,
     BuildProgress,
     Convergence,
     GameDescription,
@@ -26,6 +27,8 @@ from app.schemas import (
 )
 from app.services.errors import NotFoundError, StrategyUnavailableError
 from app.services.strategy_source import StrategySource
+from solver.abstraction import describe
+from solver.algorithm_names import describe_algorithm
 from solver.games import Game, game_names, get_game
 from solver.games.base import HandClasses
 from strategies import InfosetStrategy, PublicNode, SolveInfo, split_key
@@ -54,13 +57,21 @@ def _solve_summary(info: SolveInfo) -> SolveSummary:
     return SolveSummary(
         solve_id=info.id,
         algorithm=info.algorithm,
+        algorithm_words=describe_algorithm(info.algorithm),
         iterations=info.iterations,
         seconds=info.seconds,
         exploitability=info.exploitability if math.isfinite(info.exploitability) else None,
         value=info.value,
         value_ci95=info.value_ci95,
+        abstraction=info.abstraction or None,
         created=info.created,
     )
+
+
+def _bot(info: SolveInfo) -> BotNature:
+    words = describe(info.abstraction)
+    return BotNature(exact=words is None, abstraction=words.what if words else None,
+                     measured=words.measured if words else None)
 
 
 def _description_fields(game: Game) -> dict[str, object]:
@@ -93,6 +104,7 @@ def _summary_fields(game: Game, info: SolveInfo | None) -> dict[str, object]:
         "value": info.value if info is not None else None,
         "value_ci95": info.value_ci95 if info is not None else None,
         "solve": _solve_summary(info) if info is not None else None,
+        "bot": _bot(info) if info is not None else None,
         "available": info is not None,
     }
 

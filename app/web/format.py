@@ -51,6 +51,16 @@ def label_parts(game: str, label: str) -> list[dict[str, Any]]:
     return parts
 
 
+def key_words(game: str, key: str) -> dict[str, Any]:
+    """An information set's key (``Qs|rc|Kh|cr``) as the game says it: what the player holds
+    as pieces, and the public history in words."""
+    private, sep, public = key.partition("|")
+    if not sep:
+        private, public = "", key
+    return {"private": label_parts(game, private) if private else [],
+            "history": get_game(game).describe_history(public)}
+
+
 def pct(p: float) -> str:
     """``0.3333`` -> ``33.3%``; tiny non-zero values stay visible (``<0.1%``)."""
     if p <= 0:

@@ -15,6 +15,7 @@ templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
 templates.env.globals.update(
     piece_view=format.piece_view,
     label_parts=format.label_parts,
+    key_words=format.key_words,
     die_glyph=format.die_glyph,
     pct=format.pct,
     bar_width=format.bar_width,

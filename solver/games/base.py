@@ -358,6 +358,32 @@ def private_then_public_key(state: State, player: int | None = None) -> str:
     return f"{state.private_key(p)}|{state.public_key()}"
 
 
+def betting_words(letters: str, facing: bool = False, opened: bool = False) -> str:
+    """A round of limit betting written ``c``/``r``/``f`` (check or call, bet or raise, fold)
+    in words: ``"rc"`` -> ``"bet, call"``. `facing`: the first to act faces a bet (a blind);
+    `opened`: a bet is already in (so the first ``r`` raises)."""
+    words = []
+    for letter in letters:
+        if letter == "f":
+            words.append("fold")
+        elif letter == "c":
+            words.append("call" if facing else "check")
+            facing = False
+        else:
+            words.append("raise" if facing or opened else "bet")
+            facing = opened = True
+    return ", ".join(words) or "nothing yet"
+
+
+SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+def cards_text(cards: str) -> str:
+    """Cards written two characters each (``Ks7d``) with suit symbols: ``K♠ 7♦``."""
+    return " ".join(cards[i] + SUIT_SYMBOLS.get(cards[i + 1], cards[i + 1])
+                    for i in range(0, len(cards) - 1, 2))
+
+
 def legal_labels(state: State) -> list[str]:
     return [state.action_label(a) for a in state.legal_actions()]
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from solver.games import get_game
 from tests.app.conftest import AppFactory, AppHandle
 from tests.app.test_pages import action_form, csrf, page, post_action, probabilities, start
 
@@ -140,3 +141,54 @@ def test_seats_are_named_as_poker_players_name_them(web: AppHandle) -> None:
     kuhn = page(client, start(client, "kuhn"))
     assert kuhn.by_id("your-turn-order").text == "you act first"
     assert "value per hand for the first player" in kuhn.by_id("results").text
+
+
+def test_the_lobby_explains_its_figures_and_which_bots_are_exact(
+        make_app: AppFactory, match_store) -> None:
+    """Exploitability and the solve are explained in words that open with a tap (<details>);
+    an exact bot says so, an abstraction bot says what its abstract game forgets and how
+    exploitable such a strategy was measured to be, and no page promises that an abstraction
+    bot cannot be beaten."""
+    client = make_app(store=match_store).client
+    lobby = page(client, "/")
+    assert "You cannot beat it in the long run" not in lobby.text
+    kuhn = lobby.by_id("game-kuhn")
+    assert "exact" in kuhn.find("dd", cls="bot-nature").text
+    explained = {d.find("summary").text: d.text for d in kuhn.find_all("details", cls="explain")}
+    exploitability = next(t for s, t in explained.items() if "×10" in s)
+    assert "perfect opponent" in exploitability and "nobody wins more" in exploitability
+    solve = next(t for s, t in explained.items() if s.startswith("pdcfr+, "))
+    assert "predictive discounted CFR+" in solve.lower().replace("cfr+", "CFR+")
+    match = lobby.by_id("game-dudo-match")
+    nature = match.find("dd", cls="bot-nature").text
+    assert "abstraction" in nature and "only the last bid" in nature
+    measured = next(d.text for d in match.find_all("details", cls="explain")
+                    if d.find("summary").text == "not known exactly")
+    assert "Not measured in this game" in measured and "remembering 1 bid, by 0.17" in measured
+    assert "nobody wins more" not in match.text
+    api = client.get("/api/v1/games/dudo-match").json()
+    assert api["bot"]["exact"] is False and api["solve"]["abstraction"] == "recall=1"
+    assert "FSICFR" in api["solve"]["algorithm_words"]
+    assert client.get("/api/v1/games/kuhn").json()["bot"] == {
+        "exact": True, "abstraction": None, "measured": None}
+    play = page(client, "/play/dudo-match").by_id("bot-nature").text
+    assert "an equilibrium of a game in which a player remembers" in play
+
+
+def test_keys_are_said_in_words_and_kept_for_the_curious(web: AppHandle) -> None:
+    client = web.client
+    url = start(client, "leduc")
+    doc = page(client, url)
+    while (form := action_form(doc)) is not None:
+        post_action(client, form, "call" if "call" in form.text else "check")
+        doc = page(client, url)
+    for decision in doc.by_id("outcome").find_all("div", cls="decision"):
+        key = decision.attrs["data-infoset"]
+        words = decision.find("span", cls="situation").text
+        assert decision.find("code", cls="key").text == key  # the key, for the curious
+        assert key not in words and "History" not in words
+        assert words.startswith(("You held", "It held"))
+        assert "Opening move" in words or "Round 1: " in words
+    assert get_game("kuhn").describe_history("pbb") == "Moves so far: check, bet, call"
+    assert get_game("leduc").describe_history("rc|Qh|cr") == (
+        "Round 1: bet, call; board Q♥; round 2: check, bet")

@@ -40,6 +40,8 @@ from solver.games.base import (
     ResultUnit,
     Seat,
     State,
+    betting_words,
+    cards_text,
     legal_action_group,
     private_then_public_key,
 )
@@ -276,16 +278,14 @@ class HoldemGame(GameDefaults):
         if not public:
             return "Opening move: nothing has happened yet"
         d = self.definition
-        segments = public.split("|")
-        if d.board_cards[0] == 0:
-            segments.insert(0, "")
-        parts = []
-        for r in range(min(d.num_rounds, (len(segments) + 1) // 2)):
-            board = segments[2 * r]
-            bets = segments[2 * r + 1] if 2 * r + 1 < len(segments) else ""
-            street = self._street(r)
-            parts.append(f"{street}{f' ({board})' if board else ''}: {bets or '—'}")
-        return "; ".join(parts)
+        # Each round's board and betting; a last round whose board is out may have no betting.
+        segments = [""] * (d.board_cards[0] == 0) + public.split("|") + [""]
+        blind = d.blinds[d.first_player[0]] < max(d.blinds)  # the first to act faces a blind
+        return "; ".join(
+            f"{self._street(r)}{f' ({cards_text(board)})' if board else ''}: "
+            + betting_words(bets, facing=r == 0 and blind, opened=r == 0 and max(d.blinds) > 0)
+            for r, (board, bets) in enumerate(zip(segments[:-1:2], segments[1::2], strict=False))
+            if r < d.num_rounds)
 
     # ---- shared by the states -------------------------------------------------------------
 
