@@ -14,6 +14,7 @@ Modules that define an abstraction register a parser for its kind with `register
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:  # the game modules import this one to register their abstractions
@@ -41,11 +42,42 @@ class Exact:
 Parser = Callable[["Game", str], Abstraction]
 """Builds an abstraction of `game` from the parameters after ``kind=`` in a descriptor."""
 
+
+@dataclass(frozen=True, slots=True)
+class AbstractionText:
+    """An abstraction in words, for the people who play against a strategy solved in it."""
+
+    what: str
+    """What the bot's abstract game keeps and forgets, as the end of "It plays …"."""
+    measured: str
+    """How exploitable a strategy of it was measured to be in the real game, or that it was
+    not (the real game too big to check exactly)."""
+
+
+Describer = Callable[[str], AbstractionText]
+"""Says in words what the parameters after ``kind=`` in a descriptor make."""
+
 _KINDS: dict[str, Parser] = {}
+_DESCRIBERS: dict[str, Describer] = {}
 
 
-def register_kind(kind: str, parser: Parser) -> None:
+def register_kind(kind: str, parser: Parser, describer: Describer | None = None) -> None:
     _KINDS[kind] = parser
+    if describer is not None:
+        _DESCRIBERS[kind] = describer
+
+
+def describe(descriptor: str | None) -> AbstractionText | None:
+    """A stored descriptor in words (without building the abstraction, which may mean big
+    tables); None for the real game."""
+    if not descriptor:
+        return None
+    kind, _, parameters = descriptor.partition("=")
+    describer = _DESCRIBERS.get(kind)
+    if describer is None:
+        return AbstractionText(f"an abstract game ({descriptor})",
+                               "How exploitable it is has not been measured.")
+    return describer(parameters)
 
 
 def abstraction_for(game: Game, descriptor: str | None) -> Abstraction:

@@ -96,7 +96,8 @@ class MatchResults(Frozen):
                                   "equilibrium in all (expected_total minus the adjusted sum).")
     accuracy: float | None = Field(description="Share of accurate decisions: " + ACCURACY)
     costliest: list[CostlyDecision] = Field(description="Your costliest decisions, costliest "
-                                            "first; each opens its hand's replay.")
+                                            "first, those that gave up anything (more than "
+                                            "0.0005); each opens its hand's replay.")
     series: list[SeriesPoint] = Field(
         description="Cumulative winnings after finished hands, at most 500 points spread "
         "evenly over the match (the last hand always included).")

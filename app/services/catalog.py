@@ -8,6 +8,7 @@ from typing import cast
 
 from app.schemas import (
     ActionProbability,
+    BotNature,
     BuildProgress,
     Convergence,
     GameDescription,
@@ -26,6 +27,8 @@ from app.schemas import (
 )
 from app.services.errors import NotFoundError, StrategyUnavailableError
 from app.services.strategy_source import StrategySource
+from solver.abstraction import describe
+from solver.algorithm_names import describe_algorithm
 from solver.games import Game, game_names, get_game
 from solver.games.base import HandClasses
 from strategies import InfosetStrategy, PublicNode, SolveInfo, split_key
@@ -54,13 +57,21 @@ def _solve_summary(info: SolveInfo) -> SolveSummary:
     return SolveSummary(
         solve_id=info.id,
         algorithm=info.algorithm,
+        algorithm_words=describe_algorithm(info.algorithm),
         iterations=info.iterations,
         seconds=info.seconds,
         exploitability=info.exploitability if math.isfinite(info.exploitability) else None,
         value=info.value,
         value_ci95=info.value_ci95,
+        abstraction=info.abstraction or None,
         created=info.created,
     )
+
+
+def _bot(info: SolveInfo) -> BotNature:
+    words = describe(info.abstraction)
+    return BotNature(exact=words is None, abstraction=words.what if words else None,
+                     measured=words.measured if words else None)
 
 
 def _description_fields(game: Game) -> dict[str, object]:
@@ -71,6 +82,8 @@ def _description_fields(game: Game) -> dict[str, object]:
         "reference_value": game.reference_value,
         "pieces": game.pieces,
         "simultaneous": game.simultaneous,
+        "seats": [{"name": seat.name, "short": seat.short, "order": seat.order,
+                   "role": seat.role or None} for seat in game.seats],
         "notes": list(game.notes),
         "openspiel": game.openspiel.game_string if game.openspiel is not None else None,
         "listed": game.listed,
@@ -91,6 +104,7 @@ def _summary_fields(game: Game, info: SolveInfo | None) -> dict[str, object]:
         "value": info.value if info is not None else None,
         "value_ci95": info.value_ci95 if info is not None else None,
         "solve": _solve_summary(info) if info is not None else None,
+        "bot": _bot(info) if info is not None else None,
         "available": info is not None,
     }
 
@@ -236,13 +250,19 @@ def tree_node(source: StrategySource, name: str, idx: int = 0, *, offset: int = 
         everything = rows if total <= len(rows) else source.infoset_page(name, node=idx)[1]
     else:
         everything = []
+    hidden = _hidden_moves(node, children, rows[0].labels if rows else ())
+    out_path = [_tree_node(path[0])] + [
+        _tree_node(n, _hidden_moves(parent, source.nodes(name, parent=parent.idx),
+                                    _labels(source, name, parent)))
+        for parent, n in zip(path, path[1:], strict=False)]
+    out_children = ([_tree_node(children[0], hidden, label=move) for move in hidden] if hidden
+                    else [_tree_node(n) for n in children])
     reached = sum(r.reach or 0.0 for r in everything)
     value = (sum((r.reach or 0.0) * (r.value or 0.0) for r in everything) / reached
              if reached > 0 and all(r.value is not None or not r.reach for r in everything)
              else None)
     return NodeView(
-        game=name, solve_id=info.id, node=_tree_node(node),
-        path=[_tree_node(n) for n in path], children=[_tree_node(n) for n in children],
+        game=name, solve_id=info.id, node=out_path[-1], path=out_path, children=out_children,
         description=game.describe_history(node.public),
         range=[RangeRow(key=r.key, private=split_key(r.key)[0], actions=_entry(r).actions,
                         values=list(r.values) if r.values is not None else None,
@@ -285,6 +305,26 @@ def _grid(classes: HandClasses, rows: list[InfosetStrategy]) -> RangeGrid | None
                      cells=[[cell(row, column) for column in range(size)] for row in range(size)])
 
 
-def _tree_node(node: PublicNode) -> TreeNode:
-    return TreeNode(idx=node.idx, public=node.public, label=node.label,
-                    kind=cast(NodeKind, node.kind), actor=node.actor)
+def _labels(source: StrategySource, name: str, node: PublicNode) -> tuple[str, ...]:
+    """The moves of the player to act at a decision node."""
+    if node.kind != "decision":
+        return ()
+    rows = source.infoset_page(name, node=node.idx, limit=1)[1]
+    return rows[0].labels if rows else ()
+
+
+def _hidden_moves(node: PublicNode, children: list[PublicNode], moves: tuple[str, ...]
+                  ) -> list[str]:
+    """The moves of a decision node that the other player cannot tell apart (a secret choice:
+    all of them lead to its one child), or none. The tree stores that child under the first
+    of them only, so it lists every one."""
+    if node.kind == "decision" and len(children) == 1 and len(moves) > 1:
+        return list(moves)
+    return []
+
+
+def _tree_node(node: PublicNode, hidden: list[str] | None = None, label: str | None = None
+               ) -> TreeNode:
+    return TreeNode(idx=node.idx, public=node.public,
+                    label=node.label if label is None else label,
+                    kind=cast(NodeKind, node.kind), actor=node.actor, hidden_moves=hidden or [])

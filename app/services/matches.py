@@ -27,6 +27,7 @@ from app.schemas import (
 )
 from app.services import hand_store, results
 from app.services.catalog import game_or_404, game_value
+from app.services.coach import NEGLIGIBLE
 from app.services.errors import NotFoundError
 from app.services.hand_store import HandRow, MatchRow
 from app.services.strategy_source import StrategySource
@@ -124,7 +125,8 @@ def match_results(session: Session, source: StrategySource, match_id: str, acces
         accuracy=match.accurate / match.decisions if match.decisions else None,
         costliest=[CostlyDecision(hand_id=row.public_id, number=row.number, seq=row.worst_seq,
                                   lost_vs_equilibrium=row.worst_loss)
-                   for row in hand_store.costliest_hands(session, match, COSTLIEST)],
+                   for row in hand_store.costliest_hands(session, match, COSTLIEST,
+                                                         above=NEGLIGIBLE)],
         series=series,
         hands=[HandSummary(hand_id=row.public_id, number=row.number, human_seat=row.human_seat,
                            status="finished" if row.status == FINISHED else "in_progress",

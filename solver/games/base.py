@@ -68,6 +68,30 @@ LabelPart = str | Piece
 
 
 @dataclass(frozen=True, slots=True)
+class Seat:
+    """How the players of a game name a seat and when it acts, for the pages' words: poker
+    players name the blinds, most games only the order of play."""
+
+    short: str
+    """A word or two for a label or a column: ``"first"``, ``"big blind"``."""
+    order: str
+    """When the seat acts, after "acts": ``"first"``, ``"second before the flop, first after
+    it"``."""
+    role: str = ""
+    """What the seat is called where it is more than its turn (``"the big blind"``); empty
+    where the order says it all."""
+
+    @property
+    def name(self) -> str:
+        """The seat in a sentence: ``"the big blind"``, ``"the first player"``."""
+        return self.role or f"the {self.short} player"
+
+
+IN_TURN = (Seat("first", "first"), Seat("second", "second"))
+"""Seats known by their turn: the first player acts first, the second second."""
+
+
+@dataclass(frozen=True, slots=True)
 class FinishedRound:
     """A round of a game played in rounds (a Dudo match), once it is over: what each seat
     showed, who lost it and why, for the table to show while the next rounds are played."""
@@ -283,11 +307,14 @@ class Game(Protocol):
     rules: str
     """The rules in two lines, for the lobby."""
     reference_value: float | None
-    """Published value for player 0 (first to act), for display and tests; None if unknown."""
+    """Published value for player 0 (seat 0), for display and tests; None if unknown."""
     pieces: PieceKind
     """What a player's private information is drawn as."""
     simultaneous: bool
     """True if the players choose at once (the sequential tree hides the first move)."""
+    seats: tuple[Seat, Seat]
+    """How players of the game name seat 0 and seat 1 and when each acts (`IN_TURN` unless
+    the game has names of its own: hold'em's blinds)."""
     notes: tuple[str, ...]
     """What a newcomer needs at the table beyond the two lines of rules."""
     history_legend: str
@@ -366,6 +393,32 @@ def private_then_public_key(state: State, player: int | None = None) -> str:
     return f"{state.private_key(p)}|{state.public_key()}"
 
 
+def betting_words(letters: str, facing: bool = False, opened: bool = False) -> str:
+    """A round of limit betting written ``c``/``r``/``f`` (check or call, bet or raise, fold)
+    in words: ``"rc"`` -> ``"bet, call"``. `facing`: the first to act faces a bet (a blind);
+    `opened`: a bet is already in (so the first ``r`` raises)."""
+    words = []
+    for letter in letters:
+        if letter == "f":
+            words.append("fold")
+        elif letter == "c":
+            words.append("call" if facing else "check")
+            facing = False
+        else:
+            words.append("raise" if facing or opened else "bet")
+            facing = opened = True
+    return ", ".join(words) or "nothing yet"
+
+
+SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+def cards_text(cards: str) -> str:
+    """Cards written two characters each (``Ks7d``) with suit symbols: ``K♠ 7♦``."""
+    return " ".join(cards[i] + SUIT_SYMBOLS.get(cards[i + 1], cards[i + 1])
+                    for i in range(0, len(cards) - 1, 2))
+
+
 def legal_labels(state: State) -> list[str]:
     return [state.action_label(a) for a in state.legal_actions()]
 
@@ -383,6 +436,7 @@ class GameDefaults:
     text, and histories described by themselves. A game overrides what it needs."""
 
     simultaneous: bool = False
+    seats: tuple[Seat, Seat] = IN_TURN
     openspiel: OpenSpielMapping | None = None
     listed: bool = True
 

@@ -362,10 +362,13 @@ class DudoState:
 
 
 def bid_groups(rules: DudoRules) -> tuple[ActionGroup, ...]:
-    """The bid grid (the bids in order, six to a row: it grows with the dice in play) and the
-    calls."""
+    """The bid grid, a row per quantity and a column per face with the 1s last, in a column of
+    their own (a bid on 1s ranks between quantities, so in the order of the bids the rows of
+    a grid would not line up by face once more than two dice are in play); then the calls."""
     labels = tables(rules).labels
-    return (ActionGroup("Bids", labels[:rules.num_bids], columns=6),
+    faces = (*range(2, rules.faces + 1), 1)
+    grid = tuple(f"{q}x{f}" for q in range(1, rules.total + 1) for f in faces)
+    return (ActionGroup("Bids", grid, columns=len(faces)),
             ActionGroup("Calls", labels[rules.num_bids:]))
 
 
@@ -467,8 +470,9 @@ class DudoGame(GameDefaults):
             "A bid must be stronger than the last: more dice, or as many on a higher face. "
             + ("Each row of bids ends with the 1s: a bid on 1s counts only 1s, so it outranks "
                "the same quantity of any other face." if dice == (1, 1) else
-               "A bid on 1s counts only 1s: n x 1 ranks just above (2n - 1) x 6 and below "
-               "2n x 2, so the grid reads in order, left to right and down."),
+               "The grid has a row per quantity and the 1s in a column of their own: a bid on "
+               "1s counts only 1s, so n x 1 ranks just above (2n - 1) x 6 and below 2n x 2 "
+               "(the bids still open to you are the ones not greyed out)."),
             "Dudo: you doubt the last bid. If fewer dice match, its bidder loses; otherwise you "
             "lose." + (" Calzo: you claim the last bid is exactly right; you win if it is, "
                        "and lose otherwise." if calzo else ""),

@@ -23,6 +23,8 @@ from solver.games.base import (
     State,
     StyleCounts,
     StyleStat,
+    betting_words,
+    cards_text,
     legal_action_group,
     private_then_public_key,
 )
@@ -265,8 +267,9 @@ class LeducGame(GameDefaults):
             return "Opening move: nothing has happened yet"
         round1, _, rest = public.partition("|")
         board, _, round2 = rest.partition("|")
-        text = f"Round 1: {round1 or '—'}"
-        return text + (f"; board {board}; round 2: {round2 or '—'}" if board else "")
+        text = f"Round 1: {betting_words(round1)}"
+        return text + (f"; board {cards_text(board)}; round 2: {betting_words(round2)}"
+                       if board else "")
 
     style_stats: tuple[StyleStat, ...] = POKER_STYLE
 

@@ -45,7 +45,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from solver.abstraction import register_kind
+from solver.abstraction import AbstractionText, register_kind
 from solver.cards.deck import RANK_CHARS
 from solver.cards.isomorphism import HandIndexer, IndexerTables, unindex_hand
 from solver.cards.strength import Streets, ehs_tables
@@ -373,7 +373,20 @@ def parse_buckets(game: Game, parameters: str) -> Buckets:
     return Buckets(rules, BucketSpec.parse(parameters))
 
 
-register_kind("buckets", parse_buckets)
+def describe_buckets(parameters: str) -> AbstractionText:
+    spec = BucketSpec.parse(parameters)
+    from solver.games.holdem.percentiles import bucket_counts
+
+    memory = ("each bucket remembering the earlier ones" if spec.recall == "perfect" else
+              "forgetting the earlier rounds' buckets")
+    return AbstractionText(
+        f"an abstract game with the real betting, in which a hand is known before the board "
+        f"by its class and on each later round only by its bucket of similar strength "
+        f"({bucket_counts(spec.k)}), {memory}",
+        "Its exploitability in the real game has not been measured.")
+
+
+register_kind("buckets", parse_buckets, describe_buckets)
 
 
 def count_deals(rules: HoldemRules, round_: int) -> int:

@@ -38,9 +38,12 @@ from solver.games.base import (
     PlayedHand,
     PublicView,
     ResultUnit,
+    Seat,
     State,
     StyleCounts,
     StyleStat,
+    betting_words,
+    cards_text,
     legal_action_group,
     private_then_public_key,
 )
@@ -245,6 +248,7 @@ class HoldemGame(GameDefaults):
                                                    else None)
         self.rules = self._rules_text()
         self.notes = self._notes()
+        self.seats = (self._seat(0), self._seat(1))
         self.history_legend = (
             "History: c = check or call, r = bet or raise, f = fold; the first round's betting, "
             "then each later round's board cards and betting, separated by |.")
@@ -282,16 +286,14 @@ class HoldemGame(GameDefaults):
         if not public:
             return "Opening move: nothing has happened yet"
         d = self.definition
-        segments = public.split("|")
-        if d.board_cards[0] == 0:
-            segments.insert(0, "")
-        parts = []
-        for r in range(min(d.num_rounds, (len(segments) + 1) // 2)):
-            board = segments[2 * r]
-            bets = segments[2 * r + 1] if 2 * r + 1 < len(segments) else ""
-            street = self._street(r)
-            parts.append(f"{street}{f' ({board})' if board else ''}: {bets or '—'}")
-        return "; ".join(parts)
+        # Each round's board and betting; a last round whose board is out may have no betting.
+        segments = [""] * (d.board_cards[0] == 0) + public.split("|") + [""]
+        blind = d.blinds[d.first_player[0]] < max(d.blinds)  # the first to act faces a blind
+        return "; ".join(
+            f"{self._street(r)}{f' ({cards_text(board)})' if board else ''}: "
+            + betting_words(bets, facing=r == 0 and blind, opened=r == 0 and max(d.blinds) > 0)
+            for r, (board, bets) in enumerate(zip(segments[:-1:2], segments[1::2], strict=False))
+            if r < d.num_rounds)
 
     # ---- shared by the states -------------------------------------------------------------
 
@@ -342,6 +344,22 @@ class HoldemGame(GameDefaults):
         if small == big:
             return ("the first seat", "the second seat")[seat]
         return "the big blind" if self.definition.blinds[seat] == big else "the small blind"
+
+    def _seat(self, seat: int) -> Seat:
+        """A seat as poker players say it: its blind, and when it acts (heads up the small
+        blind is the button, first before the flop and second after it)."""
+        d = self.definition
+        turns = ["first" if p == seat else "second" for p in d.first_player[:d.num_rounds]]
+        if len(set(turns)) == 1:
+            order = turns[0]
+        elif len(set(turns[1:])) == 1 and self._street(0) == _FOUR_STREETS[0]:
+            order = f"{turns[0]} before the flop, {turns[1]} after it"
+        else:
+            order = ", ".join(f"{t} in round {r + 1}" for r, t in enumerate(turns))
+        if len(set(d.blinds)) == 1:
+            return Seat(("first", "second")[seat], order)
+        role = self._role(seat)
+        return Seat(role[4:], order, role + (" (the button)" if "small" in role else ""))
 
     def _notes(self) -> tuple[str, ...]:
         d = self.definition
