@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
@@ -45,6 +46,25 @@ def api_message(error: ServiceError) -> str:
     return error.message
 
 
+def json_safe(value: Any) -> Any:
+    """`value` with what JSON (or UTF-8) cannot carry made printable, so that an error can
+    always be sent: lone surrogates (``"\\ud800"`` in a body) escaped as ``\\ud800``, and
+    NaN, Infinity and numbers beyond a float (``1e400``) written as text."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "backslashreplace").decode("utf-8")
+        return value
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"
+    if isinstance(value, dict):
+        return {json_safe(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(v) for v in value]
+    return value
+
+
 def error_response(error: ServiceError) -> JSONResponse:
     body: dict[str, Any] = {"detail": api_message(error)}
     headers = None
@@ -54,7 +74,7 @@ def error_response(error: ServiceError) -> JSONResponse:
         body["hand_id"] = error.hand_id
     if isinstance(error, AuthenticationError):
         headers = {"WWW-Authenticate": "Bearer"}
-    return JSONResponse(body, status_code=error.status_code, headers=headers)
+    return JSONResponse(json_safe(body), status_code=error.status_code, headers=headers)
 
 
 async def _service_error(_request: Request, exc: Exception) -> JSONResponse:
@@ -115,7 +135,9 @@ def validation_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
 
 
 def validation_response(exc: RequestValidationError) -> JSONResponse:
-    return JSONResponse({"detail": validation_errors(exc)}, status_code=422)
+    """422 with the errors; whatever the input was (a lone surrogate, NaN, 1e400), the answer
+    is valid JSON, so that it is sent and the connection stays usable."""
+    return JSONResponse(json_safe({"detail": validation_errors(exc)}), status_code=422)
 
 
 async def _validation_error(_request: Request, exc: Exception) -> Response:
