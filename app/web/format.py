@@ -5,6 +5,7 @@ Nothing here knows a game: labels are drawn from what the game says they are mad
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from app.schemas import PieceOut
@@ -95,6 +96,17 @@ def fmt_signed(x: float | None, digits: int = 3) -> str:
     if "." in text:  # trailing zeros of the decimals only: 1,000 stays 1000
         text = text.rstrip("0").rstrip(".")
     return ("+" if x > 0 else "−") + text
+
+
+_NEGATIVE_ZERO = re.compile(r"(?<![\w.])-(?=0(?:\.0+)?(?![\d.]))")
+
+
+def format_text(template: Any, *args: Any, **kwargs: Any) -> str:
+    """Jinja's ``format`` filter (``"%.3f"|format(x)``), with no negative zero: a value that
+    rounds to zero prints ``0.000``, never ``-0.000`` (a loss of 0.0001, or a sum that came out
+    as -0.0)."""
+    text = str(template) % (kwargs or args)
+    return _NEGATIVE_ZERO.sub("", text)
 
 
 def seat_order(seat: int, simultaneous: bool) -> str:

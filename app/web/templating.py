@@ -23,3 +23,4 @@ templates.env.globals.update(
     piece_word=format.piece_word,
     csrf_token=csrf_token,
 )
+templates.env.filters["format"] = format.format_text

@@ -300,13 +300,15 @@ def test_full_kuhn_hand_with_plain_form_posts(web: AppHandle, store_path: Path) 
 def test_next_hand_swaps_seats_and_updates_results(web: AppHandle) -> None:
     client = web.client
     url = start(client, "kuhn")
-    for number in (1, 2, 3):
+    for number in (1, 2, 3, 4, 5):
         doc = page(client, url)
         _, hand, _ = hand_record(web, url)
         assert hand.number == number
         assert hand.human_seat == (number - 1) % 2
         while (form := action_form(doc)) is not None:
-            assert post_action(client, form, enabled_actions(form)[-1]).status_code == 303
+            # Bet or call in odd hands, check or fold in even ones: results that differ.
+            choice = enabled_actions(form)[-1 if number % 2 else 0]
+            assert post_action(client, form, choice).status_code == 303
             doc = page(client, url)
         assert doc.by_id("stat-hands").text == str(number)
         rows = doc.by_id("history").find_all("tr", cls=None)
@@ -318,7 +320,11 @@ def test_next_hand_swaps_seats_and_updates_results(web: AppHandle) -> None:
         assert next_form is not None
         response = client.post(f"{url}/next", data=csrf(client), follow_redirects=False)
         assert response.status_code == 303 and response.headers["location"] == url
-    # After 3 hands the CI is shown and the chart has its band.
+        if number < 5:  # no interval yet, and the page says why
+            shown = doc.by_id("stat-ci").text
+            assert "…" not in shown
+            assert "after 5 hands" in shown or "every result so far is the same" in shown
+    # After 5 hands (with some spread: these differ) the CI is shown and the chart has its band.
     doc = page(client, url)
     assert "…" in doc.by_id("stat-ci").text
     assert doc.by_id("results-chart").find("path", cls="c-band") is not None
