@@ -75,10 +75,21 @@ class BuildProgress(Frozen):
     long builds after it serves the games that are ready)."""
 
     state: Literal["waiting", "building", "failed"]
-    step: str | None = Field(description="What the build is doing now.")
-    fraction: float | None = Field(description="How much of that step is done (0 to 1).")
-    remaining_seconds: float | None = Field(description="About how long that step still takes.")
-    message: str | None = Field(description="Why it failed, if it did.")
+    step: str | None = Field(default=None, description="What the build is doing now.")
+    phase: int | None = Field(default=None, description="Which of its phases it is in (1 on).")
+    phases: int | None = Field(default=None, description="How many phases the build has.")
+    fraction: float | None = Field(
+        default=None, description="How far the build of this game has come (0 to 1), by the "
+        "time its phases are estimated to take.")
+    step_fraction: float | None = Field(
+        default=None, description="How much of the current step is done (0 to 1).")
+    remaining_seconds: float | None = Field(
+        default=None, description="About how long the build of this game still takes.")
+    build_remaining_seconds: float | None = Field(
+        default=None, description="About how long the whole background build still takes.")
+    starts_in_seconds: float | None = Field(
+        default=None, description="While waiting: about when its build starts.")
+    message: str | None = Field(default=None, description="Why it failed, if it did.")
 
 
 class GameSummary(GameDescription):
@@ -568,7 +579,7 @@ class Health(Frozen):
     status: Literal["ok", "unavailable"]
     games: list[str] = Field(description="Games the bot can play now.")
     unsolved: list[str]
-    store: str
+    store: str = Field(description="The strategy store's file name.")
     store_error: str | None = None
 
 
@@ -577,6 +588,12 @@ class Health(Frozen):
 
 class ErrorOut(Frozen):
     detail: str
+
+
+class GameNotReadyOut(ErrorOut):
+    building: BuildProgress | None = Field(
+        description="The game's background build: how far it has come, or why it failed; null "
+        "if none is under way.")
 
 
 class IllegalActionOut(ErrorOut):

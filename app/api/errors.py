@@ -16,10 +16,17 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.schemas import ErrorOut, HandInProgressOut, IllegalActionOut
+from app.schemas import (
+    BuildProgress,
+    ErrorOut,
+    GameNotReadyOut,
+    HandInProgressOut,
+    IllegalActionOut,
+)
 from app.services import (
     AuthenticationError,
     BotStalledError,
+    GameNotReadyError,
     HandFinishedError,
     HandInProgressError,
     IllegalActionError,
@@ -72,6 +79,9 @@ def error_response(error: ServiceError) -> JSONResponse:
         body["legal_actions"] = list(error.legal_actions)
     if isinstance(error, HandInProgressError):
         body["hand_id"] = error.hand_id
+    if isinstance(error, GameNotReadyError):
+        body["building"] = (BuildProgress.model_validate(error.building).model_dump(mode="json")
+                            if error.building else None)
     if isinstance(error, AuthenticationError):
         headers = {"WWW-Authenticate": "Bearer"}
     return JSONResponse(json_safe(body), status_code=error.status_code, headers=headers)
@@ -192,7 +202,9 @@ def install(app: FastAPI) -> None:
 
 # For the OpenAPI description of the routes.
 NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorOut}}
-UNAVAILABLE: dict[int | str, dict[str, Any]] = {503: {"model": ErrorOut}}
+UNAVAILABLE: dict[int | str, dict[str, Any]] = {503: {
+    "model": ErrorOut, "description": "The strategy store is missing or unreadable, or the bot "
+                                      "could not answer."}}
 AUTH: dict[int | str, dict[str, Any]] = {401: {"model": ErrorOut}, 403: {"model": ErrorOut}}
 # A 409 is one of the domain's (with the legal actions, or the unfinished hand) or, when another
 # request changed the hand at the same moment, a plain one.
@@ -201,9 +213,14 @@ ILLEGAL: dict[int | str, dict[str, Any]] = {409: {
     "description": "Illegal action, not your turn, hand over, stale ``seq`` (with the legal "
                    "actions), or another request played in this hand at the same moment."}}
 IN_PROGRESS: dict[int | str, dict[str, Any]] = {409: {
-    "model": HandInProgressOut | ErrorOut,
-    "description": "The previous hand is unfinished (with its id), or another request dealt "
-                   "at the same moment."}}
+    "model": HandInProgressOut | GameNotReadyOut | ErrorOut,
+    "description": "The previous hand is unfinished (with its id), another request dealt "
+                   "at the same moment, or the game's strategy is not built (any more)."}}
+NOT_READY: dict[int | str, dict[str, Any]] = {409: {
+    "model": GameNotReadyOut,
+    "description": "The game's strategy is not built yet: being built in the background (with "
+                   "its progress), waiting its turn, failed (with why) or not started. Try "
+                   "again once it is built."}}
 TOO_LARGE: dict[int | str, dict[str, Any]] = {
     413: {"model": ErrorOut, "description": "The request body is over the size limit."}}
 JSON_BODY: dict[int | str, dict[str, Any]] = {

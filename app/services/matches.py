@@ -26,7 +26,7 @@ from app.schemas import (
     SeriesPoint,
 )
 from app.services import hand_store, results
-from app.services.catalog import game_or_404, game_value
+from app.services.catalog import game_or_404, game_value, offered_game
 from app.services.errors import NotFoundError
 from app.services.hand_store import HandRow, MatchRow
 from app.services.strategy_source import StrategySource
@@ -43,9 +43,10 @@ MAX_EXPORT_PAGE = 500
 
 def create_match(session: Session, source: StrategySource, game: str,
                  owner: str | None = None) -> MatchCreated:
-    """A new match of `game` (404 if unknown, 503 if unsolved) and its bearer token, which is
-    returned only here (the database keeps its SHA-256). `owner` ties it to a browser."""
-    game_or_404(game)
+    """A new match of `game` (404 if the lobby does not offer it, 409 while it is not built)
+    and its bearer token, which is returned only here (the database keeps its SHA-256).
+    `owner` ties it to a browser."""
+    offered_game(source, game)
     source.require(game)
     token = new_token()
     match = hand_store.insert_match(session, game, owner, hash_token(token))

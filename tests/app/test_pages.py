@@ -214,14 +214,18 @@ def test_lobby_shows_unsolved_games_as_unavailable(make_app: AppFactory,
     assert "No solved strategy" in leduc.text and "python -m solver" in leduc.text
     assert leduc.find("form") is None  # nothing to post
     assert "unavailable" not in doc.by_id("game-kuhn").classes
-    # Trying anyway gives a friendly 503 page, not JSON.
+    # Trying anyway gives a friendly page (409: the server is up, the game not built yet),
+    # not JSON, saying what builds it.
     response = handle.client.post("/play/leduc", data=csrf(handle.client),
                                   follow_redirects=False)
-    assert response.status_code == 503
+    assert response.status_code == 409
     assert response.headers["content-type"].startswith("text/html")
     assert "no solved strategy" in response.text
-    strategy = handle.client.get("/games/leduc/strategy")
-    assert strategy.status_code == 503 and "<html" in strategy.text
+    assert "python -m solver build --games leduc" in response.text
+    for url in ("/games/leduc/strategy", "/play/leduc"):
+        shown = handle.client.get(url)
+        assert shown.status_code == 409 and "<html" in shown.text, url
+        assert "Not built yet" in shown.text, url
 
 
 def test_lobby_when_the_store_is_missing(make_app: AppFactory, tmp_path: Path) -> None:

@@ -336,7 +336,7 @@ def test_owner_and_token(env: Env) -> None:
 
 
 def test_unknown_and_unsolved(env: Env, store_without_leduc: Path) -> None:
-    with pytest.raises(services.NotFoundError, match="valid games"):
+    with pytest.raises(services.NotFoundError, match="unknown game 'chess'; the games: rps, "):
         services.create_match(env.session, env.source, "chess")
     access = services.TokenAccess("anything")
     with pytest.raises(services.NotFoundError):
@@ -345,7 +345,7 @@ def test_unknown_and_unsolved(env: Env, store_without_leduc: Path) -> None:
         services.hand_view(env.session, env.bot, "nope", access)
     partial = StrategySource(store_without_leduc)
     try:
-        with pytest.raises(services.StrategyUnavailableError, match="no solved strategy"):
+        with pytest.raises(services.GameNotReadyError, match="no solved strategy"):
             services.create_match(env.session, partial, "leduc")
         games = {g.name: g for g in services.list_games(partial)}
         assert not games["leduc"].available and games["kuhn"].available

@@ -26,7 +26,7 @@ def healthz(source: SourceDep) -> JSONResponse:
         status=state,
         games=list(status.ready),
         unsolved=list(status.unsolved),
-        store=str(status.path),
+        store=status.path.name,  # not where it lives: answers never name the server's paths
         store_error=status.error,
     )
     return JSONResponse(health.model_dump(mode="json"), status_code=code)
