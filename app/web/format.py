@@ -62,6 +62,16 @@ def pct(p: float) -> str:
     return f"{100 * p:.1f}%".replace(".0%", "%")
 
 
+def duration(seconds: float) -> str:
+    """``45 s``, ``12 min``, ``1 h 20 min``: an estimate's time, rounded up to what it means."""
+    if seconds < 90:
+        return f"{max(1, round(seconds))} s"
+    whole = -(-int(seconds) // 60)
+    if whole < 60:
+        return f"{whole} min"
+    return f"{whole // 60} h" + (f" {whole % 60} min" if whole % 60 else "")
+
+
 def bar_width(p: float) -> int:
     """A probability bar's width in whole percent (a CSS class ``w-N``: the pages have no inline
     styles); a non-zero probability gets at least 1% so that it stays visible."""

@@ -17,6 +17,7 @@ templates.env.globals.update(
     die_glyph=format.die_glyph,
     pct=format.pct,
     bar_width=format.bar_width,
+    duration=format.duration,
     sci=format.sci,
     fmt_signed=format.fmt_signed,
     seat_order=format.seat_order,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.web.format import fmt_signed, format_text
+from app.web.format import duration, fmt_signed, format_text
 from app.web.templating import templates
 
 
@@ -25,3 +25,11 @@ def test_the_pages_format_filter_prints_no_negative_zero(template: str, args: tu
                                                          text: str) -> None:
     assert format_text(template, *args) == text
     assert templates.env.from_string("{{ t|format(*a) }}").render(t=template, a=args) == text
+
+
+@pytest.mark.parametrize(("seconds", "text"), [
+    (0.2, "1 s"), (45.4, "45 s"), (89, "89 s"), (90, "2 min"), (1270, "22 min"),
+    (3600, "1 h"), (4810, "1 h 21 min"),
+])
+def test_build_times_read_as_people_say_them(seconds: float, text: str) -> None:
+    assert duration(seconds) == text

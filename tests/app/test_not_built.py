@@ -184,3 +184,55 @@ def test_no_answer_names_a_path_of_the_server(make_app: AppFactory, tmp_path: Pa
     # The same scan does find a path where there is one.
     assert path_like(f"no store at {tmp_path}/x.sqlite", tmp_path)
     assert path_like("see /usr/lib/python3/x.py")
+
+
+# ---- the lobby's build cards refresh themselves -----------------------------------------------
+
+
+def card(html_text: str, game: str) -> str:
+    """The build status block of `game`'s card."""
+    found = re.search(rf'<div class="build-status" id="build-{game}".*?</div>', html_text, re.S)
+    assert found is not None, html_text[:2000]
+    return found.group(0)
+
+
+def test_the_lobbys_build_cards_poll_while_something_builds(building: AppHandle) -> None:
+    client = building.client
+    lobby = client.get("/").text
+    holdem = card(lobby, "holdem")
+    assert 'hx-get="/lobby/games/holdem/build"' in holdem and 'hx-trigger="every 5s"' in holdem
+    # 330 s of about 1,600 done; 1,270 s left for it, 2,350 s for the whole build (a few
+    # seconds less by the time the page is drawn).
+    assert re.search(r"\(step 4 of 6\), 2[01]\.\d% done", holdem), holdem
+    assert re.search(r"about 2[12] min left for this game, (39|40) min for the whole "
+                     r"background build", holdem), holdem
+    waiting = card(lobby, "dudo-2v2")
+    assert 'hx-trigger="every 5s"' in waiting
+    assert re.search(r"it starts in about 3[67] min", waiting), waiting
+    # The partial the card asks for is the card's block again, still polling.
+    again = client.get("/lobby/games/holdem/build", headers={"HX-Request": "true"})
+    assert again.status_code == 200 and "HX-Refresh" not in again.headers
+    assert again.text.strip().startswith('<div class="build-status" id="build-holdem"')
+    assert 'hx-trigger="every 5s"' in again.text and "step 4 of 6" in again.text
+    # A game that is ready: the lobby reloads to show it playable.
+    ready = client.get("/lobby/games/kuhn/build", headers={"HX-Request": "true"})
+    assert ready.status_code == 200 and ready.headers["HX-Refresh"] == "true"
+    assert client.get("/lobby/games/dudo-1v4/build").status_code == 404
+
+
+def test_the_lobby_stops_polling_when_nothing_builds(make_app: AppFactory) -> None:
+    """A build that failed, or none at all: the cards say why and nothing polls."""
+    handle = make_app()
+    write_status(handle.settings.build_status, {
+        "current": None, "pending": [], "finished": time.time(),
+        "failed": {"dudo-match": "the build process was killed (SIGKILL, most likely by the "
+                                 "kernel for lack of memory)"}})
+    lobby = handle.client.get("/").text
+    assert "hx-trigger" not in lobby
+    match = card(lobby, "dudo-match")
+    assert "The background build failed: the build process was killed (SIGKILL" in match
+    assert "The app tries again when it next starts" in match
+    assert "python -m solver match --quiet" in match
+    assert "No solved strategy is stored" in card(lobby, "holdem")
+    partial = handle.client.get("/lobby/games/dudo-match/build")
+    assert partial.status_code == 200 and "hx-trigger" not in partial.text
