@@ -271,10 +271,13 @@ def cmd_recall(args: argparse.Namespace) -> int:
 
 def cmd_recall_cost(args: argparse.Namespace) -> int:
     from solver.dudo_recall import solve_recall
+    from solver.memory import check
     from solver.public_tree import compile_game
+    from solver.solve import memory_estimate
 
     rows = []
     for game in args.games:
+        check(memory_estimate(game))
         exact = compile_game(game)
         for memory in args.memories:
             solved = solve_recall(game, memory, args.iterations, args.algorithm)
@@ -330,8 +333,11 @@ def cmd_buckets(args: argparse.Namespace) -> int:
 def cmd_bucket_cost(args: argparse.Namespace) -> int:
     from solver.cfr import CFRSolver
     from solver.holdem_buckets import solve_buckets
+    from solver.memory import check
     from solver.public_tree import compile_game
+    from solver.solve import memory_estimate
 
+    check(memory_estimate(args.game))
     tree = compile_game(args.game)
     rows = []
 
