@@ -223,6 +223,10 @@ NOT_READY: dict[int | str, dict[str, Any]] = {409: {
                    "again once it is built."}}
 TOO_LARGE: dict[int | str, dict[str, Any]] = {
     413: {"model": ErrorOut, "description": "The request body is over the size limit."}}
+MALFORMED_HTTP: dict[int | str, dict[str, Any]] = {400: {
+    "description": "Not a valid HTTP request (a malformed Transfer-Encoding header, say): "
+                   "refused by the HTTP server before the app sees it, as plain text.",
+    "content": {"text/plain": {"schema": {"type": "string"}}}}}
 JSON_BODY: dict[int | str, dict[str, Any]] = {
     415: {"model": ErrorOut, "description": "The body is not JSON."}}
 ACTION_INPUT: dict[int | str, dict[str, Any]] = {
