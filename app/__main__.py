@@ -103,7 +103,7 @@ def start_background_build(settings: Settings) -> subprocess.Popen[bytes] | None
     process of their own at a lower priority, while the app serves the games that are ready;
     the lobby shows its progress. It stops with the app (same process group) and carries on
     from where it stopped at the next start. None if there is nothing to build."""
-    from solver.cli import background_games
+    from solver.background import background_games
 
     games = background_games(str(settings.strategy_store))
     if not games:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import sys
 import time
 from collections.abc import Sequence
@@ -17,7 +16,7 @@ from pathlib import Path
 import solver
 from solver.exploitability import evaluate_strategy
 from solver.games import BUILD_DEFAULTS, game_names, get_game, named_games
-from solver.progress import STATUS_ENV, progress_bar, write_status
+from solver.progress import phase, progress_bar
 from solver.sizes import game_sizes
 from solver.solve import (
     ALGORITHMS,
@@ -105,6 +104,9 @@ def _print(payload: object, as_json: bool) -> None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    from solver.build_plan import plan_for
+
+    plan_for(args).start()
     summary = _solve_and_store(args.game, resolve_algorithm(args.game, args.algorithm),
                                iterations=args.iterations, target=args.target_exploitability,
                                seconds=args.seconds, store_path=args.store,
@@ -115,7 +117,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def cmd_build(args: argparse.Namespace) -> int:
     if args.background:
-        return build_in_background(args)
+        from solver.background import build_in_background
+
+        return build_in_background(args.store, Path(args.status_file) if args.status_file
+                                   else None, args.games)
     summaries = []
     for game in args.games or BUILD_DEFAULTS:
         command = get_game(game).build_command
@@ -136,70 +141,6 @@ def cmd_build(args: argparse.Namespace) -> int:
     if args.json:
         _print(summaries, True)
     return 0
-
-
-def background_games(store_path: str | None) -> list[str]:
-    """The lobby's games that `build` does not solve and the store does not hold yet: what a
-    background build makes, in the lobby's order."""
-    try:
-        with _open_store(store_path) as store:
-            solved = set(store.games())
-    except StoreError:
-        solved = set()
-    return [g for g in game_names() if get_game(g).listed and g not in BUILD_DEFAULTS
-            and g not in solved]
-
-
-def build_in_background(args: argparse.Namespace) -> int:
-    """Build, one after the other, the strategies of the lobby's games that take long (see
-    `background_games`), each by its game's own command, reporting to the status file (its
-    progress bars write there too, `solver.progress`). One such build at a time per status
-    file: a second one finds the first at work and leaves. A game that fails is reported and
-    the build goes on with the next."""
-    status_path = Path(args.status_file) if args.status_file else None
-    lock = _exclusive(status_path.with_suffix(".lock")) if status_path else None
-    if status_path is not None and lock is None:
-        print("another background build is at work", file=sys.stderr)
-        return 0
-    games = [g for g in background_games(args.store) if not args.games or g in args.games]
-    failed: dict[str, str] = {}
-    if status_path is not None:
-        os.environ[STATUS_ENV] = str(status_path)
-    for position, game in enumerate(games):
-        if status_path is not None:
-            write_status(status_path, {"current": game, "pending": games[position + 1:],
-                                       "failed": failed, "position": position + 1,
-                                       "of": len(games), "started": time.time()})
-        command = [*get_game(game).build_command, *(["--store", args.store]
-                                                    if args.store else [])]
-        print(f"building {game}: python -m solver {' '.join(command)}", flush=True)
-        try:
-            code = main(command)
-        except SystemExit as exit_:  # a command its parser refused
-            code = exit_.code if isinstance(exit_.code, int) else 1
-        except Exception as error:  # reported, and the next game is built
-            code, failed[game] = 1, f"{type(error).__name__}: {error}"
-        if code != 0:
-            failed.setdefault(game, f"`python -m solver {' '.join(command)}` exited with {code}")
-    if status_path is not None:
-        write_status(status_path, {"current": None, "pending": [], "failed": failed,
-                                   "finished": time.time()})
-    return 1 if failed else 0
-
-
-def _exclusive(path: Path) -> int | None:
-    """An open lock file held exclusively for the rest of the process, or None if another
-    process holds it."""
-    import fcntl
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return None
-    return fd
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -311,8 +252,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_recall(args: argparse.Namespace) -> int:
+    from solver.build_plan import plan_for
     from solver.dudo_recall import solve_recall, store_recall
 
+    plan_for(args).start()
     with progress_bar(total=args.iterations, unit="it", desc=f"{args.game} recall={args.memory}",
               disable=args.quiet, file=sys.stderr, mininterval=0.5) as bar:
         solved = solve_recall(args.game, args.memory, args.iterations, args.algorithm,
@@ -328,10 +271,13 @@ def cmd_recall(args: argparse.Namespace) -> int:
 
 def cmd_recall_cost(args: argparse.Namespace) -> int:
     from solver.dudo_recall import solve_recall
+    from solver.memory import check
     from solver.public_tree import compile_game
+    from solver.solve import memory_estimate
 
     rows = []
     for game in args.games:
+        check(memory_estimate(game))
         exact = compile_game(game)
         for memory in args.memories:
             solved = solve_recall(game, memory, args.iterations, args.algorithm)
@@ -387,8 +333,11 @@ def cmd_buckets(args: argparse.Namespace) -> int:
 def cmd_bucket_cost(args: argparse.Namespace) -> int:
     from solver.cfr import CFRSolver
     from solver.holdem_buckets import solve_buckets
+    from solver.memory import check
     from solver.public_tree import compile_game
+    from solver.solve import memory_estimate
 
+    check(memory_estimate(args.game))
     tree = compile_game(args.game)
     rows = []
 
@@ -422,36 +371,39 @@ def cmd_bucket_cost(args: argparse.Namespace) -> int:
 def cmd_match(args: argparse.Namespace) -> int:
     import time
 
-    from solver.dudo_match import (
-        MatchPlan,
-        default_recall,
-        local_client,
-        solve_match,
-        store_match,
-    )
+    from solver.build_plan import match_round_plan, plan_for
+    from solver.dask_local import local_client
+    from solver.dudo_match import MatchPlan, default_recall, solve_match, store_match
     from solver.games.dudo_recall import parse_recall
 
     recall = (parse_recall(get_game("dudo-match"), args.recall) if args.recall
               else default_recall())
     plan = MatchPlan(max_dice=args.max_dice, recall=recall, target=args.target_exploitability,
                      iterations=args.iterations, algorithm=args.algorithm)
+    plan_for(args).start()
     started = time.perf_counter()
+    phase("starting the workers")
     if args.scheduler:
         from distributed import Client
 
         client = Client(args.scheduler)
     else:
         client = local_client(args.workers)
-    rounds = plan.rounds()
-    with client, progress_bar(total=len(rounds), unit="round", desc="dudo-match",
-                              disable=args.quiet, file=sys.stderr) as bar:
+    # The bar counts the rounds' estimated work, so that it moves as the time goes, not by
+    # 25 equal steps of which the last few take most of it.
+    work = {counts: max(1e-3, w) for counts, (_, w) in match_round_plan(plan).items()}
+    phase("solving the rounds")
+    with client, progress_bar(total=sum(work.values()), unit="work", desc="dudo-match rounds",
+                              disable=args.quiet, file=sys.stderr,
+                              bar_format="{l_bar}{bar}| {postfix}") as bar:
         def done(solved):  # type: ignore[no-untyped-def]
             bar.set_postfix_str(f"{solved.counts[0]}v{solved.counts[1]}: P={solved.win:.4f} "
                                 f"in {solved.seconds:.0f}s", refresh=False)
-            bar.update(1)
+            bar.update(work[solved.counts])
 
         results = solve_match(plan, client, on_round=done)
     wall = time.perf_counter() - started
+    phase("storing")
     solve_id, table = store_match(results, plan, args.store)
     summary = {"game": "dudo-match", "solve_id": solve_id, "abstraction": recall.descriptor,
                "wall_seconds": round(wall, 1),
@@ -475,14 +427,23 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 
 def cmd_hulhe(args: argparse.Namespace) -> int:
-    from solver.games.holdem.percentiles import PercentileSpec
-    from solver.holdem_mccfr import Plan, build, default_checkpoint, local_client
+    from solver.build_plan import plan_for
+    from solver.cards.strength import ehs_tables
+    from solver.dask_local import local_client
+    from solver.games.holdem.percentiles import PercentileSpec, check_rules, round_buckets
+    from solver.holdem_mccfr import Plan, build, default_checkpoint
 
     plan = Plan(game=args.game, spec=PercentileSpec.parse(f"k:{args.buckets}"),
                 iterations_per_epoch=args.epoch_iterations, seed=args.seed)
     plan.rules  # noqa: B018  (refuses a game outside the hold'em family now, not later)
+    plan_for(args).start()
     checkpoint = (None if args.checkpoint == "none" else
                   Path(args.checkpoint) if args.checkpoint else default_checkpoint(plan))
+    phase("hand-strength tables")
+    ehs_tables(check_rules(plan.rules), progress=not args.quiet)
+    phase("hand buckets")
+    round_buckets(plan.rules, plan.spec)
+    phase("starting the workers")
     if args.scheduler:
         from distributed import Client
 
@@ -544,6 +505,10 @@ GAME_HELP = (f"one of {', '.join((*game_names(), *named_games()))}, or a member 
              f"(the others as in heads-up limit hold'em) or 'universal_poker(...)'")
 
 
+DRY_RUN_HELP = ("build nothing: print the memory it needs (against what the machine has) and "
+                "its phases with their estimated times; exit 2 if it does not fit")
+
+
 def _positive_int(text: str) -> int:
     value = int(text)
     if value <= 0:
@@ -594,6 +559,7 @@ def build_parser() -> argparse.ArgumentParser:
     limit.add_argument("--seconds", type=_positive_float, metavar="S")
     p.add_argument("--seed", type=int, default=0, help="seed of the sampling algorithms")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--dry-run", action="store_true", help=DRY_RUN_HELP)
     p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser("build", parents=[common], help="solve the default games and store them",
@@ -627,6 +593,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--iterations", type=_positive_int, default=1000, metavar="N")
     p.add_argument("--algorithm", choices=("cfr", "cfr+", "lcfr", "dcfr"), default="dcfr")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--dry-run", action="store_true", help=DRY_RUN_HELP)
     p.set_defaults(func=cmd_recall)
 
     p = sub.add_parser("recall-cost", parents=[common],
@@ -695,6 +662,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=_positive_int, metavar="N",
                    help="local worker processes (default: the machine's cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--dry-run", action="store_true", help=DRY_RUN_HELP)
     p.set_defaults(func=cmd_match)
 
     p = sub.add_parser("hulhe", parents=[common],
@@ -731,6 +699,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="local worker processes (default: the machine's cores; 0: this "
                         "process)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--dry-run", action="store_true", help=DRY_RUN_HELP)
     p.set_defaults(func=cmd_hulhe)
 
     p = sub.add_parser("list", parents=[common], help="list the stored solves")
@@ -799,6 +768,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if getattr(args, "dry_run", False):
+            from solver.build_plan import dry_run
+
+            return dry_run(args)
         return int(args.func(args))
     except (StoreError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)

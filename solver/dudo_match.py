@@ -184,18 +184,6 @@ def solve_match(plan: MatchPlan, client: Any,
     return results
 
 
-def local_client(workers: int | None = None) -> Any:
-    """A `distributed.Client` on a new local cluster: `workers` processes (default: the
-    machine's cores), one thread each (the kernels are single-threaded), on loopback."""
-    import os
-
-    from distributed import Client, LocalCluster
-
-    cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
-                           processes=True, host="127.0.0.1", dashboard_address=":0")
-    return Client(cluster)
-
-
 def infoset_rows(solved: RoundSolve) -> Iterator[tuple[str, int, tuple[str, ...],
                                                         tuple[float, ...]]]:
     """(key, player, labels, probabilities) of a round's information sets, keys prefixed with

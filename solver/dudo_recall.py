@@ -22,11 +22,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.dudo_tree import bid_tree, payoff_matrices
+from solver.dudo_tree import bid_tree, payoff_matrices, tree_sizes
 from solver.fsicfr import Graph
 from solver.games.dudo import DudoRules, dice_text, tables
 from solver.games.dudo_recall import remembered
+from solver.memory import (
+    ACTION_BYTES,
+    BASE_BYTES,
+    INFOSET_BYTES,
+    MemoryEstimate,
+    check,
+    tree_bytes,
+)
 from solver.node_kinds import DECISION_NODE
+from solver.progress import phase
 from solver.public_tree import PublicTree
 
 Node = tuple[int, tuple[int, ...]]
@@ -173,6 +182,58 @@ class RecallSolve:
 REAL_GAME_NODES = 1 << 20
 """Real games up to this many decision nodes are compiled to measure an abstract strategy."""
 
+GRAPH_NODE_BYTES = 500
+"""Per node of the abstract graph while it is built in Python (its key in a set, a dict and a
+list, its row of every per-node list), beside its utility matrix and reach."""
+GRAPH_EDGE_BYTES = 100
+"""Per action out of a node (child and payoff, in lists, then arrays)."""
+ITERATION_SECONDS_PER_CELL = 3.2e-9
+"""FSICFR's time per (node, dice pair, action) and iteration: 2v2 remembering three bids, 1,000
+iterations in 155 s on the shared 2-core VM."""
+
+
+def graph_bounds(rules: DudoRules, memory: int | None) -> tuple[int, int]:
+    """Upper bounds on the abstract graph's nodes and actions without building it: a node is a
+    player and up to `memory` increasing bids (fewer only at the start, where the player is
+    known), and a node has at most every bid and the calls as actions."""
+    bids = rules.num_bids
+    kept = bids if memory is None else min(memory, bids)
+    nodes = sum(math.comb(bids, n) for n in range(kept)) + 2 * math.comb(bids, kept)
+    return nodes, nodes * (bids + (2 if rules.calzo else 1))
+
+
+def recall_estimate(rules: DudoRules, memory: int | None, what: str,
+                    measured: bool = False) -> MemoryEstimate:
+    """What `solve_recall` (or a round of a match) needs: the graph, FSICFR's arrays (a utility
+    matrix of dice pairs per node) and the stored rows, and the real game's tree where it is
+    compiled to measure the strategy (`measured`)."""
+    from solver.games.dudo import rolls
+
+    nodes, edges = graph_bounds(rules, memory)
+    held = (len(rolls(rules.dice[0], rules.faces)), len(rolls(rules.dice[1], rules.faces)))
+    pairs = edges * max(held)  # (information set, action) pairs, at most
+    total = (BASE_BYTES + nodes * (8 * held[0] * held[1] + 8 * sum(held) + GRAPH_NODE_BYTES)
+             + edges * GRAPH_EDGE_BYTES + pairs * ACTION_BYTES
+             + nodes * max(held) * INFOSET_BYTES)
+    detail = (f"at most {nodes:,} abstract nodes of {held[0]} x {held[1]} dice pairs, "
+              f"{pairs:,} (information set, action) pairs")
+    if measured:
+        real = tree_sizes(rules)
+        total += tree_bytes(real["information_sets"], real["information_set_actions"],
+                            real["slots"], real["public_nodes"], solved=False) - BASE_BYTES
+        detail += f", and the real game's tree ({real['information_sets']:,} information sets)"
+    return MemoryEstimate(what, total, detail,
+                          "remember fewer bids (--memory)" if memory is not None else "")
+
+
+def recall_seconds(rules: DudoRules, memory: int | None, iterations: int) -> float:
+    """About how long `iterations` FSICFR iterations take (`ITERATION_SECONDS_PER_CELL`)."""
+    from solver.games.dudo import rolls
+
+    _, edges = graph_bounds(rules, memory)
+    cells = len(rolls(rules.dice[0], rules.faces)) * len(rolls(rules.dice[1], rules.faces))
+    return iterations * edges * cells * ITERATION_SECONDS_PER_CELL
+
 
 def solve_recall(game: str, memory: int, iterations: int, algorithm: str = "dcfr",
                  on_iteration: Callable[[int], None] | None = None) -> RecallSolve:
@@ -188,14 +249,19 @@ def solve_recall(game: str, memory: int, iterations: int, algorithm: str = "dcfr
     if not isinstance(dudo, DudoGame):
         raise ValueError(f"the recall abstraction solves Dudo games (dudo, dudo-AvB), not "
                          f"{game!r}")
+    measure = 1 << dudo.dudo_rules.num_bids <= REAL_GAME_NODES
+    check(recall_estimate(dudo.dudo_rules, memory, f"solving {game} remembering {memory} bids",
+                          measure))
+    phase("building the abstract game")
     graph = recall_graph(dudo.dudo_rules, memory)
     solver = FSICFRSolver(graph.graph, algorithm)
+    phase("solving")
     started = time.perf_counter()
     solver.iterate(iterations, on_iteration)
     seconds = time.perf_counter() - started
     strategy = solver.average_strategy()
     real_value = exploitability = None
-    if 1 << dudo.dudo_rules.num_bids <= REAL_GAME_NODES:
+    if measure:
         tree = compile_game(game)
         evaluation = evaluate_strategy(tree, real_strategy(tree, graph, strategy))
         real_value, exploitability = evaluation.value, evaluation.exploitability
@@ -209,6 +275,7 @@ def store_recall(solved: RecallSolve, algorithm: str, store_path: str | None = N
     import solver
     from strategies import InfosetStrategy, StrategyStore
 
+    phase("storing")
     rows = [InfosetStrategy(*row) for row in solved.graph.infoset_rows(solved.strategy)]
     with StrategyStore.open(store_path or None, create=True) as store:
         info = store.save_solve(

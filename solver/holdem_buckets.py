@@ -305,7 +305,10 @@ def solve_buckets(game: str, spec: BucketSpec, iterations: int, algorithm: str =
     """Solve `game` in the abstraction `spec` and measure the average strategy exactly in the
     real game."""
     from solver.exploitability import evaluate_strategy
+    from solver.memory import check
+    from solver.solve import memory_estimate
 
+    check(memory_estimate(game))  # the real game's tree is built and solved on, at most
     abstract = abstract_game(game, spec)
     solver = AbstractSolver(abstract, algorithm)
     started = time.perf_counter()

@@ -420,16 +420,6 @@ def _dask_epoch(solver: Solver, client: Any, workers: int) -> None:
     solver.apply(list(results), time.perf_counter() - started)
 
 
-def local_client(workers: int | None = None) -> Any:
-    """A `distributed.Client` on a new local cluster of `workers` processes (default: the
-    machine's cores), one thread each, on loopback."""
-    from distributed import Client, LocalCluster
-
-    cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
-                           processes=True, host="127.0.0.1", dashboard_address=":0")
-    return Client(cluster)
-
-
 def worker_count(client: Any) -> int:
     """Worker threads the client's cluster has now."""
     return max(1, sum(client.nthreads().values()))
@@ -474,7 +464,7 @@ def build(plan: Plan, *, minutes: float | None, epochs: int | None, store_path: 
     import sys
 
     from solver.holdem_bot import HulheBot, store_solve
-    from solver.progress import progress_bar
+    from solver.progress import phase, progress_bar
 
     started = time.perf_counter()
     solver = Solver(plan)
@@ -490,6 +480,7 @@ def build(plan: Plan, *, minutes: float | None, epochs: int | None, store_path: 
     total = (round(60 * minutes) if by_time and minutes is not None else
              target * plan.iterations_per_epoch if epochs is not None else None)
     clock = time.monotonic()
+    phase("solving")
     with progress_bar(total=total, initial=0 if by_time else solver.iterations,
                       unit="s" if by_time else "it", unit_scale=not by_time,
                       desc=f"solving {plan.game} ({plan.spec.descriptor})",
@@ -514,7 +505,9 @@ def build(plan: Plan, *, minutes: float | None, epochs: int | None, store_path: 
     ci95 = None
     bot = HulheBot.from_solver(solver)  # the tables stored are the tables played
     if self_play_deals > 1:
+        phase("self-play")
         value, ci95 = self_play_value(solver.plan, bot, self_play_deals, progress=progress)
+    phase("storing")
     solve_id = store_solve(solver, store_path, seconds=solver.seconds, value=value,
                            value_ci95=ci95, table=bot.table)
     return BuildResult(solve_id, solver.iterations, solver.epochs, solver.seconds,

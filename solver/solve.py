@@ -16,6 +16,7 @@ from typing import Protocol
 
 import numpy as np
 
+from solver import memory, progress
 from solver.cfr import SCHEDULES, CFRSolver
 from solver.exploitability import evaluate_strategy
 from solver.public_tree import PublicTree, compile_game
@@ -112,9 +113,40 @@ def warm_up(algorithm: str) -> None:
     evaluate_strategy(tree, solver.average_strategy())
 
 
+def memory_estimate(game: str, tree: PublicTree | None = None) -> memory.MemoryEstimate:
+    """What an exact solve of `game` needs (`solver.memory`): from its counts where it counts
+    itself without being built (Dudo, the hold'em family), else from its compiled `tree` (the
+    games whose trees are walked from their states are small)."""
+    from solver.games import get_game
+    from solver.sizes import CountsItself
+
+    g = get_game(game)
+    if isinstance(g, CountsItself):
+        sizes: dict[str, object] = dict(g.sizes())
+    else:
+        tree = tree if tree is not None else compile_game(game)
+        sizes = {"information_sets": tree.num_infosets,
+                 "information_set_actions": tree.num_regrets, "public_nodes": tree.num_nodes,
+                 "slots": tree.num_slots(0) + tree.num_slots(1)}
+    estimate = memory.exact_estimate(game, sizes)
+    own = [word for word in g.build_command if word != "--quiet"]
+    if own[:1] != ["solve"]:
+        estimate = memory.MemoryEstimate(
+            estimate.what, estimate.bytes, estimate.detail,
+            f"build it the way it fits: python -m solver {' '.join(own)}")
+    return estimate
+
+
 def checkpoint_after(iteration: int) -> int:
     """The next iteration at which to measure: every one up to 10, then about 4% apart."""
     return iteration + max(1, iteration // 25) if iteration >= 10 else iteration + 1
+
+
+def _counts_itself(game: str) -> bool:
+    from solver.games import get_game
+    from solver.sizes import CountsItself
+
+    return isinstance(get_game(game), CountsItself)
 
 
 def solve(
@@ -131,6 +163,8 @@ def solve(
 
     `iterations` is an exact count; `target_exploitability` stops at the first checkpoint at or
     below it; `seconds` caps the solver time.  With no limit it stops at `DEFAULT_TARGET`.
+    A solve that would not fit in the memory available is refused before it allocates
+    (`solver.memory.NotEnoughMemoryError`).
     """
     for name, limit in (("iterations", iterations), ("target exploitability",
                                                       target_exploitability),
@@ -138,12 +172,19 @@ def solve(
         if limit is not None and not (limit > 0 and math.isfinite(limit)):
             raise ValueError(f"{name} must be a positive number, got {limit}")
     algorithm = resolve_algorithm(game, algorithm)
+    counted = _counts_itself(game)
+    if counted:  # checked before the tree is built: that is where memory runs out first
+        memory.check(memory_estimate(game))
     warm_up(algorithm)
     if iterations is None and target_exploitability is None and seconds is None:
         target_exploitability = DEFAULT_TARGET
         if algorithm in SAMPLING_ALGORITHMS or algorithm in MATRIX_ALGORITHMS:
             seconds = DEFAULT_SAMPLING_SECONDS
+    progress.phase("compiling the tree")
     tree = compile_game(game)
+    if not counted:
+        memory.check(memory_estimate(game, tree))
+    progress.phase("solving")
     solver = make_solver(tree, algorithm, seed)
     if type(solver).__name__ == "DudoCFRSolver":  # its kernel too, off the clock
         from solver.dudo_cfr import warm_up as warm_up_streaming

@@ -17,6 +17,7 @@ import numpy as np
 import solver
 from solver.action_values import action_values
 from solver.node_kinds import CHANCE_NODE, DECISION_NODE
+from solver.progress import phase
 from solver.public_tree import PublicTree, compile_game
 from solver.solve import Checkpoint, SolveResult, solve
 from strategies import (
@@ -80,6 +81,7 @@ def solve_and_store(game: str, algorithm: str, *, iterations: int | None = None,
     trace in the store at `store_path` (default: the default store), creating it if needed."""
     result = solve(game, algorithm, iterations=iterations, target_exploitability=target,
                    seconds=seconds, seed=seed, on_checkpoint=on_checkpoint)
+    phase("storing")
     with StrategyStore.open(store_path or None, create=True) as store:
         info = store.save_solve(
             game=game,

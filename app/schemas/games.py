@@ -85,10 +85,21 @@ class BuildProgress(Frozen):
     long builds after it serves the games that are ready)."""
 
     state: Literal["waiting", "building", "failed"]
-    step: str | None = Field(description="What the build is doing now.")
-    fraction: float | None = Field(description="How much of that step is done (0 to 1).")
-    remaining_seconds: float | None = Field(description="About how long that step still takes.")
-    message: str | None = Field(description="Why it failed, if it did.")
+    step: str | None = Field(default=None, description="What the build is doing now.")
+    phase: int | None = Field(default=None, description="Which of its phases it is in (1 on).")
+    phases: int | None = Field(default=None, description="How many phases the build has.")
+    fraction: float | None = Field(
+        default=None, description="How far the build of this game has come (0 to 1), by the "
+        "time its phases are estimated to take.")
+    step_fraction: float | None = Field(
+        default=None, description="How much of the current step is done (0 to 1).")
+    remaining_seconds: float | None = Field(
+        default=None, description="About how long the build of this game still takes.")
+    build_remaining_seconds: float | None = Field(
+        default=None, description="About how long the whole background build still takes.")
+    starts_in_seconds: float | None = Field(
+        default=None, description="While waiting: about when its build starts.")
+    message: str | None = Field(default=None, description="Why it failed, if it did.")
 
 
 class GameSummary(GameDescription):

@@ -35,10 +35,39 @@ from strategies import InfosetStrategy, PublicNode, SolveInfo, split_key
 
 
 def game_or_404(name: str) -> Game:
-    """The game called `name`; `NotFoundError` naming the valid games otherwise."""
+    """The game called `name`; `NotFoundError` naming the lobby's games otherwise."""
     if name not in game_names():
-        raise NotFoundError(f"unknown game {name!r}; valid games: {', '.join(game_names())}")
+        listed = [g for g in game_names() if get_game(g).listed]
+        raise NotFoundError(f"unknown game {name!r}; the games: {', '.join(listed)}")
     return get_game(name)
+
+
+def lobby_games(source: StrategySource) -> list[str]:
+    """The games the lobby offers: those it lists, and the variants whose solve is stored."""
+    try:
+        solved = set(source.store().games())
+    except StrategyUnavailableError:
+        solved = set()
+    return [g for g in game_names() if get_game(g).listed or g in solved]
+
+
+def offered_game(source: StrategySource, name: str) -> Game:
+    """The game called `name` if the lobby offers it; else `NotFoundError` naming the lobby's
+    games (a variant the registry knows but nobody built is not offered: its strategy, tree
+    and matches are not found, like those of a game that does not exist)."""
+    offered = lobby_games(source)
+    if name not in offered:
+        what = (f"{get_game(name).title} ({name!r}) is not offered here" if name in game_names()
+                else f"unknown game {name!r}")
+        raise NotFoundError(f"{what}; the games: {', '.join(offered)}")
+    return get_game(name)
+
+
+def ready_solve(source: StrategySource, name: str) -> SolveInfo:
+    """The latest solve of a game the lobby offers: 404 for a game it does not offer, 409
+    (`GameNotReadyError`, with its build's progress) for one not built yet."""
+    offered_game(source, name)
+    return source.solve(name)
 
 
 def game_value(source: StrategySource, game: str) -> tuple[float | None, float | None]:
@@ -122,9 +151,7 @@ def list_games(source: StrategySource) -> list[GameSummary]:
         report = building.get(name) if info is None else None
         out.append(GameSummary.model_validate({
             **_summary_fields(get_game(name), info),
-            "building": BuildProgress.model_validate({
-                "step": None, "fraction": None, "remaining_seconds": None, "message": None,
-                **report}) if report else None}))
+            "building": BuildProgress.model_validate(report) if report else None}))
     return out
 
 
@@ -173,9 +200,9 @@ def strategy(
     """The stored strategy of a game: one information set (`infoset`, 404 if unknown) or those
     whose key starts with `prefix` and contains `contains`, whose private part is `private`
     and whose public history starts with `history`, in the solver's order, paged by
-    `offset`/`limit` in the store. 503 if the game has no solve."""
-    game_or_404(name)
-    info = source.solve(name)
+    `offset`/`limit` in the store. 404 for a game the lobby does not offer, 409 while it is
+    not built."""
+    info = ready_solve(source, name)
     if infoset is not None:
         row = source.infoset(name, infoset)
         if row is None:
@@ -204,8 +231,7 @@ def _example_keys(source: StrategySource, name: str) -> str:
 
 def convergence(source: StrategySource, name: str) -> Convergence:
     """The convergence trace (exploitability and value by iteration) of the latest solve."""
-    game_or_404(name)
-    info = source.solve(name)
+    info = ready_solve(source, name)
     return Convergence(
         game=name,
         solve_id=info.id,
@@ -231,8 +257,8 @@ def tree_node(source: StrategySource, name: str, idx: int = 0, *, offset: int = 
     children and a page of the range of the player to move, with the equilibrium's
     probabilities, values and reach of each private state. 404 for an unknown node, or a solve
     that stored no tree."""
-    game = game_or_404(name)
-    info = source.solve(name)
+    info = ready_solve(source, name)
+    game = get_game(name)
     found = source.nodes(name, idx=idx)
     if not found:
         root = source.nodes(name, idx=0)

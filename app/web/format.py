@@ -5,6 +5,7 @@ Nothing here knows a game: labels are drawn from what the game says they are mad
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -89,6 +90,16 @@ def top_choices(actions: Sequence[ActionProbability], chosen: str | None, keep: 
     return shown, len(others), sum(a.probability for a in others)
 
 
+def duration(seconds: float) -> str:
+    """``45 s``, ``12 min``, ``1 h 20 min``: an estimate's time, rounded up to what it means."""
+    if seconds < 90:
+        return f"{max(1, round(seconds))} s"
+    whole = -(-int(seconds) // 60)
+    if whole < 60:
+        return f"{whole} min"
+    return f"{whole // 60} h" + (f" {whole % 60} min" if whole % 60 else "")
+
+
 def bar_width(p: float) -> int:
     """A probability bar's width in whole percent (a CSS class ``w-N``: the pages have no inline
     styles); a non-zero probability gets at least 1% so that it stays visible."""
@@ -123,6 +134,17 @@ def fmt_signed(x: float | None, digits: int = 3) -> str:
     if "." in text:  # trailing zeros of the decimals only: 1,000 stays 1000
         text = text.rstrip("0").rstrip(".")
     return ("+" if x > 0 else "−") + text
+
+
+_NEGATIVE_ZERO = re.compile(r"(?<![\w.])-(?=0(?:\.0+)?(?![\d.]))")
+
+
+def format_text(template: Any, *args: Any, **kwargs: Any) -> str:
+    """Jinja's ``format`` filter (``"%.3f"|format(x)``), with no negative zero: a value that
+    rounds to zero prints ``0.000``, never ``-0.000`` (a loss of 0.0001, or a sum that came out
+    as -0.0)."""
+    text = str(template) % (kwargs or args)
+    return _NEGATIVE_ZERO.sub("", text)
 
 
 def piece_word(pieces: str, count: int = 1) -> str:

@@ -20,9 +20,11 @@ templates.env.globals.update(
     pct=format.pct,
     bar_width=format.bar_width,
     top_choices=format.top_choices,
+    duration=format.duration,
     sci=format.sci,
     fmt_signed=format.fmt_signed,
     piece_word=format.piece_word,
     csrf_token=csrf_token,
     negligible=NEGLIGIBLE,
 )
+templates.env.filters["format"] = format.format_text

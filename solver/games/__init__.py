@@ -15,6 +15,8 @@ Three ways to name a game:
 
 from __future__ import annotations
 
+import importlib
+import os
 from collections.abc import Callable
 from functools import cache
 
@@ -148,3 +150,12 @@ def get_game(name: str) -> Game:
     if game.name != name and (game.name in _REGISTRY or game.name in _NAMED):
         return get_game(game.name)
     return game
+
+
+GAMES_ENV = "SOLVER_GAMES"
+"""Modules (comma-separated) imported with the registry, each registering games of its own
+(`register_game`): a plug-in's games, known to every process the solver starts (a background
+build runs each game's build in a process of its own)."""
+
+for _module in filter(None, (m.strip() for m in os.environ.get(GAMES_ENV, "").split(","))):
+    importlib.import_module(_module)

@@ -502,11 +502,24 @@ class DudoGame(GameDefaults):
     def forfeit_payoff(self, state: State, seat: int) -> float:
         return -1.0  # the round lost, as a lost call
 
+    @property
+    def build_command(self) -> tuple[str, ...]:
+        """Exact up to three dice in play (2^18 bid sequences); beyond, remembering the last
+        three bids (`python -m solver recall`): 2v2's exact tree needs far more memory than a
+        machine has (`python -m solver info dudo-2v2`)."""
+        return self._build
+
     def compile_public_tree(self) -> PublicTree:
         """The public tree built as arrays (`solver.dudo_tree`), not walked."""
         from solver.dudo_tree import compile_dudo
 
         return compile_dudo(self.name, self.dudo_rules)
+
+    def sizes(self) -> dict[str, int | dict[str, int]]:
+        """Exact counts without building anything (`solver.dudo_tree.tree_sizes`)."""
+        from solver.dudo_tree import tree_sizes
+
+        return dict(tree_sizes(self.dudo_rules))
 
     def __repr__(self) -> str:
         return f"DudoGame(calzo={self.calzo}, dice={self.dudo_rules.dice})"

@@ -11,6 +11,7 @@ import pytest
 
 from solver.abstraction import abstraction_for
 from solver.cli import main
+from solver.dask_local import local_client
 from solver.exploitability import evaluate, exploitability
 from solver.games import get_game
 from solver.games.holdem.betting import OVER, Betting, count_sequences, walk
@@ -25,7 +26,6 @@ from solver.holdem_mccfr import (
     Solver,
     _worker_epoch,
     betting_tree,
-    local_client,
     run,
 )
 from solver.policy import uniform_policy

@@ -175,12 +175,19 @@ def round_buckets(rules: HoldemRules, spec: PercentileSpec) -> tuple[RoundBucket
         raise ValueError(f"{rules.spec} has {rules.num_rounds} rounds: k needs "
                          f"{rules.num_rounds - 1} entries (one per round after the first), "
                          f"not {len(spec.k)}")
+    from solver.progress import progress_bar
+
     out = []
-    for r in range(rules.num_rounds):
-        k = None if r == 0 else spec.k[r - 1]
-        indexer = streets.indexer(r)
-        codes = round_codes(rules, r, k)
-        out.append(RoundBuckets(indexer, codes, indexer.size if k is None else k))
+    # Reported to a background build's status and log only: minutes the first time, then
+    # read from the cache at once.
+    with progress_bar(total=rules.num_rounds, desc="hand buckets", unit="round",
+                      disable=True) as bar:
+        for r in range(rules.num_rounds):
+            k = None if r == 0 else spec.k[r - 1]
+            indexer = streets.indexer(r)
+            codes = round_codes(rules, r, k)
+            out.append(RoundBuckets(indexer, codes, indexer.size if k is None else k))
+            bar.update(1)
     return tuple(out)
 
 
