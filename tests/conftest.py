@@ -30,3 +30,30 @@ def store_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if result.returncode != 0:
         pytest.fail(f"building the strategy store failed:\n{result.stderr}")
     return path
+
+
+@pytest.fixture(scope="session")
+def match_store(store_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The complete store plus a quick build of a whole Dudo match: every round remembering one
+    bid, three iterations a round (a weak bot, but one with a strategy for every position;
+    the real build is `python -m solver match`), about 40 s. Its table of win chances lies
+    beside it, where the app looks for it."""
+    import sqlite3
+
+    path = tmp_path_factory.mktemp("match") / "strategies.sqlite"
+    source, target = sqlite3.connect(store_path), sqlite3.connect(path)
+    try:
+        source.backup(target)
+    finally:
+        source.close()
+        target.close()
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    result = subprocess.run(
+        [sys.executable, "-m", "solver", "match", "--max-dice", "5", "--recall", "1",
+         "--iterations", "3", "--target-exploitability", "0.01", "--workers", "1", "--quiet",
+         "--store", str(path)],
+        cwd=REPO_ROOT, env=env, capture_output=True, text=True, check=False,
+    )
+    if result.returncode != 0:
+        pytest.fail(f"building the Dudo match failed:\n{result.stderr}")
+    return path

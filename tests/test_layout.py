@@ -232,7 +232,8 @@ def _string_constants(tree: ast.Module) -> Iterator[ast.Constant]:
             yield node
 
 
-GENERIC = ("solver.engine", "solver.algorithms", "solver.runs.build", "solver.runs.store_solve",
+GENERIC = ("solver.engine", "solver.algorithms", "solver.runs.build", "solver.runs.background",
+           "solver.runs.store_solve",
            "solver.runs.dask", "solver.runs.sizes", "solver.evaluation.stored")
 
 
