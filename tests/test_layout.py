@@ -233,8 +233,8 @@ def _string_constants(tree: ast.Module) -> Iterator[ast.Constant]:
 
 
 GENERIC = ("solver.engine", "solver.algorithms", "solver.runs.build", "solver.runs.background",
-           "solver.runs.store_solve",
-           "solver.runs.dask", "solver.runs.sizes", "solver.evaluation.stored")
+           "solver.runs.build_status", "solver.runs.store_solve", "solver.runs.dask",
+           "solver.runs.sizes", "solver.evaluation.stored")
 
 
 @pytest.mark.parametrize("prefix", GENERIC)
