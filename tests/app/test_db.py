@@ -34,7 +34,7 @@ from app.services import StrategySource
 from app.services.tokens import hash_token
 from solver.games import get_game, play
 from tests.app import release1
-from tests.app.conftest import AppFactory, new_match
+from tests.app.conftest import AppFactory, new_match, play_random_hand
 
 BASELINE = "0001"
 
@@ -336,12 +336,7 @@ def test_the_write_ahead_log_stays_bounded_over_many_hands(
         match_id, headers = new_match(api.client, "leduc")
         chooser = random.Random(0)
         for _ in range(600):
-            view = api.client.post(f"/api/v1/matches/{match_id}/hands", headers=headers).json()
-            while view["status"] == "in_progress":
-                view = api.client.post(f"/api/v1/hands/{view['hand_id']}/actions",
-                                       headers=headers,
-                                       json={"action": chooser.choice(view["legal_actions"]),
-                                             "seq": view["seq"]}).json()
+            play_random_hand(api.client, match_id, headers, chooser)
             sizes.append(wal.stat().st_size)
     finally:
         stop.set()
