@@ -43,7 +43,6 @@ from solver.engine.kernels import (
     pass_up,
     positive_regret,
     root_value,
-    terminal_values,
 )
 from solver.engine.node_kinds import CHANCE_NODE, DECISION_NODE, TERMINAL_NODE
 from solver.engine.tree import FloatArray, IntArray, TreeArrays
@@ -292,9 +291,33 @@ def _ascend(tree, player, strategy, own, opponent, values, action_values, regret
                     for a in range(count):
                         strategy[base + a] = matched_probability(regrets[base + a], total, count)
         elif kind == TERMINAL_NODE:
-            terminal_values(tree, n, player, opponent, values)
+            sparse_terminal_values(tree, n, player, opponent, values)
         pass_up(tree, n, player, values, action_values)
     return root_value(tree, player, values)
+
+
+@njit(cache=True, inline="always")
+def sparse_terminal_values(tree, node, player, opponent_reach, values):
+    """`solver.engine.kernels.terminal_values`, column by column of the payoff matrix so that
+    the other player's private states it does not hold (most of them, near an equilibrium)
+    are left out; `values` at the node's slots are zero on entry (`_descend` zeroes them)."""
+    first = tree.slot_offset[player, node]
+    count = tree.slot_count[player, node]
+    o_first = tree.slot_offset[1 - player, node]
+    o_count = tree.slot_count[1 - player, node]
+    base = tree.payoff_offset[node]
+    payoffs = tree.payoffs
+    for k in range(o_count):
+        r = opponent_reach[o_first + k]
+        if r == 0.0:
+            continue
+        if player == 0:
+            for j in range(count):
+                values[first + j] += payoffs[base + j * o_count + k] * r
+        else:
+            row = base + k * count
+            for j in range(count):
+                values[first + j] -= payoffs[row + j] * r
 
 
 @njit(cache=True)
