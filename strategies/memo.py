@@ -24,8 +24,8 @@ class Memo:
     def __init__(self, lookup: sqlite3.Connection) -> None:
         self.lookup = lookup
         self.data_version: int | None = None
-        self.latest: dict[str, int | None] = {}
-        """game -> latest solve id (None: no solve)"""
+        self.latest: dict[tuple[str, str], int | None] = {}
+        """(game, opponent) -> latest solve id (None: no solve)"""
         self.game_of: dict[int, str] = {}
         """solve id -> game"""
         self.solves: OrderedDict[int, dict[str, InfosetStrategy]] = OrderedDict()
@@ -51,19 +51,19 @@ class Memo:
         if len(self.labels) > 10_000:
             self.labels.clear()
 
-    def solve_id(self, game: str, solve_id: int | None) -> int | None:
+    def solve_id(self, game: str, solve_id: int | None, opponent: str = "") -> int | None:
         """Revalidate; then ``solve_id`` (checked to be a solve of ``game``) or, if None, the
-        latest solve of ``game``."""
+        latest solve of ``game`` (of its `opponent`, if not empty)."""
         version = self.lookup.execute("PRAGMA data_version").fetchone()[0]
         if version != self.data_version:
             self.clear()
             self.data_version = version
         if solve_id is None:
             try:
-                return self.latest[game]
+                return self.latest[game, opponent]
             except KeyError:
-                row = self.lookup.execute(sql.SELECT_LATEST, (game,)).fetchone()
-                latest = self.latest[game] = None if row is None else row[0]
+                row = self.lookup.execute(sql.SELECT_LATEST, (game, opponent)).fetchone()
+                latest = self.latest[game, opponent] = None if row is None else row[0]
                 return latest
         owner = self.game_of.get(solve_id)
         if owner is None:

@@ -25,11 +25,12 @@ from sqlalchemy import (
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """Version of the table layout below; bump on any incompatible change."""
-UPGRADABLE_VERSION = 4
-"""The one older layout a store is upgraded from in place: version 5 only added the `blobs`
-table and `SolveRow.value_ci95`, so no solve has to be rebuilt (the long ones take hours)."""
+UPGRADABLE_VERSIONS = (4, 5)
+"""The older layouts a store is upgraded from in place: version 5 only added the `blobs` table
+and `SolveRow.value_ci95`, version 6 `SolveRow.opponent` and `SolveRow.best_reply`, so no solve
+has to be rebuilt (the long ones take hours)."""
 
 SCHEMA_VERSION_KEY = "schema_version"
 
@@ -74,6 +75,7 @@ class SolveRow(Base):
     # AUTOINCREMENT: ids are never reused after a delete, so caches keyed by id stay valid.
     __table_args__ = (
         Index("ix_solves_game_created", "game", "created", "id"),
+        Index("ix_solves_game_opponent_created", "game", "opponent", "created", "id"),
         {"sqlite_autoincrement": True},
     )
 
@@ -92,6 +94,13 @@ class SolveRow(Base):
     value_ci95: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
     """Half-width of the 95% interval of `value` where it is a sampled estimate (the real
     game's value of an abstract solve, by self-play); null where `value` is exact."""
+    opponent: Mapped[str] = mapped_column(String, default="", server_default="")
+    """Empty for the game's equilibrium; else the name of an exploitable opponent this solve
+    is (`solver.runs.opponents`: an early solve, a styled bot), which the game's latest solve
+    never is."""
+    best_reply: Mapped[list[float] | None] = mapped_column(JSON, nullable=True, default=None)
+    """What a best reply to the stored strategy wins per hand in seat 0 and in seat 1 (their
+    mean is the exploitability); null where unknown."""
 
 
 class InfosetRow(Base):

@@ -49,6 +49,11 @@ class SolveInfo:
     """`solver.abstractions` descriptor of the abstract game solved; empty for the real game."""
     value_ci95: float | None = None
     """Half-width of the 95% interval of `value` where it is a sampled estimate; None if exact."""
+    opponent: str = ""
+    """Empty for the game's equilibrium; else the exploitable opponent this solve is."""
+    best_reply: tuple[float, float] | None = None
+    """What a best reply to the strategy wins per hand in seat 0 and in seat 1 (their mean is
+    the exploitability); None where unknown."""
 
 
 @dataclass(frozen=True, slots=True)

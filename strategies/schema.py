@@ -15,7 +15,7 @@ from sqlalchemy.exc import DBAPIError
 from strategies.models import (
     SCHEMA_VERSION,
     SCHEMA_VERSION_KEY,
-    UPGRADABLE_VERSION,
+    UPGRADABLE_VERSIONS,
     Base,
     MetaRow,
 )
@@ -43,9 +43,15 @@ def make_engine(path: Path, busy_timeout: float) -> Engine:
     return engine
 
 
-def _upgrade(conn: Any) -> None:
-    """Version 4 to 5 in place: the new table and column, nothing rewritten."""
-    conn.exec_driver_sql("ALTER TABLE solves ADD COLUMN value_ci95 FLOAT")
+def _upgrade(conn: Any, version: int) -> None:
+    """Version 4 or 5 to the current one in place: the new tables, columns and index, nothing
+    rewritten."""
+    if version < 5:
+        conn.exec_driver_sql("ALTER TABLE solves ADD COLUMN value_ci95 FLOAT")
+    conn.exec_driver_sql("ALTER TABLE solves ADD COLUMN opponent VARCHAR DEFAULT '' NOT NULL")
+    conn.exec_driver_sql("ALTER TABLE solves ADD COLUMN best_reply JSON")
+    conn.exec_driver_sql("CREATE INDEX IF NOT EXISTS ix_solves_game_opponent_created "
+                         "ON solves (game, opponent, created, id)")
     Base.metadata.create_all(conn)  # the tables that are missing: blobs
     conn.execute(update(MetaRow).where(MetaRow.key == SCHEMA_VERSION_KEY)
                  .values(value=str(SCHEMA_VERSION)))
@@ -78,9 +84,9 @@ def check_or_create_schema(engine: Engine, path: Path, create: bool) -> None:
                 version: int | None = int(raw) if raw is not None else None
             except ValueError:
                 version = None
-            if version == UPGRADABLE_VERSION:
+            if version in UPGRADABLE_VERSIONS:
                 try:
-                    _upgrade(conn)
+                    _upgrade(conn, version)
                 except DBAPIError as exc:
                     raise StoreSchemaError(
                         f"{path} has strategy store schema_version {version}, which is upgraded "

@@ -14,9 +14,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from strategies.models import SolveRow
-from strategies.records import InfosetStrategy, SolveInfo, split_key
+from strategies.records import InfosetStrategy, PublicNode, SolveInfo, TracePoint, split_key
 
-SELECT_LATEST = "SELECT id FROM solves WHERE game = ? ORDER BY created DESC, id DESC LIMIT 1"
+SELECT_LATEST = ("SELECT id FROM solves WHERE game = ? AND opponent = ? "
+                 "ORDER BY created DESC, id DESC LIMIT 1")
 SELECT_GAME = "SELECT game FROM solves WHERE id = ?"
 INFOSET_COLUMNS = "key, player, labels, probabilities, \"values\", value, reach, node"
 SELECT_INFOSET = f"SELECT {INFOSET_COLUMNS} FROM infosets WHERE solve_id = ? AND key = ?"
@@ -91,6 +92,19 @@ def infoset_parameters(solve_id: int, strategy: Iterable[InfosetStrategy]) -> li
     return rows
 
 
+def node_parameters(solve_id: int, nodes: Iterable[PublicNode]) -> list[tuple[Any, ...]]:
+    """The parameters of `INSERT_NODES` for the public tree's `nodes` of solve `solve_id`."""
+    return [(solve_id, int(n.idx), n.public, int(n.parent), n.label, n.kind, int(n.actor))
+            for n in nodes]
+
+
+def trace_parameters(solve_id: int, trace: Iterable[TracePoint]) -> list[dict[str, Any]]:
+    """The rows of the ``trace`` table for the points of solve `solve_id`."""
+    return [{"solve_id": solve_id, "iteration": int(p.iteration), "seconds": float(p.seconds),
+             "exploitability": float(p.exploitability), "value": float(p.value)}
+            for p in trace]
+
+
 def page_condition(solve_id: int, *, prefix: str, contains: str, private: str | None,
                    public_prefix: str, node: int | None) -> tuple[str, list[object]]:
     """The WHERE clause (and its parameters) of the infosets of solve `solve_id` that
@@ -127,4 +141,7 @@ def solve_info(row: SolveRow) -> SolveInfo:
         solver_version=row.solver_version,
         abstraction=row.abstraction or "",
         value_ci95=row.value_ci95,
+        opponent=row.opponent or "",
+        best_reply=(float(row.best_reply[0]), float(row.best_reply[1]))
+        if row.best_reply is not None else None,
     )

@@ -166,10 +166,14 @@ class StrategyStore:
         nodes: Iterable[PublicNode] = (),
         value_ci95: float | None = None,
         table: TableStrategy | None = None,
+        opponent: str = "",
+        best_reply: tuple[float, float] | None = None,
     ) -> SolveInfo:
         """Store one solve with its strategy, convergence trace and public tree (optional) in a
         single transaction.  A solve too big for a row per information set passes its strategy
-        as a `table` instead (and an empty `strategy`): `infoset` answers from it."""
+        as a `table` instead (and an empty `strategy`): `infoset` answers from it.  An
+        exploitable `opponent` (a name; empty for the equilibrium) is never the game's latest
+        solve: `latest_solve(game, opponent)` and `opponents(game)` find it."""
         with self._sessions.begin() as session:
             solve = SolveRow(
                 game=game,
@@ -182,6 +186,8 @@ class StrategyStore:
                 solver_version=solver_version,
                 abstraction=abstraction,
                 value_ci95=value_ci95,
+                opponent=opponent,
+                best_reply=list(map(float, best_reply)) if best_reply is not None else None,
             )
             session.add(solve)
             session.flush()
@@ -189,20 +195,10 @@ class StrategyStore:
             infosets = sql.infoset_parameters(sid, strategy)
             if infosets:
                 session.connection().exec_driver_sql(sql.INSERT_INFOSETS, infosets)
-            node_rows = [(sid, int(n.idx), n.public, int(n.parent), n.label, n.kind,
-                          int(n.actor)) for n in nodes]
+            node_rows = sql.node_parameters(sid, nodes)
             if node_rows:
                 session.connection().exec_driver_sql(sql.INSERT_NODES, node_rows)
-            points = [
-                {
-                    "solve_id": sid,
-                    "iteration": int(p.iteration),
-                    "seconds": float(p.seconds),
-                    "exploitability": float(p.exploitability),
-                    "value": float(p.value),
-                }
-                for p in trace
-            ]
+            points = sql.trace_parameters(sid, trace)
             if points:
                 session.execute(insert(TraceRow), points)
             if table is not None:
@@ -220,9 +216,8 @@ class StrategyStore:
             solve = session.get(SolveRow, solve_id)
             if solve is None:
                 raise KeyError(f"no solve with id {solve_id}")
-            session.execute(delete(InfosetRow).where(InfosetRow.solve_id == solve_id))
-            session.execute(delete(TraceRow).where(TraceRow.solve_id == solve_id))
-            session.execute(delete(BlobRow).where(BlobRow.solve_id == solve_id))
+            for table in (InfosetRow, TraceRow, BlobRow):
+                session.execute(delete(table).where(table.solve_id == solve_id))
             session.delete(solve)
         with self._lock:
             self._invalidate()
@@ -237,11 +232,12 @@ class StrategyStore:
         with self._sessions() as session:
             return [sql.solve_info(row) for row in session.scalars(stmt)]
 
-    def latest_solve(self, game: str) -> SolveInfo | None:
-        """The newest solve of ``game``, or None if it was never solved. Cached like
+    def latest_solve(self, game: str, opponent: str = "") -> SolveInfo | None:
+        """The newest solve of ``game`` (its equilibrium; with `opponent`, the newest solve of
+        that exploitable opponent), or None if there is none. Cached like
         :meth:`latest_solve_id` (a bot asks on every decision)."""
         with self._lock:
-            sid = self._solve_id_locked(game, None)
+            sid = self._solve_id_locked(game, None, opponent)
             if sid is None:
                 return None
             cached = self._memo.infos.get(sid)
@@ -253,11 +249,21 @@ class StrategyStore:
                 self._memo.infos[sid] = info
         return info
 
-    def latest_solve_id(self, game: str) -> int | None:
-        """The id of the newest solve of ``game``, or None if it was never solved. Cheap: one
+    def latest_solve_id(self, game: str, opponent: str = "") -> int | None:
+        """The id of the newest solve of ``game`` (of its `opponent`), or None. Cheap: one
         ``PRAGMA data_version`` while the id is cached (as for :meth:`infoset`)."""
         with self._lock:
-            return self._solve_id_locked(game, None)
+            return self._solve_id_locked(game, None, opponent)
+
+    def opponents(self, game: str) -> list[SolveInfo]:
+        """The newest solve of each exploitable opponent of ``game``, the most exploitable
+        first."""
+        stmt = (select(SolveRow).where(SolveRow.game == game, SolveRow.opponent != "")
+                .order_by(*_NEWEST_FIRST))
+        with self._sessions() as session:
+            rows = list(session.scalars(stmt))
+        newest = {row.opponent: sql.solve_info(row) for row in reversed(rows)}  # newest wins
+        return sorted(newest.values(), key=lambda info: (-info.exploitability, info.opponent))
 
     def solve(self, solve_id: int) -> SolveInfo | None:
         """The solve with this id, or None."""
@@ -424,11 +430,12 @@ class StrategyStore:
         """Drop what reads remember; call with the lock held."""
         self._memo.clear()
 
-    def _solve_id_locked(self, game: str, solve_id: int | None) -> int | None:
+    def _solve_id_locked(self, game: str, solve_id: int | None, opponent: str = ""
+                         ) -> int | None:
         """`Memo.solve_id`, on an open store; call with the lock held."""
         if self._closed:
             raise StoreError(f"{self!r} is closed")
-        return self._memo.solve_id(game, solve_id)
+        return self._memo.solve_id(game, solve_id, opponent)
 
     def _load(self, solve_id: int) -> dict[str, InfosetStrategy]:
         """Decode a whole solve, through a pooled connection (without the lock)."""

@@ -90,3 +90,52 @@ def _infoset_slots(tree: PublicTree, infosets: np.ndarray) -> np.ndarray:
     rank = infosets - first_of_node
     slots: np.ndarray = a.slot_offset[player, nodes] + rank
     return slots
+
+
+@dataclass(frozen=True, slots=True)
+class BestReply:
+    """What a best reply to a strategy makes of each position: for an information set I of
+    player p, Q(I, a) is p's expected payoff given I, taking a and then best-replying to the
+    strategy's other seat; V(I) = max_a Q(I, a)."""
+
+    q: np.ndarray
+    """Per (information set, action), laid out like `ActionValues.q` (NaN where the strategy's
+    other seat never reaches I)."""
+    v: np.ndarray
+    """Per information set: V(I) (NaN where Q is)."""
+    seat_values: tuple[float, float]
+    """What the best reply wins per hand in seat 0 and in seat 1 (their mean is the
+    exploitability, NashConv / 2)."""
+
+
+def best_reply_values(tree: PublicTree, strategy: np.ndarray) -> BestReply:
+    """`BestReply` at every information set of `tree` against the flat `strategy`: the best
+    response pass's counterfactual action values, conditioned on the information set as
+    `action_values` conditions the profile's (a best reply's choices below I do not change
+    the weight of I, which is chance times the other seat's reach)."""
+    unit = tree.unit_arrays()
+    if unit is None:
+        raise ValueError(f"{tree.game}: the compiled tree has no chance probabilities, so "
+                         "values cannot be conditioned on positions")
+    a = tree.arrays
+    q = np.full(tree.num_regrets, np.nan)
+    offsets = tree.infoset_regret_offset
+    seat_values = [0.0, 0.0]
+    for p in (0, 1):
+        other = np.zeros(tree.num_slots(1 - p))
+        kernels.reach_probabilities(a, 1 - p, strategy, other)
+        counterfactual = np.zeros(tree.num_regrets)
+        seat_values[p] = float(kernels.best_response(a, p, other, np.zeros(tree.num_slots(p)),
+                                                     counterfactual))
+        masses = np.zeros(tree.num_slots(p))
+        kernels.evaluate(unit, p, strategy, other, masses, np.zeros(tree.num_regrets))
+        if p == 1:
+            masses = -masses  # the kernels pay player 1 the negated matrix
+        mine = np.flatnonzero(tree.infoset_player == p)
+        for i, w in zip(mine, masses[_infoset_slots(tree, mine)], strict=True):
+            if w > 0.0:
+                lo, hi = offsets[i], offsets[i + 1]
+                q[lo:hi] = counterfactual[lo:hi] / w
+    v = (np.maximum.reduceat(np.nan_to_num(q, nan=-np.inf), offsets[:-1]) if len(q) else q)
+    v = np.where(np.isfinite(v), v, np.nan)
+    return BestReply(q=q, v=v, seat_values=(seat_values[0], seat_values[1]))

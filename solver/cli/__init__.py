@@ -26,6 +26,7 @@ from strategies import StoreError
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "solve": commands.cmd_solve,
     "build": lambda args: commands.cmd_build(args, main),
+    "opponents": commands.cmd_opponents,
     "recall": commands.cmd_recall,
     "recall-cost": commands.cmd_recall_cost,
     "buckets": commands.cmd_buckets,

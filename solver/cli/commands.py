@@ -31,10 +31,11 @@ from solver.runs.dudo_match import solve_match, store_match
 from solver.runs.experiments import bucket_cost, bucket_spec, recall_cost
 from solver.runs.export import stored_payload
 from solver.runs.hulhe import build as build_hulhe
+from solver.runs.opponents import build_opponents
 from solver.runs.plan import match_round_plan
 from solver.runs.sizes import game_sizes
 from solver.runs.store_solve import solve_and_store
-from strategies import StoreError, StrategyStore
+from strategies import SolveInfo, StoreError, StrategyStore
 
 
 class _Progress:
@@ -153,9 +154,28 @@ def cmd_build(args: argparse.Namespace, run: Runner) -> int:
                                           pruning=_PRUNING[args.pruning]))
         if not args.json:
             _print(summaries[-1], False)
+        if get_game(game).build.opponents:
+            _opponents(game, args.store, args.quiet or args.json)
     if args.json:
         _print(summaries, True)
     return 0
+
+
+def cmd_opponents(args: argparse.Namespace) -> int:
+    _opponents(args.game, args.store, args.quiet)
+    return 0
+
+
+def _opponents(game: str, store_path: str | None, quiet: bool) -> None:
+    """`solver.runs.opponents.build_opponents`, a line printed per opponent stored."""
+    def stored(info: SolveInfo) -> None:
+        if not quiet:
+            seats = info.best_reply or (math.nan, math.nan)
+            print(f"{game} opponent {info.opponent}: solve {info.id}, exploitability "
+                  f"{info.exploitability:.4g} (a best reply wins {seats[0]:+.4g} in seat 0, "
+                  f"{seats[1]:+.4g} in seat 1)")
+
+    build_opponents(game, store_path, on_stored=stored)
 
 
 def cmd_list(args: argparse.Namespace) -> int:

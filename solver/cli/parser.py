@@ -104,6 +104,15 @@ def build_parser() -> argparse.ArgumentParser:
     _pruning_argument(p)
     p.add_argument("--quiet", action="store_true", help="no progress bars")
 
+    p = sub.add_parser("opponents", parents=[common],
+                       help="measure and store a game's exploitable opponents",
+                       description="Early solves of graded exploitability and, once the game's "
+                                   "equilibrium is stored, the equilibrium bent in each of the "
+                                   "game's styles; each measured by exact best response and "
+                                   "stored beside the equilibrium.")
+    p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
+    p.add_argument("--quiet", action="store_true", help="print nothing but errors")
+
     dudo_games = [g for g in game_names() if isinstance(get_game(g), DudoGame)]
     p = sub.add_parser("recall", parents=[common],
                        help="solve a Dudo game remembering only the last bids, and store it",

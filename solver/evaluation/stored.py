@@ -18,9 +18,11 @@ from solver.games.base import Game
 from strategies import SolveInfo, StoreError, StrategyStore
 
 
-def stored_strategy_array(store: StrategyStore, game: Game) -> tuple[PublicTree, np.ndarray]:
-    """The latest stored strategy of `game`, flattened onto its compiled tree."""
-    rows = store.strategy(game.name)
+def stored_strategy_array(store: StrategyStore, game: Game, solve_id: int | None = None
+                          ) -> tuple[PublicTree, np.ndarray]:
+    """The latest stored strategy of `game` (or that of its solve `solve_id`: an exploitable
+    opponent), flattened onto its compiled tree."""
+    rows = store.strategy(game.name, solve_id)
     if not rows:
         raise StoreError(f"no solve of {game.name!r} in {store.path}; run `python -m solver "
                          f"solve {game.name}` or `python -m solver build`")

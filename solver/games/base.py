@@ -132,6 +132,8 @@ class BuildPlan:
     runs on it: the schedule that reached exploitability 1e-4 in the least time here, and
     `pruning` whether it runs it skipping what the other player does not reach
     (`solver.engine.pruning`: the same iterates, faster where most of the tree goes unreached).
+    `opponents`: ``build`` also measures and stores its exploitable opponents
+    (`solver.runs.opponents`), for a game solved exactly and quickly.
     `background`: it takes long, so ``python -m solver build`` leaves it out; the app builds it
     in the background at its first start if the lobby lists it (``build --background``), and
     otherwise it is built by hand.  The quick ones (``background=False``) are solved in seconds
@@ -141,6 +143,7 @@ class BuildPlan:
     algorithm: str = "dcfr"
     background: bool = True
     pruning: bool = False
+    opponents: bool = False
 
 
 @runtime_checkable

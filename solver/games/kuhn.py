@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from solver.games.base import (
     CHANCE,
     TERMINAL,
@@ -18,6 +20,7 @@ from solver.games.base import (
     legal_action_group,
     private_then_public_key,
 )
+from solver.games.opponents import POKER_STYLES, OpponentStyle, poker_bend
 from solver.games.poker_style import POKER_STYLE, poker_style_counts
 from solver.games.views import (
     ActionGroup,
@@ -182,7 +185,8 @@ class KuhnGame(GameDefaults):
 
     @property
     def build(self) -> BuildPlan:
-        return BuildPlan(("solve", self.name), algorithm="pdcfr+", background=False)
+        return BuildPlan(("solve", self.name), algorithm="pdcfr+", background=False,
+                         opponents=True)
 
     def label_parts(self, label: str) -> tuple[LabelPart, ...]:
         return (Card(label),) if label in CARDS else (label,)
@@ -200,6 +204,11 @@ class KuhnGame(GameDefaults):
         return "Moves so far: " + ", ".join(words)
 
     style_stats: tuple[StyleStat, ...] = POKER_STYLE
+    opponent_styles: tuple[OpponentStyle, ...] = POKER_STYLES
+
+    def bend(self, style: str, labels: tuple[str, ...], probabilities: np.ndarray
+             ) -> np.ndarray:
+        return poker_bend(style, labels, probabilities)
 
     def style_counts(self, state: State, seat: int) -> StyleCounts:
         return poker_style_counts(self, state, seat)

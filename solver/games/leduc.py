@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from solver.games.base import (
     CHANCE,
     TERMINAL,
@@ -19,6 +21,7 @@ from solver.games.base import (
     legal_action_group,
     private_then_public_key,
 )
+from solver.games.opponents import POKER_STYLES, OpponentStyle, poker_bend
 from solver.games.poker_style import POKER_STYLE, poker_style_counts
 from solver.games.views import (
     ActionGroup,
@@ -263,7 +266,8 @@ class LeducGame(GameDefaults):
 
     @property
     def build(self) -> BuildPlan:
-        return BuildPlan(("solve", self.name), algorithm="dcfr", background=False)
+        return BuildPlan(("solve", self.name), algorithm="dcfr", background=False,
+                         opponents=True)
 
     def label_parts(self, label: str) -> tuple[LabelPart, ...]:
         card = _CARD_IDS.get(label)
@@ -279,6 +283,11 @@ class LeducGame(GameDefaults):
                        if board else "")
 
     style_stats: tuple[StyleStat, ...] = POKER_STYLE
+    opponent_styles: tuple[OpponentStyle, ...] = POKER_STYLES
+
+    def bend(self, style: str, labels: tuple[str, ...], probabilities: np.ndarray
+             ) -> np.ndarray:
+        return poker_bend(style, labels, probabilities)
 
     def style_counts(self, state: State, seat: int) -> StyleCounts:
         return poker_style_counts(self, state, seat)

@@ -42,7 +42,9 @@ class SolveRecord:
     """One solve as the store keeps it.  `exploitability` is the real game's, infinity where it
     could not be measured; `abstraction` the descriptor of the abstract game solved (empty for
     the real game); a solve too big for a row per information set gives `table` instead of
-    `strategy`; `value_ci95` is the half-width of the 95% interval of a sampled `value`."""
+    `strategy`; `value_ci95` is the half-width of the 95% interval of a sampled `value`; an
+    exploitable `opponent` of the game (`solver.runs.opponents`) names itself and carries what a
+    best reply wins against it in each seat."""
 
     game: str
     algorithm: str
@@ -56,6 +58,8 @@ class SolveRecord:
     abstraction: str = ""
     table: TableStrategy | None = None
     value_ci95: float | None = None
+    opponent: str = ""
+    best_reply: tuple[float, float] | None = None
 
 
 def store_solve(record: SolveRecord, store_path: StorePath = None) -> tuple[SolveInfo, Path]:
@@ -67,7 +71,7 @@ def store_solve(record: SolveRecord, store_path: StorePath = None) -> tuple[Solv
             seconds=record.seconds, exploitability=record.exploitability, value=record.value,
             strategy=record.strategy, trace=record.trace, solver_version=solver.__version__,
             abstraction=record.abstraction, nodes=record.nodes, value_ci95=record.value_ci95,
-            table=record.table)
+            table=record.table, opponent=record.opponent, best_reply=record.best_reply)
     return info, Path(store.path)
 
 

@@ -454,22 +454,57 @@ def test_dudo_sized_store_round_trips(tmp_path: Path) -> None:
         assert page == [s for s in after if s.key.startswith("p0:1|")] and total == len(page)
 
 
-def test_a_version_4_store_is_upgraded_in_place_keeping_its_solves(tmp_path: Path) -> None:
-    """Version 5 only added the `blobs` table and `solves.value_ci95`: a version-4 store (the
-    long builds of a user's data volume in it) opens upgraded, every solve kept."""
+@pytest.mark.parametrize("version", [4, 5])
+def test_an_older_store_is_upgraded_in_place_keeping_its_solves(tmp_path: Path,
+                                                                version: int) -> None:
+    """Version 5 only added the `blobs` table and `solves.value_ci95`, version 6 the columns
+    of exploitable opponents: a version-4 or 5 store (the long builds of a user's data volume
+    in it) opens upgraded, every solve kept."""
     path = tmp_path / "store.sqlite"
     with StrategyStore.open(path, create=True) as store:
         kept = save(store)
     with contextlib.closing(sqlite3.connect(path)) as db, db:
-        db.execute("DROP TABLE blobs")
-        db.execute("ALTER TABLE solves DROP COLUMN value_ci95")
-        db.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
+        db.execute("DROP INDEX ix_solves_game_opponent_created")
+        db.execute("ALTER TABLE solves DROP COLUMN opponent")
+        db.execute("ALTER TABLE solves DROP COLUMN best_reply")
+        if version == 4:
+            db.execute("DROP TABLE blobs")
+            db.execute("ALTER TABLE solves DROP COLUMN value_ci95")
+        db.execute(f"UPDATE meta SET value = '{version}' WHERE key = 'schema_version'")
     with StrategyStore.open(path) as store:
         (solve,) = store.solves()
         assert solve.id == kept.id and solve.value == kept.value and solve.value_ci95 is None
+        assert solve.opponent == "" and solve.best_reply is None
         assert store.infoset("kuhn", next(iter(store.strategy("kuhn")))) is not None
         estimated = save(store, value=0.25, value_ci95=0.01)
         assert store.solve(estimated.id).value_ci95 == 0.01
+        save(store, opponent="early-3", best_reply=(0.5, 0.25))
+        assert store.latest_solve_id("kuhn") == estimated.id
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        plan = db.execute("EXPLAIN QUERY PLAN SELECT id FROM solves WHERE game = 'kuhn' AND "
+                          "opponent = '' ORDER BY created DESC, id DESC LIMIT 1").fetchall()
+        assert "ix_solves_game_opponent_created" in str(plan)
     with contextlib.closing(sqlite3.connect(path)) as db:
         assert db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (
             str(SCHEMA_VERSION),)
+
+
+def test_an_opponent_is_never_the_latest_solve(store: StrategyStore) -> None:
+    """An exploitable opponent is stored as a solve of its game, found by its name, and never
+    taken for the game's equilibrium, even when it is newer."""
+    equilibrium = save(store)
+    weak = save(store, opponent="early-3", exploitability=0.3, best_reply=(0.4, 0.2),
+                strategy=[InfosetStrategy(s.key, s.player, s.labels, s.probabilities[::-1])
+                          for s in STRATEGY])
+    styled = save(store, opponent="calls", exploitability=0.1, best_reply=(0.15, 0.05))
+    assert store.latest_solve("kuhn") == equilibrium
+    assert store.latest_solve_id("kuhn") == equilibrium.id
+    assert store.latest_solve("kuhn", "early-3") == weak
+    assert weak.best_reply == (0.4, 0.2) and weak.opponent == "early-3"
+    assert store.latest_solve("kuhn", "bluffs") is None
+    assert store.opponents("kuhn") == [weak, styled]  # the most exploitable first
+    newer = save(store, opponent="early-3", exploitability=0.29)
+    assert store.opponents("kuhn") == [newer, styled]
+    key = STRATEGY[0].key
+    assert store.infoset("kuhn", key, weak.id).probabilities == STRATEGY[0].probabilities[::-1]
+    assert store.infoset("kuhn", key).probabilities == STRATEGY[0].probabilities

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from solver.engine.tree import PublicTree
 from solver.games.base import (
     CHANCE,
@@ -26,8 +28,9 @@ from solver.games.dudo.rules import (
     explain_call,
     tables,
 )
-from solver.games.dudo.style import DUDO_STYLE, add_round
+from solver.games.dudo.style import DUDO_OPPONENTS, DUDO_STYLE, add_round, dudo_bend
 from solver.games.dudo.tree import compile_dudo, tree_sizes
+from solver.games.opponents import OpponentStyle
 from solver.games.views import (
     ActionGroup,
     Die,
@@ -238,7 +241,8 @@ class DudoGame(GameDefaults):
         # solved by predictive CFR+ (benchmarks/pruning.py).
         predictive = quick and calzo
         self._build = BuildPlan(command, algorithm="pdcfr+" if predictive else "dcfr",
-                                background=not quick, pruning=not predictive)
+                                background=not quick, pruning=not predictive,
+                                opponents=quick)
         if dice == (1, 1):
             self.title = "Dudo with calzo" if calzo else "Dudo"
             held = "One secret die each"
@@ -286,6 +290,11 @@ class DudoGame(GameDefaults):
         return self.dudo_rules.num_bids + (2 if self.calzo else 1)
 
     style_stats: tuple[StyleStat, ...] = DUDO_STYLE
+    opponent_styles: tuple[OpponentStyle, ...] = DUDO_OPPONENTS
+
+    def bend(self, style: str, labels: tuple[str, ...], probabilities: np.ndarray
+             ) -> np.ndarray:
+        return dudo_bend(style, labels, probabilities)
 
     def style_counts(self, state: State, seat: int) -> StyleCounts:
         assert isinstance(state, DudoState)

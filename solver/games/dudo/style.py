@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import numpy as np
+
+from solver.games.opponents import OpponentStyle, move_share
 from solver.games.views import StyleCounts, StyleStat
 
 DUDO_STYLE: tuple[StyleStat, ...] = (
@@ -42,3 +45,27 @@ def add_round(counts: StyleCounts, seat: int, moves: Sequence[int],
         counts["challenges"] = (challenges, turns)
     if made:
         counts["bluffs"] = (bluffs, made)
+
+
+CALLS = frozenset({"dudo", "calzo"})
+
+DUDO_OPPONENTS = (
+    OpponentStyle("doubts", "Doubts too much",
+                  "Facing a bid, it bids on half as often as the equilibrium and challenges "
+                  "instead."),
+    OpponentStyle("believes", "Believes too much",
+                  "Facing a bid, it challenges half as often as the equilibrium and bids on "
+                  "instead."),
+)
+
+
+def dudo_bend(style: str, labels: tuple[str, ...], probabilities: np.ndarray) -> np.ndarray:
+    """`solver.games.opponents.Styled.bend` for Dudo: a call is ``dudo`` or ``calzo``, any
+    other action a bid."""
+    calls = np.array([label in CALLS for label in labels])
+    if style == "doubts":
+        return move_share(probabilities, ~calls, calls)
+    if style == "believes":
+        return move_share(probabilities, calls, ~calls)
+    raise ValueError(f"unknown style {style!r}; known: "
+                     f"{', '.join(s.name for s in DUDO_OPPONENTS)}")

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import cast
 
+import numpy as np
+
 from solver.cards.deck import RANK_CHARS
 from solver.cards.evaluator import evaluate
 from solver.engine.tree import PublicTree
@@ -42,6 +44,7 @@ from solver.games.holdem.names import kicker, name_hand
 from solver.games.holdem.rules import HOLDEM_MINI, HULHE, UNLIMITED_STACK, HoldemRules
 from solver.games.holdem.tree import HoldemEngine
 from solver.games.holdem.words import notes, rules_text, seat_of, street
+from solver.games.opponents import POKER_STYLES, OpponentStyle, poker_bend
 from solver.games.poker_style import POKER_STYLE, poker_style_counts
 from solver.games.views import (
     ActionGroup,
@@ -264,6 +267,11 @@ class HoldemGame(GameDefaults):
     # ---- the Game interface ---------------------------------------------------------------
 
     style_stats: tuple[StyleStat, ...] = POKER_STYLE
+    opponent_styles: tuple[OpponentStyle, ...] = POKER_STYLES
+
+    def bend(self, style: str, labels: tuple[str, ...], probabilities: np.ndarray
+             ) -> np.ndarray:
+        return poker_bend(style, labels, probabilities)
 
     def style_counts(self, state: State, seat: int) -> StyleCounts:
         return poker_style_counts(self, state, seat)
@@ -328,7 +336,8 @@ class HoldemGame(GameDefaults):
         hulhe``, 25 minutes); a small member exactly, holdem-mini among the quick games."""
         if self.is_heads_up_limit_holdem:
             return BuildPlan(("hulhe", "--quiet"))
-        return BuildPlan(("solve", self.name), background=self.definition != HOLDEM_MINI)
+        mini = self.definition == HOLDEM_MINI
+        return BuildPlan(("solve", self.name), background=not mini, opponents=mini)
 
     cache_compiled_tree = True
     """A big member takes seconds to compile: `solver.engine.compile.compile_game` caches it."""
