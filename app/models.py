@@ -60,6 +60,9 @@ class Match(Base):
     """The account the match belongs to (`app.models_players.Account`), if any."""
     player_kind: Mapped[str] = mapped_column(String(8), default=PERSON, server_default=PERSON)
     """Who plays it: a person, or a program (a match created with a program's API key)."""
+    opponent: Mapped[str] = mapped_column(String(32), default="", server_default="")
+    """Whom the human plays: empty for the game's equilibrium, else the name of one of its
+    exploitable opponents in the strategy store (`solver.runs.opponents`)."""
     token_hash: Mapped[str] = mapped_column(String(64))
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # Running totals over the finished hands, kept up to date in the transaction that finishes

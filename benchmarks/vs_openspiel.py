@@ -140,12 +140,13 @@ def drive(run: Run, iterate_once: Callable[[], None], exploitability: Callable[[
 
 def run_ours(name: str, algorithm: str, tree, setup: float, warmup: float,
              schedule: CheckSchedule, max_seconds: float,
-             log: Callable[[str], None]) -> tuple[Run, Callable[[], None]]:
+             log: Callable[[str], None], pruning: bool = False
+             ) -> tuple[Run, Callable[[], None]]:
     from solver.algorithms.cfr import CFRSolver
     from solver.algorithms.exploitability import evaluate_strategy
 
-    run = Run(f"ours {algorithm}", setup, warmup)
-    solver = CFRSolver(tree, algorithm)
+    run = Run(f"ours {algorithm}{' pruned' if pruning else ''}", setup, warmup)
+    solver = CFRSolver(tree, algorithm, pruning=pruning)
     drive(run, lambda: solver.iterate(1),
           lambda: evaluate_strategy(tree, solver.average_strategy()).exploitability,
           schedule, max_seconds, log)
@@ -203,7 +204,7 @@ def paired_ratio(ours: Callable[[], None], theirs: Callable[[], None], rounds: i
 
 
 def bench_game(name: str, algorithms: list[str], schedule: CheckSchedule, max_seconds: float,
-               paired_rounds: int, log: Callable[[str], None]) -> dict:
+               paired_rounds: int, log: Callable[[str], None], pruning: bool = False) -> dict:
     from solver.algorithms.cfr import CFRSolver
     from solver.algorithms.exploitability import evaluate_strategy
     from solver.engine.compile import compile_game
@@ -218,12 +219,15 @@ def bench_game(name: str, algorithms: list[str], schedule: CheckSchedule, max_se
     start = time.perf_counter()
     for algorithm in algorithms:
         CFRSolver(tree, algorithm).iterate(2)
+        if pruning:
+            CFRSolver(tree, algorithm, pruning=True).iterate(2)
     evaluate_strategy(tree, CFRSolver(tree, algorithms[0]).average_strategy())
     warmup_seconds = time.perf_counter() - start
     log(f"{name}: compile {compile_seconds:.2f} s, warm-up {warmup_seconds:.2f} s")
 
-    runs = [run_ours(name, a, tree, compile_seconds, warmup_seconds, schedule, max_seconds, log)
-            for a in algorithms]
+    runs = [run_ours(name, a, tree, compile_seconds, warmup_seconds, schedule, max_seconds, log,
+                     prune) for a in algorithms for prune in ((False, True) if pruning else
+                                                              (False,))]
     ours = [run for run, _ in runs]
     best_index = min(range(len(ours)), key=lambda i: _speed_key(ours[i]))
     best = ours[best_index]
@@ -447,6 +451,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--numba-disk-cache", action="store_true",
                         help="let numba load kernels compiled by earlier runs (default: a fresh "
                              "cache directory, so the warm-up includes the real JIT compile)")
+    parser.add_argument("--pruning", action="store_true",
+                        help="also run each of our schedules with pruning "
+                             "(solver.engine.pruning); the fastest run gives the ratios")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--save-json", metavar="PATH",
                         help="also write the JSON to PATH (whatever is printed)")
@@ -474,8 +481,8 @@ def main(argv: list[str] | None = None) -> None:
         def log(message: str) -> None:
             print(message, file=sys.stderr, flush=True)
 
-        results = [bench_game(g, algorithms, schedule, args.max_seconds, args.paired_rounds, log)
-                   for g in games]
+        results = [bench_game(g, algorithms, schedule, args.max_seconds, args.paired_rounds, log,
+                              args.pruning) for g in games]
         info["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     finally:
         if cache_dir is not None:

@@ -54,6 +54,28 @@ class SeatOut(Frozen):
                              "blind``); null where the order says it all.")
 
 
+OpponentKind = Literal["equilibrium", "early", "styled"]
+
+
+class OpponentOut(Frozen):
+    """A bot to play against, and how exploitable it is, measured exactly."""
+
+    name: str = Field(description="What to send as ``opponent`` when creating a match.")
+    kind: OpponentKind = Field(description="``equilibrium``: the game's solved strategy; "
+                               "``early``: the solver's average strategy after a few "
+                               "iterations; ``styled``: the equilibrium bent one way.")
+    title: str
+    description: str
+    exploitability: float | None = Field(
+        description="What a best reply to this bot wins per hand, seats alternating "
+        "(NashConv / 2, exact); null where it could not be measured.")
+    best_reply_by_seat: list[float] | None = Field(
+        description="What a best reply wins per hand in seat 0 and in seat 1 (their mean is "
+        "``exploitability``); null where not stored.")
+    iterations: int | None = Field(description="Iterations of the solve behind it (an early "
+                                   "solve's); null for a styled bot.")
+
+
 class GameDescription(Frozen):
     """What a game is and how it is shown, from the game itself."""
 
@@ -116,6 +138,10 @@ class GameSummary(GameDescription):
     available: bool = Field(description="True if a solved strategy is stored: the bot can play.")
     building: BuildProgress | None = Field(
         default=None, description="Set while its strategy is being built in the background.")
+    opponents: list[OpponentOut] = Field(
+        default_factory=list, description="Whom a match of it can be played against: the "
+        "equilibrium first, then the exploitable opponents stored, the most exploitable "
+        "first; empty without a solve.")
 
 
 class GameDetail(GameSummary):

@@ -17,6 +17,11 @@ class MatchCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str = Field(examples=list(game_names()[:1]), max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
                       description="A game's name, as listed by GET /api/v1/games.")
+    opponent: str = Field(
+        default="equilibrium", max_length=32, pattern=r"^[A-Za-z0-9_-]+$",
+        description="Whom to play: ``equilibrium`` (the default: the game's solved strategy), "
+        "or one of the game's exploitable opponents as GET /api/v1/games lists them "
+        "(``opponents``): early solves, or the equilibrium bent one way.")
 
 
 class MatchCreated(Frozen):
@@ -26,6 +31,7 @@ class MatchCreated(Frozen):
         description="Bearer token for this match's endpoints. Shown once: only its hash is kept."
     )
     created: UTCDateTime
+    opponent: str = Field(default="equilibrium", description="Whom the match is played against.")
 
 
 class ActionRequest(BaseModel):

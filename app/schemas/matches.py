@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from app.schemas.base import Frozen, UTCDateTime
-from app.schemas.games import BuildProgress
+from app.schemas.games import BuildProgress, OpponentOut
 from app.schemas.hands import HandStatus
 
 ACCURACY = ("the share of your decisions that gave up at most 1% of the pot (of the stake "
@@ -119,6 +119,14 @@ class MatchResults(Frozen):
     in_unit: RatesInUnit | None = Field(
         default=None, description="The rates per hand above in the game's usual unit "
         "(mbb/hand for poker), where it has one beside chips.")
+    opponent: OpponentOut | None = Field(
+        default=None, description="Whom the match is played against, and how exploitable it "
+        "is; null if its solve is no longer stored.")
+    best_reply_mean: float | None = Field(
+        default=None, description="What a perfect exploiter (the best reply to the bot) would "
+        "win per hand in the seats you played (before any hand: seats alternating).")
+    target_text: str | None = Field(
+        default=None, description="That target beside your own rate, in a sentence.")
 
 
 class MatchSummary(Frozen):

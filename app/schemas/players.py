@@ -72,6 +72,8 @@ class StyleFigure(Frozen):
 
 class GameRecord(Frozen):
     game: str
+    opponent: str = Field(default="equilibrium", description="Whom these matches were played "
+                          "against (each opponent has its own figures and board).")
     title: str
     kind: KeyKind = Field(description="As a person, or through a program's API key.")
     hands: int
@@ -102,6 +104,8 @@ class BoardEntry(Frozen):
 
 class Leaderboard(Frozen):
     game: str
+    opponent: str = Field(default="equilibrium", description="The board of the matches "
+                          "against this opponent (each has its own).")
     title: str
     kind: BoardKind
     min_hands: int

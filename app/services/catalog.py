@@ -27,6 +27,7 @@ from app.schemas import (
     TreeNode,
 )
 from app.services.errors import NotFoundError, StrategyUnavailableError
+from app.services.opponents import game_opponents
 from app.services.strategy_source import StrategySource
 from solver.abstractions import describe
 from solver.algorithms.names import describe_algorithm
@@ -152,7 +153,8 @@ def list_games(source: StrategySource) -> list[GameSummary]:
         report = building.get(name) if info is None else None
         out.append(GameSummary.model_validate({
             **_summary_fields(get_game(name), info),
-            "building": BuildProgress.model_validate(report) if report else None}))
+            "building": BuildProgress.model_validate(report) if report else None,
+            "opponents": game_opponents(source, name) if info is not None else []}))
     return out
 
 
@@ -171,6 +173,7 @@ def game_detail(source: StrategySource, name: str) -> GameDetail:
             "solver_version": info.solver_version if info is not None else None,
             "history_legend": game.history_legend,
             "history_example": game.history_example,
+            "opponents": game_opponents(source, name) if info is not None else [],
         }
     )
 

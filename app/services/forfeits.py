@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 
 from app.models import IN_PROGRESS, Action, Hand, Match, utcnow
 from app.services import coach, hand_store
-from app.services.bot import Bot
+from app.services.bot import Bot, for_match, reference, seat_value
 from app.services.errors import ConflictError, StrategyUnavailableError
 from app.services.hand_store import Finish
 from app.services.player_totals import style_rows
@@ -78,7 +78,7 @@ def settle(session: Session, bot: Bot, hand_id: str) -> bool:
     payoff = float(game.forfeit_payoff(state, seat))
     finish = Finish(payoff, forfeit=True, style=style_rows(game.style_counts(state, seat))
                     if hand.match.account_id is not None else ())
-    judged = _judged(bot, trace, seat, payoff)
+    judged = _judged(bot, hand.match.opponent, trace, seat, payoff)
     if judged is not None:
         finish = judged(finish)
     try:
@@ -89,18 +89,20 @@ def settle(session: Session, bot: Bot, hand_id: str) -> bool:
     return True
 
 
-def _judged(bot: Bot, trace: Trace, seat: int, payoff: float
+def _judged(bot: Bot, opponent: str, trace: Trace, seat: int, payoff: float
             ) -> Callable[[Finish], Finish] | None:
-    """The coach's figures with the forfeit as the last decision, where the solve has values:
-    a function completing the `Finish`; None otherwise."""
+    """The coach's figures with the forfeit as the last decision, where the solve has values
+    (against the equilibrium, or the best reply to the match's `opponent`): a function
+    completing the `Finish`; None otherwise."""
     try:
-        value = bot.value(trace.game)
-        policy = bot.policy(trace.game, trace.state)
+        judge = reference(for_match(bot, opponent))
+        value = seat_value(judge, trace.game, seat)
+        policy = judge.policy(trace.game, trace.state)
     except StrategyUnavailableError:
         return None
     if value is None or policy.value is None:
         return None
-    review = coach.review(bot, trace, seat, value if seat == 0 else -value)
+    review = coach.review(judge, trace, seat, value)
     if review is None:
         return None
     lost = policy.value - payoff  # the forfeit's cost against the equilibrium here

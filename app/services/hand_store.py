@@ -64,6 +64,7 @@ class MatchRow:
     accurate: int = 0
     account_id: int | None = None
     player_kind: str = PERSON
+    opponent: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +156,8 @@ _ADD_TO_TOTALS = (
             decisions=_MATCHES.c.decisions + bindparam("decisions"),
             accurate=_MATCHES.c.accurate + bindparam("accurate"))
     .returning(_MATCHES.c.hands_finished, _MATCHES.c.seat0_finished, _MATCHES.c.payoff_sum,
-               _MATCHES.c.adjusted_sum, _MATCHES.c.account_id, _MATCHES.c.player_kind))
+               _MATCHES.c.adjusted_sum, _MATCHES.c.account_id, _MATCHES.c.player_kind,
+               _MATCHES.c.opponent))
 _SET_CUMULATIVE = (update(_HANDS).where(_HANDS.c.id == bindparam("hand_id"))
                    .values(cumulative_payoff=bindparam("cumulative"),
                            seat_balance=bindparam("balance"),
@@ -205,14 +207,16 @@ def recorded(session: Session, hand: HandRow) -> list[Recorded]:
 
 
 def insert_match(session: Session, game: str, owner: str | None, token_hash: str, *,
-                 account_id: int | None = None, kind: str = PERSON) -> MatchRow:
+                 account_id: int | None = None, kind: str = PERSON, opponent: str = ""
+                 ) -> MatchRow:
     match = Match(game=game, owner=owner, token_hash=token_hash, account_id=account_id,
-                  player_kind=kind)
+                  player_kind=kind, opponent=opponent)
     session.add(match)
     with write_lock(session):
         session.commit()
     return MatchRow(match.id, match.public_id, match.game, match.owner, match.token_hash,
-                    match.created, 0, 0, 0.0, 0.0, account_id=account_id, player_kind=kind)
+                    match.created, 0, 0, 0.0, 0.0, account_id=account_id, player_kind=kind,
+                    opponent=opponent)
 
 
 def costliest_hands(session: Session, match: MatchRow, limit: int, above: float = 0.0
@@ -300,13 +304,14 @@ def _finish(session: Session, hand: HandRow, read: int, finish: Finish) -> HandR
         "judged": int(finish.adjusted is not None), "adjusted": adjusted,
         "adjusted_squared": adjusted ** 2, "decisions": finish.decisions,
         "accurate": finish.accurate}).one()
-    finished, seat0, payoff_sum, adjusted_sum, account_id, kind = totals
+    finished, seat0, payoff_sum, adjusted_sum, account_id, kind, opponent = totals
     connection.execute(_SET_CUMULATIVE, {
         "hand_id": hand.id, "cumulative": payoff_sum, "balance": 2 * seat0 - finished,
         "cumulative_adjusted": adjusted_sum if finish.adjusted is not None else None})
     if account_id is not None:  # read in this transaction: a match just claimed counts
         player_totals.add_hand(
-            connection, account_id=account_id, game=hand.match.game, kind=kind,
+            connection, account_id=account_id,
+            game=player_totals.board_key(hand.match.game, opponent), kind=kind,
             seat=hand.human_seat, payoff=finish.human_payoff, adjusted=finish.adjusted,
             decisions=finish.decisions, accurate=finish.accurate, forfeit=finish.forfeit,
             style=finish.style, day=now.date())

@@ -30,6 +30,7 @@ from app.services.catalog import game_or_404, game_value, offered_game
 from app.services.coach import NEGLIGIBLE
 from app.services.errors import NotFoundError
 from app.services.hand_store import HandRow, MatchRow
+from app.services.opponents import opponent_of_match, opponent_or_422
 from app.services.strategy_source import StrategySource
 from app.services.tokens import Access, hash_token, new_token, open_match
 from app.services.trace import Trace
@@ -45,18 +46,20 @@ MAX_EXPORT_PAGE = 500
 
 def create_match(session: Session, source: StrategySource, game: str,
                  owner: str | None = None, *, account_id: int | None = None,
-                 kind: str = PERSON) -> MatchCreated:
+                 kind: str = PERSON, opponent: str = "") -> MatchCreated:
     """A new match of `game` (404 if the lobby does not offer it, 409 while it is not built)
-    and its bearer token, which is returned only here (the database keeps its SHA-256).
-    `owner` ties it to a browser, `account_id` to an account (played by a person or a
-    program: `kind`)."""
+    against `opponent` (empty or ``equilibrium``: the game's equilibrium; else one of its
+    exploitable opponents, 422 naming them if it has no such one) and its bearer token, which
+    is returned only here (the database keeps its SHA-256).  `owner` ties it to a browser,
+    `account_id` to an account (played by a person or a program: `kind`)."""
     offered_game(source, game)
     source.require(game)
+    chosen = opponent_or_422(source, game, opponent)
     token = new_token()
     match = hand_store.insert_match(session, game, owner, hash_token(token),
-                                    account_id=account_id, kind=kind)
+                                    account_id=account_id, kind=kind, opponent=chosen.stored)
     return MatchCreated(match_id=match.public_id, game=match.game, token=token,
-                        created=match.created)
+                        created=match.created, opponent=chosen.name)
 
 
 def list_matches(session: Session, owner: str, game: str | None = None, *,
@@ -103,8 +106,13 @@ def match_results(session: Session, source: StrategySource, match_id: str, acces
         for row in hand_store.series_sample(session, match, MAX_SERIES_POINTS)
     ]
     judged_everything = adjusted.n == stats.n and stats.n > 0
-    ev_lost = (expected_total - adjusted.total
-               if judged_everything and expected_total is not None else None)
+    opponent = opponent_of_match(source, match.game, match.opponent)
+    reply_total = opponent.best_reply_total(match.seat0_finished,
+                                            match.hands_finished - match.seat0_finished)
+    # What the coach measured the decisions against: the equilibrium, or the best reply.
+    reference_total = expected_total if not match.opponent else reply_total
+    ev_lost = (reference_total - adjusted.total
+               if judged_everything and reference_total is not None else None)
     return MatchResults(
         match_id=match.public_id,
         game=match.game,
@@ -145,6 +153,11 @@ def match_results(session: Session, source: StrategySource, match_id: str, acces
         current_hand_id=current,
         in_unit=_in_unit(game_or_404(match.game).result_unit, stats, interval, adjusted,
                          adjusted_interval, expected_mean),
+        opponent=opponent.out(),
+        best_reply_mean=reply_total / stats.n if reply_total is not None and stats.n else
+        opponent.best_reply_per_hand,
+        target_text=opponent.target_text(reply_total, stats, adjusted, adjusted_interval,
+                                         interval),
     )
 
 

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 from app.models import FINISHED, IN_PROGRESS
 from app.schemas import HandReplay, HandView
 from app.services import coach, hand_store, views
-from app.services.bot import Bot, Policy
+from app.services.bot import Bot, Policy, for_match, reference, seat_value
 from app.services.errors import (
     BotStalledError,
     HandFinishedError,
@@ -138,7 +138,7 @@ def act(session: Session, source: StrategySource, bot: Bot, hand_id: str, access
                 f"action was not played; look at the hand again ({now})", legal, trace.seq)
         if hand.status == FINISHED or state.is_terminal():
             if hand.status != FINISHED:  # record the end it missed
-                judged = _review(bot, trace, hand.human_seat)
+                judged = _review(bot, trace, hand)
                 hand_store.save(session, hand, [], _finish_of(trace, hand, judged))
             raise HandFinishedError(f"hand {hand.public_id} is finished", hand.match.public_id)
         if state.current_player() != hand.human_seat:
@@ -168,7 +168,7 @@ def hand_view(session: Session, bot: Bot, hand_id: str, access: Access, hint: bo
     hand = open_hand(session, hand_id, access)
     trace = Trace.replay(get_game(hand.match.game), hand_store.recorded(session, hand))
     return views.hand_view(hand, trace, trace.seq, _hint(bot, trace, hand, hint),
-                           _review(bot, trace, hand.human_seat))
+                           _review(bot, trace, hand))
 
 
 def hand_replay(session: Session, bot: Bot, hand_id: str, access: Access) -> HandReplay:
@@ -179,7 +179,7 @@ def hand_replay(session: Session, bot: Bot, hand_id: str, access: Access) -> Han
     if not trace.state.is_terminal() and hand.status != FINISHED:  # a forfeit is finished
         raise HandInProgressError(f"hand {hand.public_id} is still in progress: it can be "
                                   "replayed once it is over", hand.public_id)
-    return views.hand_replay(hand, trace, _review(bot, trace, hand.human_seat))
+    return views.hand_replay(hand, trace, _review(bot, trace, hand))
 
 
 def resume_hand(session: Session, bot: Bot, hand_id: str, access: Access,
@@ -194,7 +194,7 @@ def resume_hand(session: Session, bot: Bot, hand_id: str, access: Access,
         waiting = state.is_terminal() or state.current_player() != hand.human_seat
         if hand.status == FINISHED or not waiting:
             return views.hand_view(hand, trace, trace.seq, _hint(bot, trace, hand, hint),
-                                   _review(bot, trace, hand.human_seat))
+                                   _review(bot, trace, hand))
         return _play_out(bot, hand, trace, trace.seq, rng, hint, _saver(session, hand)).view
 
 
@@ -222,8 +222,8 @@ def _play_out(bot: Bot, hand: HandRow, trace: Trace, since: int, rng: random.Ran
     """Advance chance and the bot until the human's turn or the end, write what was played
     since `since` in one transaction, then raise the bot's failure if it could not move, or
     return the view."""
-    failure = _advance(bot, trace, hand.human_seat, rng)
-    judged = _review(bot, trace, hand.human_seat)
+    failure = _advance(_playing(bot, hand), trace, hand.human_seat, rng)
+    judged = _review(bot, trace, hand)
     view = views.hand_view(hand, trace, since, _hint(bot, trace, hand, hint), judged)
     write(trace.recorded_since(since), _finish_of(trace, hand, judged), view)
     if failure is not None:
@@ -267,16 +267,22 @@ def _advance(bot: Bot, trace: Trace, human_seat: int, rng: random.Random | None
     return None
 
 
-def _review(bot: Bot, trace: Trace, human_seat: int) -> coach.HandReview | None:
-    """The coach's review of a finished hand, where the bot's solve allows one."""
+def _playing(bot: Bot, hand: HandRow) -> Bot:
+    """The bot that plays `hand`: the equilibrium, or the match's exploitable opponent."""
+    return for_match(bot, hand.match.opponent)
+
+
+def _review(bot: Bot, trace: Trace, hand: HandRow) -> coach.HandReview | None:
+    """The coach's review of a finished hand, where the bot's solve allows one: against the
+    equilibrium, or against the best reply to the match's exploitable opponent."""
     if not trace.state.is_terminal():
         return None
     try:
-        value = bot.value(trace.game)
+        judge = reference(_playing(bot, hand))
+        value = seat_value(judge, trace.game, hand.human_seat)
     except StrategyUnavailableError:
         return None
-    seat_value = None if value is None else value if human_seat == 0 else -value
-    return coach.review(bot, trace, human_seat, seat_value)
+    return coach.review(judge, trace, hand.human_seat, value)
 
 
 def _finish_of(trace: Trace, hand: HandRow, judged: coach.HandReview | None

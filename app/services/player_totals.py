@@ -55,10 +55,24 @@ def upsert_add(connection: Connection, table: Table, keys: Mapping[str, Any],
         connection.execute(table.insert().values(**keys, **amounts))
 
 
+def board_key(game: str, opponent: str) -> str:
+    """What a player's totals and days are kept under (their ``game`` column): the game for
+    its matches against the equilibrium, ``game@opponent`` for those against an exploitable
+    opponent, which has its own totals and its own board.  Style counts are the game's."""
+    return f"{game}@{opponent}" if opponent else game
+
+
+def split_board(key: str) -> tuple[str, str]:
+    """(game, opponent) of a `board_key`."""
+    game, _, opponent = key.partition("@")
+    return game, opponent
+
+
 def add_hand(connection: Connection, *, account_id: int, game: str, kind: str, seat: int,
              payoff: float, adjusted: float | None, decisions: int, accurate: int,
              forfeit: bool, style: StyleRows, day: date) -> None:
-    """Add one finished hand to its player's totals, day and style counts."""
+    """Add one finished hand to its player's totals, day and style counts; `game` is a
+    `board_key`."""
     player = {"account_id": account_id, "game": game, "kind": kind}
     judged = adjusted is not None
     value = adjusted if adjusted is not None else 0.0
@@ -70,7 +84,8 @@ def add_hand(connection: Connection, *, account_id: int, game: str, kind: str, s
     upsert_add(connection, DAYS, {**player, "day": day},
                {"hands": 1, "decisions": decisions, "accurate": accurate})
     for stat, count, out_of in style:
-        upsert_add(connection, STYLE, {**player, "stat": stat, "seat": seat},
+        upsert_add(connection, STYLE, {**player, "game": split_board(game)[0], "stat": stat,
+                                       "seat": seat},
                    {"count": count, "out_of": out_of})
 
 
@@ -88,7 +103,7 @@ def add_matches(connection: Connection, account_id: int, match_ids: Sequence[int
         return
     ids = list(match_ids)
     matches = connection.execute(
-        select(_MATCHES.c.id, _MATCHES.c.game, _MATCHES.c.player_kind,
+        select(_MATCHES.c.id, _MATCHES.c.game, _MATCHES.c.player_kind, _MATCHES.c.opponent,
                *(_MATCHES.c[c] for c in _MATCH_TOTALS),
                select(func.max(_HANDS.c.finished)).where(_HANDS.c.match_id == _MATCHES.c.id)
                .scalar_subquery().label("last"),
@@ -99,7 +114,8 @@ def add_matches(connection: Connection, account_id: int, match_ids: Sequence[int
     for row in matches:
         if not row.hands_finished:
             continue
-        player = {"account_id": account_id, "game": row.game, "kind": row.player_kind}
+        player = {"account_id": account_id, "game": board_key(row.game, row.opponent),
+                  "kind": row.player_kind}
         upsert_add(connection, TOTALS, player, {
             "hands": row.hands_finished, "seat0": row.seat0_finished,
             "payoff_sum": row.payoff_sum, "payoff_sumsq": row.payoff_sumsq,

@@ -37,6 +37,7 @@ from app.services.errors import (
     StrategyUnavailableError,
 )
 from app.services.matches import list_matches
+from app.services.opponents import EQUILIBRIUM
 from app.services.strategy_source import StrategySource
 from app.services.style import equilibrium_style
 from solver.games import Game, get_game
@@ -87,10 +88,13 @@ def profile(session: Session, source: StrategySource, bot: Bot, account: Account
     connection = session.connection()
     records = []
     for row in player_totals.totals_of(connection, account.id):
-        game = _game(row.game)
+        name, opponent = player_totals.split_board(row.game)
+        game = _game(name)
         days = player_totals.days_of(connection, account.id, row.game, row.kind)
+        title = game.title if game is not None else name
         records.append(GameRecord(
-            game=row.game, title=game.title if game is not None else row.game,
+            game=name, opponent=opponent or EQUILIBRIUM,
+            title=f"{title} against {opponent}" if opponent else title,
             kind=row.kind, hands=row.hands, forfeits=row.forfeits,
             raw=rate(game, row.hands, row.payoff_sum, row.payoff_sumsq),
             adjusted=rate(game, row.adjusted_n, row.adjusted_sum, row.adjusted_sumsq),
@@ -110,8 +114,8 @@ def _style(connection: Any, source: StrategySource, bot: Bot, account_id: int, r
            game: Game | None) -> list[StyleFigure]:
     """The player's style figures in a game beside the equilibrium's from the same seats,
     mixed as the player played them."""
-    if game is None or not game.style_stats:
-        return []
+    if game is None or not game.style_stats or player_totals.split_board(row.game)[1]:
+        return []  # style counts are kept per game, beside its equilibrium's totals
     counts = player_totals.style_of_player(connection, account_id, row.game, row.kind)
     seats = (row.seat0, row.hands - row.seat0)
     try:
@@ -139,13 +143,15 @@ def _style(connection: Any, source: StrategySource, bot: Bot, account_id: int, r
 
 
 def leaderboard(session: Session, bot: Bot, game: str, *, kind: str = "people",
-                min_hands: int = THRESHOLDS[0],
+                min_hands: int = THRESHOLDS[0], opponent: str = EQUILIBRIUM,
                 forfeit_hours: float = forfeits.DEFAULT_HOURS) -> Leaderboard:
-    """The players of `game` with at least `min_hands` hands (one of `THRESHOLDS`), people or
-    programs, ranked by their luck-adjusted result per hand (the raw one where the solve has
-    no action values), with its 95% interval and the raw rate beside it; display names only,
-    and only the players who stay on the boards."""
+    """The players of `game` against `opponent` (each opponent has its board) with at least
+    `min_hands` hands (one of `THRESHOLDS`), people or programs, ranked by their luck-adjusted
+    result per hand (the raw one where the solve has no action values), with its 95% interval
+    and the raw rate beside it; display names only, and only the players who stay on the
+    boards."""
     played = game_or_404(game)
+    board = player_totals.board_key(game, "" if opponent == EQUILIBRIUM else opponent)
     if kind not in BOARD_KINDS:
         raise InvalidRequestError(f"a board is of {' or '.join(BOARD_KINDS)}, not {kind!r}")
     if min_hands not in THRESHOLDS:
@@ -157,7 +163,7 @@ def leaderboard(session: Session, bot: Bot, game: str, *, kind: str = "people",
     rows = session.connection().execute(
         select(_TOTALS, _ACCOUNTS.c.username)
         .join_from(_TOTALS, _ACCOUNTS, _ACCOUNTS.c.id == _TOTALS.c.account_id)
-        .where((_TOTALS.c.game == game) & (_TOTALS.c.kind == BOARD_KINDS[kind])
+        .where((_TOTALS.c.game == board) & (_TOTALS.c.kind == BOARD_KINDS[kind])
                & (_TOTALS.c.hands >= min_hands) & _ACCOUNTS.c.on_boards)
         .order_by(rank_by.desc(), _TOTALS.c.hands.desc(), _ACCOUNTS.c.username)
         .limit(BOARD_SIZE)).all()
@@ -168,7 +174,9 @@ def leaderboard(session: Session, bot: Bot, game: str, *, kind: str = "people",
         for i, row in enumerate(rows)]
     adjusted = all(e.adjusted.hands for e in entries) if entries else True
     return Leaderboard(
-        game=game, title=played.title, kind=cast(BoardKind, kind), min_hands=min_hands,
+        game=game, opponent=opponent,
+        title=played.title if opponent == EQUILIBRIUM else f"{played.title} against {opponent}",
+        kind=cast(BoardKind, kind), min_hands=min_hands,
         thresholds=list(THRESHOLDS), entries=entries,
         ranked_by=("the luck-adjusted result per hand" if adjusted
                    else "the result per hand (the solve has no action values to take the "

@@ -204,10 +204,29 @@ class StrategySource:
             raise self._unsolved(game)
         return solve_id
 
-    def infoset(self, game: str, key: str) -> InfosetStrategy | None:
+    def infoset(self, game: str, key: str, solve_id: int | None = None
+                ) -> InfosetStrategy | None:
+        """The information set `key` of the latest solve of `game`, or of its solve
+        `solve_id` (an exploitable opponent)."""
         store = self.store()
         try:
-            return store.infoset(game, key)
+            return store.infoset(game, key, solve_id)
+        except _STORE_FAILURES as exc:
+            raise self._failed(exc) from exc
+
+    def opponent(self, game: str, opponent: str) -> SolveInfo | None:
+        """The latest solve of the exploitable `opponent` of `game`, or None."""
+        store = self.store()
+        try:
+            return store.latest_solve(game, opponent)
+        except _STORE_FAILURES as exc:
+            raise self._failed(exc) from exc
+
+    def opponents(self, game: str) -> list[SolveInfo]:
+        """The exploitable opponents of `game` stored, the most exploitable first."""
+        store = self.store()
+        try:
+            return store.opponents(game)
         except _STORE_FAILURES as exc:
             raise self._failed(exc) from exc
 

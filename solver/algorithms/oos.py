@@ -15,7 +15,10 @@ the other player's decision nodes on the sample add its current strategy to the 
 weighted by its chance and own reach over the sample's probability of reaching the node (an
 unbiased estimate of its reach-weighted strategy up to a constant per information set; where
 the other player is sampled on its own strategy, the weight is one over the updated player's
-sampling reach, the low-variance estimate of plain outcome sampling).
+sampling reach, the low-variance estimate of plain outcome sampling).  At the targeted
+information set itself the weight is the chance and opponent reach instead of the own: the bot
+is there, and a search whose own strategy stopped reaching it would stop learning what to play
+there.
 
 The search runs on the game's compiled history tree (`solver.engine.history_tree`) in one numba
 kernel; the regrets and the average live in the flat (information set, action) layout of the
@@ -97,7 +100,11 @@ def oos_iterations(kind, player, first_child, num_children, probability, payoff,
                     kernels.regret_matching(regrets, base, count, current, 0)
                     if acting != traverser:  # the average lives at the other player's nodes
                         q_here = delta * q_targeted + (1.0 - delta) * q_plain
-                        g = chance * reach[acting] / q_here
+                        # At the target, weighted by how likely the others make it rather than
+                        # by the player's own reach: the bot is there, however unlikely its own
+                        # strategy makes it, and must not stop learning what to play.
+                        mine = reach[1 - acting] if infoset[n] == target else reach[acting]
+                        g = chance * mine / q_here
                         for a in range(count):
                             average[base + a] += g * current[a]
                     for a in range(count):

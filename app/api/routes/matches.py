@@ -52,8 +52,10 @@ async def create_match(body: MatchCreate, backend: BackendDep,
         if is_api_key(bearer):
             owner = key_owner_or_401(session, str(bearer))
             return services.create_match(session, backend.source, body.game,
-                                         account_id=owner.account_id, kind=owner.kind)
-        return services.create_match(session, backend.source, body.game)
+                                         account_id=owner.account_id, kind=owner.kind,
+                                         opponent=body.opponent)
+        return services.create_match(session, backend.source, body.game,
+                                     opponent=body.opponent)
 
     return await backend.run(work)
 

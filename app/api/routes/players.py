@@ -55,6 +55,10 @@ async def leaderboard(
                                      "program's API key).")] = "people",
     min_hands: Annotated[MinHands, Query(description="One of the board's thresholds.")
                          ] = FEWEST,
+    opponent: Annotated[str, Query(max_length=32, pattern=r"^[A-Za-z0-9_-]+$",
+                                   description="The board of the matches against this "
+                                   "opponent (``equilibrium``, or one of the game's "
+                                   "exploitable opponents).")] = "equilibrium",
 ) -> Leaderboard:
     """The players with at least `min_hands` hands, ranked by the luck-adjusted result per
     hand with its 95% interval, the raw rate beside it; display names only."""
@@ -62,7 +66,7 @@ async def leaderboard(
 
     def work(session: Session) -> Leaderboard:
         return players.leaderboard(session, backend.bot, game, kind=kind,
-                                   min_hands=int(min_hands),
+                                   min_hands=int(min_hands), opponent=opponent,
                                    forfeit_hours=hours)
 
     return await backend.run(work)

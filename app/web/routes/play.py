@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlalchemy.orm import Session
 
@@ -37,14 +39,17 @@ async def play_page(request: Request, game: GamePath, backend: BackendDep,
 
 @router.post("/play/{game}", name="start_match", dependencies=[Depends(verify_csrf)])
 async def start_match(request: Request, game: GamePath, backend: BackendDep,
-                      access: OwnerDep) -> Response:
-    """Create a match owned by this browser (and by its account, if it is signed in), deal
-    its first hand, go to its table."""
+                      access: OwnerDep,
+                      opponent: Annotated[str, Form(max_length=32)] = "equilibrium"
+                      ) -> Response:
+    """Create a match owned by this browser (and by its account, if it is signed in) against
+    the chosen opponent, deal its first hand, go to its table."""
 
     def work(session: Session) -> str:
         account = accounts.signed_in(session, access)
         created = services.create_match(session, backend.source, game, access.owner,
-                                        account_id=account.id if account else None)
+                                        account_id=account.id if account else None,
+                                        opponent=opponent)
         services.start_hand(session, backend.source, backend.bot, created.match_id, access,
                             backend.rng)
         return created.match_id

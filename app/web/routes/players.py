@@ -59,11 +59,13 @@ async def leaderboards(request: Request, backend: BackendDep) -> Response:
 @router.get("/leaderboards/{game}", name="leaderboard")
 async def leaderboard(request: Request, game: GamePath, backend: BackendDep,
                       kind: Annotated[str, Query(max_length=16)] = "people",
-                      min_hands: Annotated[int, Query(ge=1, le=10**9)] = players.THRESHOLDS[0]
+                      min_hands: Annotated[int, Query(ge=1, le=10**9)] = players.THRESHOLDS[0],
+                      opponent: Annotated[str, Query(max_length=32)] = "equilibrium"
                       ) -> Response:
     hours = float(request.app.state.settings.forfeit_after_hours)
     board = await backend.run(lambda session: players.leaderboard(
-        session, backend.bot, game, kind=kind, min_hands=min_hands, forfeit_hours=hours))
+        session, backend.bot, game, kind=kind, min_hands=min_hands, opponent=opponent,
+        forfeit_hours=hours))
     return templates.TemplateResponse(request, "leaderboard.html",
                                       {"board": board, "nav": "boards"})
 
