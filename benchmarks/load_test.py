@@ -26,16 +26,19 @@ As a plain locustfile: ``locust -f benchmarks/load_test.py --host http://127.0.0
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import os
 import random
+import resource
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -61,6 +64,7 @@ if __name__ != "__main__":  # imported by locust (importing it here would monkey
     from locust.exception import RescheduleTask
 
     _THINK = parse_think(os.environ.get("LOAD_THINK", DEFAULT_THINK))
+    _GAMES = tuple(os.environ.get("LOAD_GAMES", ",".join(GAMES)).split(","))
 
     class ApiPlayer(FastHttpUser):
         """One player: one request per task, then a think time."""
@@ -92,7 +96,7 @@ if __name__ != "__main__":  # imported by locust (importing it here would monkey
                                               or self.view["status"] == "finished")):
                 self.headers = {}
                 body = self._expect("POST", f"{API}/matches", f"{API}/matches", 201,
-                                    json={"game": random.choice(GAMES)})
+                                    json={"game": random.choice(_GAMES)})
                 self.match_id, self.hands, self.view = body["match_id"], 0, None
                 self.headers = {"Authorization": f"Bearer {body['token']}"}
             elif self.view is None or self.view["status"] == "finished":
@@ -211,6 +215,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "SECRET_KEY": "load-test",
             "APP_DATA_DIR": str(tmp),
             "LOAD_THINK": args.think,
+            "LOAD_GAMES": args.games,
         }
         server = start_server(port, args.workers, env, tmp / "server.log", http=args.http,
                               loop=args.loop)
@@ -221,9 +226,22 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                        "-t", args.time, "--host", f"http://127.0.0.1:{port}",
                        "--csv", str(prefix), "--only-summary", "--stop-timeout", "10",
                        "--loglevel", "WARNING", *(["--reset-stats"] if args.steady else [])]
+            from profile_serving import process_tree_cpu  # not at the top: as above
+
             cpu_before = cpu_times()
+            load_before = os.getloadavg()
+            server_cpu_before = process_tree_cpu(server.pid)
+            children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            wal = WalWatcher(env["DATABASE_URL"])
+            wal.start()
             locust = subprocess.run(command, cwd=REPO_ROOT, env=env, capture_output=True,
                                     text=True, check=False)
+            wal.stop()
+            children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            server_cpu = process_tree_cpu(server.pid) - server_cpu_before
+            locust_cpu = (children_after.ru_utime + children_after.ru_stime
+                          - children_before.ru_utime - children_before.ru_stime)
+            load_after = os.getloadavg()
             steal = steal_percent(cpu_before, cpu_times())
             if not Path(f"{prefix}_stats.csv").exists():
                 raise SystemExit(f"locust failed ({locust.returncode}):\n{locust.stderr[-3000:]}")
@@ -242,7 +260,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         log = (tmp / "server.log").read_text(errors="replace")
         total = row_summary(stats["Aggregated"])
         action = row_summary(stats[ACTION]) if ACTION in stats else None
+        actions = action["requests"] if action is not None else 0
         return {
+            "games": args.games,
             "workers": args.workers,
             "users": args.users,
             "spawn_rate": args.spawn_rate,
@@ -255,6 +275,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "by_endpoint": {name: row_summary(row) for name, row in stats.items()
                             if name != "Aggregated"},
             "errors": total["failures"] + exceptions,
+            "server_cpu_s": round(server_cpu, 2),
+            "server_cpu_ms_per_request": round(1e3 * server_cpu / max(1, total["requests"]), 3),
+            "server_cpu_ms_per_action": round(1e3 * server_cpu / max(1, actions), 3),
+            "locust_cpu_s": round(locust_cpu, 2),
+            "locust_cpu_ms_per_request": round(1e3 * locust_cpu / max(1, total["requests"]), 3),
+            "load_average_before": [round(x, 2) for x in load_before],
+            "load_average_after": [round(x, 2) for x in load_after],
+            "wal_max_bytes": wal.largest,
+            "database_bytes": wal.database_size(),
             "cpu_steal_percent": steal,
             "failures": failures_text.strip().splitlines()[1:],
             "server_tracebacks": log.count("Traceback"),
@@ -273,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"seconds between a player's requests, MIN-MAX ({DEFAULT_THINK})")
     parser.add_argument("--steady", action="store_true",
                         help="count only after all users have started (locust --reset-stats)")
+    parser.add_argument("--games", default=",".join(GAMES),
+                        help=f"games the players pick from, comma-separated ({','.join(GAMES)})")
     parser.add_argument("--database-url", help="play database (default: SQLite in a temp dir)")
     parser.add_argument("--store", help="strategy store (default $STRATEGY_STORE or "
                                         "strategies/strategies.sqlite)")
@@ -286,8 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        print(f"{result['users']} players, think {result['think_s']} s, {result['time']}, "
-              f"{result['workers']} worker(s), {result['database']}"
+        print(f"{result['users']} players of {result['games']}, think {result['think_s']} s, "
+              f"{result['time']}, {result['workers']} worker(s), {result['database']}"
               + (", after the ramp-up" if result["steady_state_only"] else ""))
         print(f"{'':<10} {'requests':>9} {'req/s':>7} {'p50 ms':>7} {'p95 ms':>7} "
               f"{'p99 ms':>7} {'max ms':>7} {'errors':>7}")
@@ -299,12 +330,50 @@ def main(argv: list[str] | None = None) -> int:
                   f"{s['p95_ms']:>7.0f} {s['p99_ms']:>7.0f} {s['max_ms']:>7.0f} "
                   f"{s['failures']:>7}")
         print(f"errors: {result['errors']}")
+        print(f"server CPU {result['server_cpu_s']} s: {result['server_cpu_ms_per_request']} ms "
+              f"a request, {result['server_cpu_ms_per_action']} ms an action (everything "
+              f"divided by the actions); locust CPU {result['locust_cpu_s']} s "
+              f"({result['locust_cpu_ms_per_request']} ms a request)")
+        print(f"load average {result['load_average_before']} before, "
+              f"{result['load_average_after']} after; largest WAL {result['wal_max_bytes']:,} "
+              f"bytes beside a {result['database_bytes']:,}-byte database")
         if result["cpu_steal_percent"] is not None:
             print(f"CPU steal during the run: {result['cpu_steal_percent']}% "
                   "(time the hypervisor gave to other guests)")
         for line in result["failures"][:10]:
             print(f"  {line}")
     return 1 if result["errors"] or result["server_tracebacks"] else 0
+
+
+class WalWatcher:
+    """The largest size the SQLite database's write-ahead log reached during a run (sampled
+    every 0.2 s in a thread; nothing for another database)."""
+
+    def __init__(self, database_url: str) -> None:
+        self.path = (Path(database_url.removeprefix("sqlite:///"))
+                     if database_url.startswith("sqlite:///") else None)
+        self.largest = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> None:
+        if self.path is not None:
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join()
+
+    def database_size(self) -> int:
+        return self.path.stat().st_size if self.path is not None and self.path.exists() else 0
+
+    def _run(self) -> None:
+        assert self.path is not None
+        wal = Path(f"{self.path}-wal")
+        while not self._stop.wait(0.2):
+            with contextlib.suppress(OSError):
+                self.largest = max(self.largest, wal.stat().st_size)
 
 
 if __name__ == "__main__":
