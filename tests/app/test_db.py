@@ -230,7 +230,7 @@ def test_the_migrated_schema_is_the_models_schema(database_url: str) -> None:
 def test_the_head_written_in_the_code_is_alembics(database_url: str) -> None:
     """`migrate.HEAD` lets a start on a current database skip Alembic: it must be the newest
     migration, and a database is current only once it is there."""
-    assert migrate.HEAD == migrate.head()
+    assert migrate.head() == migrate.HEAD
     engine = make_engine(database_url)
     try:
         assert not migrate.is_current(engine)  # a new database has no version table
