@@ -40,6 +40,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,9 @@ GAMES = ("rps", "kuhn", "leduc", "dudo", "dudo-calzo")
 API = "/api/v1"
 ACTION = f"{API}/hands/[id]/actions"
 """The action endpoint's name in locust's statistics (the ids vary)."""
+RETRY = f"{ACTION} (retry)"
+"""An action sent again with its idempotency key, to another instance where there are several:
+it must get the first answer back, marked as replayed."""
 HANDS_PER_MATCH = 5
 DEFAULT_THINK = "0.5-1.5"
 
@@ -61,10 +65,15 @@ def parse_think(text: str) -> tuple[float, float]:
 
 if __name__ != "__main__":  # imported by locust (importing it here would monkey-patch the runner)
     from locust import FastHttpUser, task
-    from locust.exception import RescheduleTask
+    from locust.exception import RescheduleTask, StopUser
 
     _THINK = parse_think(os.environ.get("LOAD_THINK", DEFAULT_THINK))
     _GAMES = tuple(os.environ.get("LOAD_GAMES", ",".join(GAMES)).split(","))
+    _HOSTS = [h for h in os.environ.get("LOAD_HOSTS", "").split(",") if h]
+    """Several instances: each request goes to one at random, as a proxy would send it."""
+    _RETRIES = float(os.environ.get("LOAD_RETRIES", "0"))
+    _STOP_AFTER = float(os.environ.get("LOAD_STOP_AFTER", "inf"))
+    """With --drain: each player stops by itself after this many seconds, between requests."""
 
     class ApiPlayer(FastHttpUser):
         """One player: one request per task, then a think time."""
@@ -77,12 +86,18 @@ if __name__ != "__main__":  # imported by locust (importing it here would monkey
             self.match_id: str | None = None
             self.hands = 0
             self.view: dict[str, Any] | None = None
+            self.started = time.monotonic()
 
         def _expect(self, method: str, url: str, name: str, status: int,
+                    headers: dict[str, str] | None = None, replayed: bool = False,
                     **kwargs: Any) -> dict[str, Any]:
+            if _HOSTS:
+                url = random.choice(_HOSTS) + url
             with self.client.request(method, url, name=name, catch_response=True,
-                                     headers=self.headers, **kwargs) as response:
-                if response.status_code != status:
+                                     headers={**self.headers, **(headers or {})},
+                                     **kwargs) as response:
+                if response.status_code != status or (
+                        replayed and response.headers.get("Idempotent-Replayed") != "true"):
                     response.failure(f"{response.status_code}: {response.text[:200]}")
                     self.view = None  # start over with a new hand
                     raise RescheduleTask()
@@ -91,6 +106,8 @@ if __name__ != "__main__":  # imported by locust (importing it here would monkey
 
         @task
         def play(self) -> None:
+            if time.monotonic() - self.started > _STOP_AFTER:
+                raise StopUser()
             if self.match_id is None or (self.hands >= HANDS_PER_MATCH
                                          and (self.view is None
                                               or self.view["status"] == "finished")):
@@ -105,12 +122,25 @@ if __name__ != "__main__":  # imported by locust (importing it here would monkey
                 self.hands += 1
             else:
                 view = self.view
-                self.view = self._expect(
-                    "POST", f"{API}/hands/{view['hand_id']}/actions", ACTION, 200,
-                    json={"action": random.choice(view["legal_actions"]), "seq": view["seq"]})
+                url = f"{API}/hands/{view['hand_id']}/actions"
+                body = {"action": random.choice(view["legal_actions"]), "seq": view["seq"]}
+                key = {"Idempotency-Key": uuid.uuid4().hex} if _RETRIES else None
+                self.view = self._expect("POST", url, ACTION, 200, key, json=body)
+                if random.random() < _RETRIES:
+                    again = self._expect("POST", url, RETRY, 200, key, replayed=True, json=body)
+                    if again != self.view:
+                        raise AssertionError("a retry got another answer than the first")
 
 
 # ---- the runner ------------------------------------------------------------------------------
+
+
+def seconds(duration: str) -> float:
+    """locust's ``-t``: ``90``, ``90s``, ``2m``, ``1h``."""
+    units = {"s": 1, "m": 60, "h": 3600}
+    if duration and duration[-1] in units:
+        return float(duration[:-1]) * units[duration[-1]]
+    return float(duration)
 
 
 def free_port() -> int:
@@ -206,7 +236,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         raise SystemExit(f"no strategy store at {store}; run `python -m solver build` first")
     tmp = Path(tempfile.mkdtemp(prefix="load-test-"))
     try:
-        port = free_port()
+        ports = [free_port() for _ in range(args.instances)]
         env = {
             **os.environ,
             "PYTHONPATH": str(REPO_ROOT),
@@ -216,21 +246,28 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "APP_DATA_DIR": str(tmp),
             "LOAD_THINK": args.think,
             "LOAD_GAMES": args.games,
+            "LOAD_RETRIES": str(args.retries),
+            "LOAD_STOP_AFTER": str(seconds(args.time)) if args.drain else "inf",
+            "LOAD_HOSTS": ",".join(f"http://127.0.0.1:{p}" for p in ports)
+            if args.instances > 1 else "",
         }
-        server = start_server(port, args.workers, env, tmp / "server.log", http=args.http,
-                              loop=args.loop)
+        servers: list[subprocess.Popen[bytes]] = []
         try:
+            for i, port in enumerate(ports):
+                servers.append(start_server(port, args.workers, env, tmp / f"server{i}.log",
+                                            http=args.http, loop=args.loop))
             prefix = tmp / "locust"
             command = [sys.executable, "-m", "locust", "-f", str(Path(__file__).resolve()),
                        "--headless", "-u", str(args.users), "-r", str(args.spawn_rate),
-                       "-t", args.time, "--host", f"http://127.0.0.1:{port}",
+                       "-t", f"{int(seconds(args.time)) + 15}s" if args.drain else args.time,
+                       "--host", f"http://127.0.0.1:{ports[0]}",
                        "--csv", str(prefix), "--only-summary", "--stop-timeout", "10",
                        "--loglevel", "WARNING", *(["--reset-stats"] if args.steady else [])]
             from profile_serving import process_tree_cpu  # not at the top: as above
 
             cpu_before = cpu_times()
             load_before = os.getloadavg()
-            server_cpu_before = process_tree_cpu(server.pid)
+            server_cpu_before = sum(process_tree_cpu(server.pid) for server in servers)
             children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
             wal = WalWatcher(env["DATABASE_URL"])
             wal.start()
@@ -238,7 +275,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                     text=True, check=False)
             wal.stop()
             children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            server_cpu = process_tree_cpu(server.pid) - server_cpu_before
+            server_cpu = (sum(process_tree_cpu(server.pid) for server in servers)
+                          - server_cpu_before)
             locust_cpu = (children_after.ru_utime + children_after.ru_stime
                           - children_before.ru_utime - children_before.ru_stime)
             load_after = os.getloadavg()
@@ -256,14 +294,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 with open(exceptions_csv, newline="") as handle:
                     exceptions = sum(int(r.get("Count") or 0) for r in csv.DictReader(handle))
         finally:
-            stop_server(server)
-        log = (tmp / "server.log").read_text(errors="replace")
+            for server in servers:
+                stop_server(server)
+        log = "".join(path.read_text(errors="replace") for path in tmp.glob("server*.log"))
         total = row_summary(stats["Aggregated"])
         action = row_summary(stats[ACTION]) if ACTION in stats else None
         actions = action["requests"] if action is not None else 0
         return {
             "games": args.games,
             "workers": args.workers,
+            "instances": args.instances,
             "users": args.users,
             "spawn_rate": args.spawn_rate,
             "time": args.time,
@@ -295,6 +335,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=1, help="uvicorn workers (1)")
+    parser.add_argument("--instances", type=int, default=1,
+                        help="app instances on the same database, each with --workers; the "
+                             "players send each request to one at random (1)")
+    parser.add_argument("--drain", action="store_true",
+                        help="the players stop by themselves after --time, between two "
+                             "requests, so that every request is answered and counted (for "
+                             "checks against the database); locust's own clock stops at "
+                             "--time + 15 s, which an idle run then waits out")
+    parser.add_argument("--retries", type=float, default=0.0,
+                        help="share of actions sent again with their idempotency key (0)")
     parser.add_argument("--users", "-u", type=int, default=100, help="simulated players (100)")
     parser.add_argument("--spawn-rate", "-r", type=float, default=20, help="users/s (20)")
     parser.add_argument("--time", "-t", default="60s", help="duration, e.g. 60s or 2m (60s)")
