@@ -100,10 +100,11 @@ def match_results(session: Session, source: StrategySource, match_id: str, acces
     last = hand_store.last_hand(session, match.id)
     current = last[0] if last is not None and last[2] == IN_PROGRESS else None
     series = _SERIES.validate_python([
-        {"number": row.number, "payoff": row.human_payoff, "cumulative": row.cumulative_payoff,
-         "expected_cumulative": value * row.seat_balance if value is not None else None,
-         "adjusted_cumulative": row.cumulative_adjusted}
-        for row in hand_store.series_sample(session, match, MAX_SERIES_POINTS)])
+        {"number": number, "payoff": payoff, "cumulative": cumulative,
+         "expected_cumulative": value * balance if value is not None else None,
+         "adjusted_cumulative": adjusted_cumulative}
+        for number, payoff, cumulative, balance, adjusted_cumulative
+        in hand_store.series_sample(session, match, MAX_SERIES_POINTS)])
     judged_everything = adjusted.n == stats.n and stats.n > 0
     ev_lost = (expected_total - adjusted.total
                if judged_everything and expected_total is not None else None)
