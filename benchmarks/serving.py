@@ -3,6 +3,7 @@
     PYTHONPATH=. .venv/bin/python benchmarks/serving.py                  # about 8 minutes
     PYTHONPATH=. .venv/bin/python benchmarks/serving.py --time 20s --parts load
     PYTHONPATH=. .venv/bin/python benchmarks/serving.py --json-out results.json
+    PYTHONPATH=. .venv/bin/python benchmarks/serving.py --against ../main --rounds 3
 
 * **load**: `load_test.py` (locust, headless, ``FastHttpUser``s with no think time) with
   ``--users`` players of one game at a time (``--games``, default Kuhn and holdem-mini)
@@ -17,7 +18,11 @@
   server's CPU by then, which the machine's other load stretches less), then what the first
   hand and action of every game in the store cost, and the second ones.
 
-On a shared machine the wall-clock figures move with the other load; the CPU ones much less.
+On a shared machine the wall-clock figures move with the other load, and the CPU ones too
+when the load is heavy (a CPU second buys less work when the two cores' caches and pipelines
+are shared with a dozen other processes): compare commits with ``--against DIR`` (a checkout
+of the other commit with this commit's ``benchmarks/`` copied in), which runs the parts in
+turns in both trees and prints the medians side by side.
 """
 
 from __future__ import annotations
@@ -178,6 +183,52 @@ def play_one(client: httpx.Client, game: str) -> dict[str, float]:
     return times
 
 
+def against(args: argparse.Namespace) -> int:
+    """Run this benchmark in turns in another checkout (``--against DIR``) and in this one,
+    ``--rounds`` times, so that both see the same load; print the medians side by side."""
+    trees = {"other": args.against.resolve(), "this": REPO_ROOT}
+    found: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
+    for _ in range(args.rounds):
+        for name, tree in trees.items():
+            with tempfile.NamedTemporaryFile(suffix=".json") as out:
+                command = [sys.executable, str(tree / "benchmarks" / "serving.py"), "--parts",
+                           args.parts, "--games", args.games, "--workers", args.workers,
+                           "--users", str(args.users), "--time", args.time, "--hands",
+                           str(args.hands), "--reads", str(args.reads), "--store",
+                           str(args.store.resolve()), "--json-out", out.name]
+                subprocess.run(command, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
+                               check=True, stdout=subprocess.DEVNULL)
+                found[name].append(json.loads(Path(out.name).read_text()))
+    print(json.dumps({name: summary(runs) for name, runs in found.items()}, indent=1))
+    if args.json_out is not None:
+        args.json_out.write_text(json.dumps(found, indent=2) + "\n")
+    return 0
+
+
+def summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Medians over the rounds of the figures that matter."""
+    def median(values: list[float]) -> float:
+        return round(statistics.median(values), 2)
+
+    out: dict[str, Any] = {}
+    if runs and "startup" in runs[0]:
+        out["startup_cpu_s"] = median([r["startup"]["server_cpu_s"] for r in runs])
+        out["healthz_s"] = median([r["startup"]["healthz_seconds"] for r in runs])
+    if runs and "reads" in runs[0]:
+        for page in ("match", "play_page", "table_page"):
+            out[f"{page}_cpu_ms"] = median([r["reads"][page]["server_cpu_ms"] for r in runs])
+            out[f"{page}_p50_ms"] = median([r["reads"][page]["p50_ms"] for r in runs])
+    for i, load in enumerate(runs[0].get("load", []) if runs else []):
+        name = f"{load['games']}x{load['workers']}"
+        cell = [r["load"][i] for r in runs]
+        out[name] = {key: median([c[key] for c in cell]) for key in (
+            "server_cpu_ms_per_request", "server_cpu_ms_per_action",
+            "locust_cpu_ms_per_request")}
+        out[name]["actions_per_s"] = median([(c["action"] or {}).get("rps", 0) for c in cell])
+        out[name]["p99_ms"] = median([(c["action"] or {}).get("p99_ms", 0) for c in cell])
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--parts", default="load,reads,startup")
@@ -189,7 +240,12 @@ def main() -> int:
     parser.add_argument("--reads", type=int, default=200)
     parser.add_argument("--store", type=Path, default=default_store_path())
     parser.add_argument("--json-out", type=Path)
+    parser.add_argument("--against", type=Path, help="another checkout to run in turns with "
+                        "this one (its benchmarks/ must be this one's)")
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
+    if args.against is not None:
+        return against(args)
     parts = args.parts.split(",")
     result: dict[str, Any] = {"cpus": os.cpu_count()}
     if "startup" in parts:
