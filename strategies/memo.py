@@ -38,6 +38,8 @@ class Memo:
         """JSON text of an action list -> decoded labels (few distinct lists per game)"""
         self.tables: dict[int, TableStrategy | None] = {}
         """solve id -> its strategy tables (None: a solve stored as rows)"""
+        self.opponents: dict[str, list[SolveInfo]] = {}
+        """game -> the newest solve of each of its exploitable opponents"""
 
     def clear(self) -> None:
         """Forget everything (the decoded action lists only when they are many)."""
@@ -48,6 +50,7 @@ class Memo:
         self.seen.clear()
         self.infos.clear()
         self.tables.clear()
+        self.opponents.clear()
         if len(self.labels) > 10_000:
             self.labels.clear()
 

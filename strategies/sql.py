@@ -145,3 +145,12 @@ def solve_info(row: SolveRow) -> SolveInfo:
         best_reply=(float(row.best_reply[0]), float(row.best_reply[1]))
         if row.best_reply is not None else None,
     )
+
+
+def newest_opponents(rows: Iterable[SolveRow]) -> list[SolveInfo]:
+    """The newest of `rows` (solves of one game's exploitable opponents, newest first) for
+    each opponent, the most exploitable first."""
+    newest: dict[str, SolveInfo] = {}
+    for row in rows:
+        newest.setdefault(row.opponent, solve_info(row))
+    return sorted(newest.values(), key=lambda info: (-info.exploitability, info.opponent))

@@ -138,12 +138,8 @@ class StrategyStore:
     def __enter__(self) -> Self:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
         self.close()
 
     def __repr__(self) -> str:
@@ -192,12 +188,10 @@ class StrategyStore:
             session.add(solve)
             session.flush()
             sid = solve.id
-            infosets = sql.infoset_parameters(sid, strategy)
-            if infosets:
-                session.connection().exec_driver_sql(sql.INSERT_INFOSETS, infosets)
-            node_rows = sql.node_parameters(sid, nodes)
-            if node_rows:
-                session.connection().exec_driver_sql(sql.INSERT_NODES, node_rows)
+            for statement, rows in ((sql.INSERT_INFOSETS, sql.infoset_parameters(sid, strategy)),
+                                    (sql.INSERT_NODES, sql.node_parameters(sid, nodes))):
+                if rows:
+                    session.connection().exec_driver_sql(statement, rows)
             points = sql.trace_parameters(sid, trace)
             if points:
                 session.execute(insert(TraceRow), points)
@@ -257,13 +251,18 @@ class StrategyStore:
 
     def opponents(self, game: str) -> list[SolveInfo]:
         """The newest solve of each exploitable opponent of ``game``, the most exploitable
-        first."""
-        stmt = (select(SolveRow).where(SolveRow.game == game, SolveRow.opponent != "")
-                .order_by(*_NEWEST_FIRST))
-        with self._sessions() as session:
-            rows = list(session.scalars(stmt))
-        newest = {row.opponent: sql.solve_info(row) for row in reversed(rows)}  # newest wins
-        return sorted(newest.values(), key=lambda info: (-info.exploitability, info.opponent))
+        first; remembered until the next commit, as :meth:`latest_solve` (the lobby asks)."""
+        with self._lock:
+            self._solve_id_locked(game, None)  # revalidates what the memo remembers
+            known = self._memo.opponents.get(game)
+        if known is None:
+            stmt = (select(SolveRow).where(SolveRow.game == game, SolveRow.opponent != "")
+                    .order_by(*_NEWEST_FIRST))
+            with self._sessions() as session:
+                known = sql.newest_opponents(session.scalars(stmt))
+            with self._lock:  # a commit since is seen by the next call's revalidation
+                self._memo.opponents[game] = known
+        return list(known)
 
     def solve(self, solve_id: int) -> SolveInfo | None:
         """The solve with this id, or None."""

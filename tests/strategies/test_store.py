@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, select
+from sqlalchemy import create_engine, event, select
 from sqlalchemy.orm import Session
 
 import strategies
@@ -192,6 +192,26 @@ def test_latest_solve_selection(store: StrategyStore) -> None:
         (d1.id, d1.id),
     )
     assert counts.fetchone() == (0, 0)
+
+
+def test_opponents_are_remembered_until_another_handle_saves_one(tmp_path: Path) -> None:
+    """The lobby lists every game's opponents on every visit: read once, then remembered, and
+    a solve saved or deleted through another handle (the solver's process) is seen at once."""
+    path = tmp_path / "store.sqlite"
+    with StrategyStore.open(path, create=True) as writer, StrategyStore.open(path) as reader:
+        save(writer)
+        assert reader.opponents("kuhn") == []
+        calls = save(writer, opponent="calls", exploitability=0.1, best_reply=(0.15, 0.05))
+        assert reader.opponents("kuhn") == [calls]
+        statements: list[str] = []
+        event.listen(reader._engine, "before_cursor_execute",
+                     lambda *args: statements.append(args[2]))
+        assert reader.opponents("kuhn") == [calls] and reader.opponents("kuhn") == [calls]
+        assert statements == []  # remembered
+        folds = save(writer, opponent="folds", exploitability=0.3, best_reply=(0.4, 0.2))
+        assert reader.opponents("kuhn") == [folds, calls]
+        writer.delete_solve(folds.id)
+        assert reader.opponents("kuhn") == [calls]
 
 
 def test_solve_saved_by_another_handle_is_seen(tmp_path: Path) -> None:
