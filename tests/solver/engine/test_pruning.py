@@ -8,7 +8,7 @@ import pytest
 
 from solver.algorithms.cfr import CFRSolver
 from solver.algorithms.exploitability import evaluate_strategy
-from solver.algorithms.solve import solve
+from solver.algorithms.solve import resolve_algorithm, resolve_pruning, solve
 from solver.algorithms.streaming_cfr import StreamingCFRSolver
 from solver.engine.compile import compile_game
 from solver.engine.pruning import depth_first
@@ -92,3 +92,15 @@ def test_depth_first_walk_makes_every_subtree_contiguous() -> None:
         up = parent[n]
         assert position[up] < position[n] < position[up] + size[up]
         assert size[n] == 1 + sum(size[c] for c in np.flatnonzero(parent == n))
+
+
+@pytest.mark.parametrize(("game", "expected"), [
+    ("dudo", True), ("dudo-1v2", True), ("dudo-2v1", True),  # pruning won: 1.2x to 2.6x
+    ("leduc", False), ("kuhn", False), ("holdem-mini", False),  # it lost or tied
+    ("dudo-calzo", False)])  # solved by predictive CFR+, which is never pruned
+def test_auto_prunes_where_pruning_wins(game: str, expected: bool) -> None:
+    played = get_game(game)
+    algorithm = resolve_algorithm(played, "auto")
+    assert resolve_pruning(played, algorithm, None) is expected
+    with pytest.raises(ValueError, match="pruning applies to"):
+        resolve_pruning(played, "pcfr+", True)
