@@ -132,15 +132,28 @@ class ActionValue(Frozen):
 
 
 class CoachDecision(Frozen):
-    """One of your decisions, judged against the stored equilibrium."""
+    """One of your decisions, judged against the stored equilibrium, or, in a match against
+    an exploitable bot, against the best reply to that bot."""
 
     seq: int
     infoset: str
     chosen: str
     actions: list[ActionValue]
-    value: float = Field(description="V(I): what the equilibrium's mix is worth here.")
-    lost_vs_equilibrium: float = Field(description="V(I) - Q(I, chosen).")
+    value: float = Field(description="V(I): what the equilibrium's mix is worth here (against "
+                         "an exploitable bot: what the best reply wins from here).")
+    lost_vs_equilibrium: float = Field(description="V(I) - Q(I, chosen): what the choice gave "
+                                       "up against the reference (``judged_against``).")
     lost_vs_best_reply: float = Field(description="max Q(I, .) - Q(I, chosen).")
+    judged_against: Literal["equilibrium", "best_reply"] = Field(
+        default="equilibrium", description="``equilibrium``, or ``best_reply`` in a match "
+        "against an exploitable bot: the actions' probabilities are then the best reply's, "
+        "and their values what each wins followed by the best reply.")
+    best_reply: list[str] = Field(
+        default_factory=list, description="The actions a best reply to the bot takes here "
+        "(the best by value, ties all).")
+    advice: str = Field(default="", description="The judgement in a sentence, e.g. ``the best "
+                        "reply plays bet here (worth +0.500); you chose check and gave up "
+                        "0.400``.")
     pot: int | None
     share_of_pot_lost: float | None = Field(
         description="lost_vs_equilibrium as a share of the pot at the decision.")

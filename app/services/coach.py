@@ -11,13 +11,18 @@ human's expected winnings against the bot, whatever the human's strategy: the hu
 depends only on I, so the cards, the dice and the bot's sampling add nothing in expectation, and
 they are most of the spread of the raw result. A player who only ever picks actions of the
 equilibrium's support scores exactly the equilibrium value.
+
+Against an exploitable bot the reference is the best reply to it instead: Q(I, a) is what a
+then goes on to win with the best reply, V(I) the best of them, and the hand's result without
+the luck starts from what the best reply wins in the seat; the identity holds for any reference.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
-from app.services.bot import Bot, Policy
+from app.services.bot import BEST_TIES, BestReplyReference, Bot, Policy
 from app.services.errors import StrategyUnavailableError
 from app.services.trace import Trace
 
@@ -26,6 +31,9 @@ NEGLIGIBLE = 0.0005
 it rounds to 0.000, the coach's precision, and it is the size of a solved strategy's own
 error (its actions' values differ by about its exploitability, 1e-4). Below it a decision is
 not costly and the pages say nothing was given up."""
+Against = Literal["equilibrium", "best_reply"]
+"""What a decision is judged against: the equilibrium (the bot is the game's solved strategy),
+or the best reply to an exploitable bot (`app.services.bot.BestReplyReference`)."""
 ACCURACY_SHARE = 0.01
 """A decision is *accurate* if it gave up at most this share of the pot against the equilibrium
 (of the stake of 1 in a game without a pot)."""
@@ -39,11 +47,23 @@ class Judged:
     infoset: str
     chosen: str
     policy: Policy
-    """The equilibrium's probabilities and the values of every action (`values` is set)."""
+    """The reference's probabilities (the equilibrium's, or the best reply's) and the values
+    of every action (`values` is set)."""
     lost_vs_equilibrium: float
+    """What the choice gave up against the reference: ``V(I) - Q(I, chosen)``."""
     lost_vs_best_reply: float
     pot: int | None
     accurate: bool
+    against: Against = "equilibrium"
+
+    @property
+    def best_reply(self) -> tuple[str, ...]:
+        """The actions the best reply to the bot takes here (the best ones, ties all)."""
+        values = self.policy.values
+        assert values is not None
+        best = max(values)
+        return tuple(label for label, q in zip(self.policy.labels, values, strict=True)
+                     if q >= best - BEST_TIES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,10 +87,13 @@ class HandReview:
 
 def review(bot: Bot, trace: Trace, human_seat: int, seat_value: float | None
            ) -> HandReview | None:
-    """The human's decisions in `trace` judged, and the hand's luck-adjusted result; None if
-    the bot's solve has no action values (an abstract game) or the value is unknown."""
+    """The human's decisions in `trace` judged against `bot` (the equilibrium, or the best
+    reply to an exploitable bot: `app.services.bot.reference`), and the hand's luck-adjusted
+    result; None if the bot's solve has no action values (an abstract game) or the value is
+    unknown."""
     if seat_value is None:
         return None
+    against: Against = "best_reply" if isinstance(bot, BestReplyReference) else "equilibrium"
     decisions = []
     for step in trace.steps:
         if step.recorded.actor != human_seat:
@@ -93,5 +116,6 @@ def review(bot: Bot, trace: Trace, human_seat: int, seat_value: float | None
             lost_vs_best_reply=max(policy.values) - taken,
             pot=pot,
             accurate=lost <= ACCURACY_SHARE * (pot if pot else 1),
+            against=against,
         ))
     return HandReview(decisions, seat_value - sum(d.lost_vs_equilibrium for d in decisions))

@@ -28,8 +28,9 @@ from app.schemas import (
     RoundOut,
 )
 from app.services.bot import Policy
-from app.services.coach import HandReview, Judged
+from app.services.coach import NEGLIGIBLE, HandReview, Judged
 from app.services.hand_store import HandRow
+from app.services.results import signed
 from app.services.trace import Step, Trace
 from solver.games import CHANCE, Card, Die, Game, Piece, State, legal_labels
 
@@ -187,10 +188,29 @@ def coach_decision(judged: Judged) -> CoachDecision:
         value=policy.value,
         lost_vs_equilibrium=judged.lost_vs_equilibrium,
         lost_vs_best_reply=judged.lost_vs_best_reply,
+        judged_against=judged.against,
+        best_reply=list(judged.best_reply),
+        advice=advice(judged),
         pot=judged.pot,
         share_of_pot_lost=judged.lost_vs_equilibrium / judged.pot if judged.pot else None,
         accurate=judged.accurate,
     )
+
+
+def advice(judged: Judged) -> str:
+    """Against an exploitable bot, the judgement in a sentence: ``The best reply to this bot
+    plays bet here (worth +0.500); you chose check and gave up 0.400.``  Empty against the
+    equilibrium, whose words the pages write beside its mix."""
+    if judged.against != "best_reply":
+        return ""
+    best = judged.best_reply
+    worth = judged.policy.value
+    assert worth is not None
+    if judged.lost_vs_best_reply < NEGLIGIBLE:
+        return (f"You played as the best reply to this bot does here: {judged.chosen}, worth "
+                f"{signed(worth)}; nothing given up.")
+    return (f"The best reply to this bot plays {' or '.join(best)} here (worth {signed(worth)}); "
+            f"you chose {judged.chosen} and gave up {judged.lost_vs_best_reply:.3f}.")
 
 
 def _names(human: int) -> tuple[str, str]:
