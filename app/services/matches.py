@@ -31,7 +31,7 @@ from app.services.catalog import game_or_404, game_value, offered_game
 from app.services.coach import NEGLIGIBLE
 from app.services.errors import NotFoundError
 from app.services.hand_store import HandRow, MatchRow
-from app.services.opponents import opponent_of_match, opponent_or_422
+from app.services.opponents import opponent_of_match, opponent_or_404
 from app.services.strategy_source import StrategySource
 from app.services.tokens import Access, hash_token, new_token, open_match
 from app.services.trace import Trace
@@ -59,7 +59,7 @@ def create_match(session: Session, source: StrategySource, game: str,
     `account_id` to an account (played by a person or a program: `kind`)."""
     offered_game(source, game)
     source.require(game)
-    chosen = opponent_or_422(source, game, opponent)
+    chosen = opponent_or_404(source, game, opponent)
     token = new_token()
     match = hand_store.insert_match(session, game, owner, hash_token(token),
                                     account_id=account_id, kind=kind, opponent=chosen.stored)

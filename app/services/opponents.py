@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 
 from app.schemas import OpponentOut
-from app.services.errors import InvalidRequestError, StrategyUnavailableError
+from app.services.errors import NotFoundError, StrategyUnavailableError
 from app.services.results import Interval, Stats, signed
 from app.services.strategy_source import StrategySource
 from solver.algorithms.names import describe_algorithm
@@ -75,14 +75,15 @@ def game_opponents(source: StrategySource, game: str) -> list[OpponentOut]:
     return [describe(game, info, ""), *(describe(game, o, o.opponent) for o in stored)]
 
 
-def opponent_or_422(source: StrategySource, game: str, name: str) -> Chosen:
-    """The opponent called `name` (empty or ``equilibrium``: the equilibrium); 422 naming
-    the game's opponents if it has none so called."""
+def opponent_or_404(source: StrategySource, game: str, name: str) -> Chosen:
+    """The opponent called `name` (empty or ``equilibrium``: the equilibrium); a 404 naming
+    the game's opponents if it has none so called (as an unknown game is a 404 naming the
+    lobby's games: the name is well formed, nothing is called so here)."""
     if name in ("", EQUILIBRIUM):
         return Chosen(EQUILIBRIUM, "")
     if source.opponent(game, name) is None:
         names = [o.name for o in game_opponents(source, game)] or [EQUILIBRIUM]
-        raise InvalidRequestError(f"no opponent {name!r} for {game}; its opponents: "
+        raise NotFoundError(f"no opponent {name!r} for {game}; its opponents: "
                                   f"{', '.join(names)}")
     return Chosen(name, name)
 

@@ -39,9 +39,9 @@ def test_games_list_their_opponents_measured(api: AppHandle) -> None:
     assert {"doubts", "believes"} <= {o["name"] for o in detail["opponents"]}
 
 
-def test_an_unknown_opponent_is_a_clear_422(api: AppHandle) -> None:
+def test_an_unknown_opponent_is_a_404_naming_the_games_opponents(api: AppHandle) -> None:
     response = api.client.post("/api/v1/matches", json={"game": "kuhn", "opponent": "shark"})
-    assert response.status_code == 422
+    assert response.status_code == 404
     detail = response.json()["detail"]
     assert "shark" in detail and "early1" in detail and "equilibrium" in detail
 
