@@ -96,6 +96,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=1000, help="CFR+ iterations a re-solve")
     parser.add_argument("--from-round", type=int, default=1,
                         help="the first round (0-based) the bot re-solves in")
+    parser.add_argument("--modes", default=",".join(MODES),
+                        help=f"comma-separated re-solving modes (default {','.join(MODES)})")
     args = parser.parse_args(argv)
     game = get_game(args.game)
     if not isinstance(game, HoldemGame):
@@ -109,7 +111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{args.from_round + 1}, {args.iterations} CFR+ iterations a re-solve", file=sys.stderr)
     print("| profile | value | exploitability | re-solves | seconds | smallest margin |")
     print("|---|---|---|---|---|---|")
-    for row in table(tree, strategy, args.from_round, args.iterations):
+    modes = tuple(m for m in args.modes.split(",") if m)
+    for row in table(tree, strategy, args.from_round, args.iterations, modes):
         print(f"| {row.mode} | {row.value:+.5f} | {row.exploitability:.5f} | {row.resolves:,} "
               f"| {row.seconds:.1f} | {row.smallest_margin:.1e} |")
     return 0
