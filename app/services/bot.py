@@ -15,6 +15,7 @@ from typing import Protocol
 from app.services.errors import StrategyUnavailableError
 from app.services.strategy_source import BUILD_HINT, StrategySource
 from solver.abstraction import abstraction_for
+from solver.abstractions.play_time import ComputedAtPlayTime
 from solver.games import Game, State, legal_labels
 
 log = logging.getLogger("app.bot")
@@ -67,6 +68,8 @@ class StoredStrategyBot:
         except ValueError as exc:
             raise StrategyUnavailableError(f"the stored solve of {game.name!r} cannot be played: "
                                            f"{exc}") from None
+        if isinstance(abstraction, ComputedAtPlayTime):
+            return self._computed(game, state, abstraction)
         key = abstraction.strategy_key(state, state.current_player())
         row = self.source.infoset(game.name, key)
         if row is None:
@@ -82,3 +85,20 @@ class StoredStrategyBot:
                 f"the stored strategy for {game.name!r} in {self.source.path} does not match "
                 f"the game's actions: {BUILD_HINT} again")
         return Policy(row.labels, row.probabilities, row.values, row.value)
+
+    def _computed(self, game: Game, state: State, abstraction: ComputedAtPlayTime) -> Policy:
+        """A strategy computed now from the stored tables (a bot that re-solves): the same
+        call serves the bot's move, the hint and the coach."""
+        table = self.source.table_strategy(game.name)
+        if table is None:
+            raise StrategyUnavailableError(
+                f"the stored solve of {game.name!r} in {self.source.path} has no tables to "
+                f"play from: {BUILD_HINT} again")
+        try:
+            probabilities = abstraction.play_time_policy(state, table)
+        except ValueError as exc:
+            log.error("computing the %s strategy failed: %s", game.name, exc)
+            raise StrategyUnavailableError(
+                f"the stored solve of {game.name!r} cannot be played: {BUILD_HINT} again"
+            ) from None
+        return Policy(tuple(legal_labels(state)), probabilities)

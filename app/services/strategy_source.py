@@ -29,6 +29,7 @@ from strategies import (
     StrategyStore,
     TracePoint,
 )
+from strategies.tables import TableStrategy
 
 log = logging.getLogger("app.strategies")
 
@@ -161,6 +162,14 @@ class StrategySource:
         store = self.store()
         try:
             return store.infoset(game, key)
+        except _STORE_FAILURES as exc:
+            raise self._failed(exc) from exc
+
+    def table_strategy(self, game: str) -> TableStrategy | None:
+        """The latest solve's strategy tables, or None if it is stored as rows."""
+        store = self.store()
+        try:
+            return store.table_strategy(game)
         except _STORE_FAILURES as exc:
             raise self._failed(exc) from exc
 

@@ -92,13 +92,17 @@ def match_chunk(spec: BotSpec, deals: int, seed: int
     the re-solving bot's mean winnings in chips; and its decisions' seconds per round."""
     game = spec.member()
     blueprint = spec.blueprint()
-    bot = TimedPolicy(spec.resolving())
     rules = game.definition
     dealt = deal(rules, deals, seed)
     uniforms = decision_uniforms(rules, deals, np.random.default_rng([seed, 1]))
-    first = play(game, (bot, blueprint), dealt, uniforms)
-    second = -play(game, (blueprint, bot), dealt, uniforms)
-    return (first + second) / 2, bot.seconds
+    # A fresh bot for each order of the seats: the second game of a deal does not reuse the
+    # first one's re-solves, so the times are those of a new hand.
+    bots = (TimedPolicy(spec.resolving()), TimedPolicy(spec.resolving()))
+    first = play(game, (bots[0], blueprint), dealt, uniforms)
+    second = -play(game, (blueprint, bots[1]), dealt, uniforms)
+    seconds = {r: bots[0].seconds.get(r, []) + bots[1].seconds.get(r, [])
+               for r in {*bots[0].seconds, *bots[1].seconds}}
+    return (first + second) / 2, seconds
 
 
 def lbr_chunk(spec: BotSpec, which: str, deals: int, seed: int) -> FloatArray:

@@ -1,0 +1,69 @@
+"""The re-solving HULHE bot's time per decision, per round, as a player waits for it.
+
+    PYTHONPATH=. .venv/bin/python benchmarks/resolving_latency.py --store PATH [--hands 200]
+
+Plays `--hands` hands of the re-solving bot against its blueprint (one process, one thread),
+a fresh bot (empty cache) for each hand, so every re-solve is timed cold; a decision that
+reuses a re-solve of the same hand (the bot's own re-solves carry from one decision to the
+next) is timed as it is.  Prints the count, p50, p95 and maximum seconds per round, and the
+subgames' sizes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+from solver.evaluation.holdem.resolving_eval import BotSpec, TimedPolicy
+from solver.holdem_eval.duplicate import Deals, deal, decision_uniforms, play
+
+
+def _one(dealt: Deals, i: int) -> Deals:
+    return Deals(dealt.holes[i:i + 1], dealt.boards[i:i + 1], dealt.values[i:i + 1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--store", required=True)
+    parser.add_argument("--game", default="holdem")
+    parser.add_argument("--hands", type=int, default=200)
+    parser.add_argument("--from-round", type=int, default=4, help="1-based: 4 is the river")
+    parser.add_argument("--iterations", type=int, default=300)
+    parser.add_argument("--mode", default="maxmargin")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    spec = BotSpec(args.game, args.store, args.from_round - 1, args.mode, args.iterations)
+    game = spec.member()
+    blueprint = spec.blueprint()
+    dealt = deal(game.definition, args.hands, args.seed)
+    uniforms = decision_uniforms(game.definition, args.hands,
+                                 np.random.default_rng([args.seed, 3]))
+    seconds: dict[int, list[float]] = {}
+    started = time.perf_counter()
+    warm = TimedPolicy(spec.resolving())  # compiles the kernels before anything is timed
+    play(game, (warm, blueprint), _one(dealt, 0), uniforms[:1])
+    for i in range(args.hands):
+        bot = TimedPolicy(spec.resolving())
+        one = _one(dealt, i)
+        seats = (bot, blueprint) if i % 2 == 0 else (blueprint, bot)
+        play(game, seats, one, uniforms[i:i + 1])
+        for r, values in bot.seconds.items():
+            seconds.setdefault(r + 1, []).extend(values)
+    report = {str(r): {"decisions": len(v), "p50": round(float(np.percentile(v, 50)), 4),
+                       "p95": round(float(np.percentile(v, 95)), 4),
+                       "max": round(float(np.max(v)), 4)}
+              for r, v in sorted(seconds.items())}
+    everything = [s for v in seconds.values() for s in v]
+    report["all"] = {"decisions": len(everything),
+                     "p50": round(float(np.percentile(everything, 50)), 4),
+                     "p95": round(float(np.percentile(everything, 95)), 4)}
+    print(json.dumps({"hands": args.hands, "iterations": args.iterations,
+                      "from_round": args.from_round, "per_round": report,
+                      "wall_seconds": round(time.perf_counter() - started, 1)}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

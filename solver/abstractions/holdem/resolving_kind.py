@@ -1,0 +1,127 @@
+"""The abstraction kind ``resolving``: a stored blueprint whose strategy, from a chosen round on,
+is computed at play time by the re-solving bot (`solver.abstractions.holdem.resolving_bot`).
+
+A solve stored with the descriptor
+``resolving=from:4;mode:maxmargin;iterations:300;blueprint:ehs2=k:128,128,128`` holds the
+blueprint's tables (`strategies.tables`) as a table solve of kind ``ehs2`` does; the descriptor
+says that the bot plays them up to round ``from`` (1-based) and re-solves from there.  The app
+stays game-agnostic: an abstraction that has `play_time_policy` is asked for the probabilities
+themselves, with the solve's tables, instead of a key to look up; the bot, the hint and the
+coach all go through that one call, so what a page shows is what the bot plays.
+
+One `ResolvingBot` is kept per stored solve (by the identity of its tables), so its re-solves
+are reused across requests for the same public state.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver.abstraction import register_kind
+from solver.abstractions.holdem.resolving_bot import ResolvingBot
+from solver.algorithms.resolving import MODES
+from solver.games.base import Game, State
+from solver.games.holdem.game import HoldemState
+from solver.games.holdem.percentiles import Percentiles, PercentileSpec
+from solver.games.holdem.rules import HoldemRules
+from solver.holdem_bot import HulheBot
+from strategies.tables import TableStrategy
+
+KIND = "resolving"
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvingSpec:
+    """The re-solving bot's settings and its blueprint's descriptor."""
+
+    from_round: int = 4  # 1-based
+    mode: str = "maxmargin"
+    iterations: int = 300
+    blueprint: str = "ehs2=k:128,128,128"
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"re-solving modes are {', '.join(MODES)}, not {self.mode!r}")
+        if self.from_round < 2 or self.iterations < 1:
+            raise ValueError("re-solving starts in round 2 or later, with at least one "
+                             "iteration")
+
+    @property
+    def descriptor(self) -> str:
+        return (f"{KIND}=from:{self.from_round};mode:{self.mode};"
+                f"iterations:{self.iterations};blueprint:{self.blueprint}")
+
+    @classmethod
+    def parse(cls, parameters: str) -> ResolvingSpec:
+        """``from:4;mode:maxmargin;iterations:300;blueprint:ehs2=k:...`` (any order)."""
+        fields: dict[str, str] = {}
+        for part in parameters.split(";"):
+            name, sep, value = part.partition(":")
+            if not sep or name.strip() not in ("from", "mode", "iterations", "blueprint"):
+                raise ValueError(f"resolving takes from:, mode:, iterations: and blueprint:, "
+                                 f"not {part!r}")
+            fields[name.strip()] = value.strip()
+        try:
+            return cls(int(fields.get("from", "4")), fields.get("mode", "maxmargin"),
+                       int(fields.get("iterations", "300")),
+                       fields.get("blueprint", "ehs2=k:128,128,128"))
+        except ValueError as exc:
+            raise ValueError(f"resolving {parameters!r}: {exc}") from None
+
+
+class Resolving:
+    """The `solver.abstraction.Abstraction` of a re-solving bot (see the module docstring)."""
+
+    def __init__(self, rules: HoldemRules, spec: ResolvingSpec) -> None:
+        kind, _, parameters = spec.blueprint.partition("=")
+        if kind != "ehs2":
+            raise ValueError(f"the re-solving bot's blueprint is an ehs2 table solve, not "
+                             f"{spec.blueprint!r}")
+        self.rules = rules
+        self.spec = spec
+        self.descriptor = spec.descriptor
+        self.blueprint = Percentiles(rules, PercentileSpec.parse(parameters))
+        self._bots: dict[int, tuple[TableStrategy, ResolvingBot]] = {}
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"Resolving({self.descriptor!r})"
+
+    def strategy_key(self, state: State, player: int) -> str:
+        """The blueprint's key (what the tables hold, and what the explorer shows)."""
+        return self.blueprint.strategy_key(state, player)
+
+    def bot(self, table: TableStrategy) -> ResolvingBot:
+        """The re-solving bot playing `table` (one per stored solve's tables)."""
+        with self._lock:
+            known = self._bots.get(id(table))
+            if known is not None and known[0] is table:
+                return known[1]
+            blueprint = HulheBot("blueprint", self.rules, self.blueprint.spec, table)
+            bot = ResolvingBot("re-solving", self.rules, blueprint, self.spec.from_round - 1,
+                               self.spec.mode, self.spec.iterations)
+            self._bots = {id(table): (table, bot)}
+            return bot
+
+    def play_time_policy(self, state: State, table: TableStrategy) -> tuple[float, ...]:
+        """The probabilities of the legal actions (in the state's order) of the player to
+        move, computed now."""
+        if not isinstance(state, HoldemState) or state.game.definition != self.rules:
+            raise ValueError(f"not a position of {self.rules.spec}")
+        player = state.current_player()
+        hole = np.array([state.hole(player)], np.int64)
+        row = self.bot(table).action_probabilities(state.betting, state.board(), hole)[0]
+        return tuple(float(row[a]) for a in state.legal_actions())
+
+
+def parse_resolving(game: Game, parameters: str) -> Resolving:
+    rules = getattr(game, "definition", None)
+    if not isinstance(rules, HoldemRules):
+        raise ValueError(f"the re-solving bot is for the hold'em family, not {game.name!r}")
+    return Resolving(rules, ResolvingSpec.parse(parameters))
+
+
+register_kind(KIND, parse_resolving)
