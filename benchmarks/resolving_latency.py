@@ -31,7 +31,7 @@ def main() -> None:
     parser.add_argument("--game", default="holdem")
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--from-round", type=int, default=4, help="1-based: 4 is the river")
-    parser.add_argument("--iterations", type=int, default=300)
+    parser.add_argument("--iterations", type=int, default=200)
     parser.add_argument("--mode", default="maxmargin")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()

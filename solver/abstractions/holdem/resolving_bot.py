@@ -74,7 +74,7 @@ class ResolvingBot:
     blueprint: HoldemPolicy
     from_round: int = 2
     mode: str = "maxmargin"
-    iterations: int = 500
+    iterations: int = 200
     keep: int = 256
     _cards: IntArray = field(init=False, repr=False)
     _index: dict[tuple[int, ...], int] = field(init=False, repr=False)

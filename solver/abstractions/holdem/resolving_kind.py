@@ -2,7 +2,7 @@
 is computed at play time by the re-solving bot (`solver.abstractions.holdem.resolving_bot`).
 
 A solve stored with the descriptor
-``resolving=from:4;mode:maxmargin;iterations:300;blueprint:ehs2=k:128,128,128`` holds the
+``resolving=from:4;mode:maxmargin;iterations:200;blueprint:ehs2=k:128,128,128`` holds the
 blueprint's tables (`strategies.tables`) as a table solve of kind ``ehs2`` does; the descriptor
 says that the bot plays them up to round ``from`` (1-based) and re-solves from there.  The app
 stays game-agnostic: an abstraction that has `play_time_policy` is asked for the probabilities
@@ -39,7 +39,7 @@ class ResolvingSpec:
 
     from_round: int = 4  # 1-based
     mode: str = "maxmargin"
-    iterations: int = 300
+    iterations: int = 200
     blueprint: str = "ehs2=k:128,128,128"
 
     def __post_init__(self) -> None:
@@ -56,7 +56,7 @@ class ResolvingSpec:
 
     @classmethod
     def parse(cls, parameters: str) -> ResolvingSpec:
-        """``from:4;mode:maxmargin;iterations:300;blueprint:ehs2=k:...`` (any order)."""
+        """``from:4;mode:maxmargin;iterations:200;blueprint:ehs2=k:...`` (any order)."""
         fields: dict[str, str] = {}
         for part in parameters.split(";"):
             name, sep, value = part.partition(":")
@@ -66,7 +66,7 @@ class ResolvingSpec:
             fields[name.strip()] = value.strip()
         try:
             return cls(int(fields.get("from", "4")), fields.get("mode", "maxmargin"),
-                       int(fields.get("iterations", "300")),
+                       int(fields.get("iterations", "200")),
                        fields.get("blueprint", "ehs2=k:128,128,128"))
         except ValueError as exc:
             raise ValueError(f"resolving {parameters!r}: {exc}") from None

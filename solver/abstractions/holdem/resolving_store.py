@@ -48,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--game", default="holdem")
     parser.add_argument("--from-round", type=int, default=4, help="1-based: 4 is the river")
     parser.add_argument("--mode", default="maxmargin")
-    parser.add_argument("--iterations", type=int, default=300)
+    parser.add_argument("--iterations", type=int, default=200)
     args = parser.parse_args(argv)
     spec = ResolvingSpec(args.from_round, args.mode, args.iterations)
     print(f"stored solve {store_resolving(args.store, args.game, spec)} "

@@ -50,7 +50,7 @@ class BotSpec:
     store: str | None
     from_round: int = 3
     mode: str = "maxmargin"
-    iterations: int = 300
+    iterations: int = 200
 
     def blueprint(self) -> HulheBot:
         return HulheBot.from_store(self.game, self.store, name="blueprint")
@@ -175,7 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="comma-separated: resolving, blueprint")
     parser.add_argument("--from-round", type=int, default=4, help="1-based: 4 is the river")
     parser.add_argument("--mode", default="maxmargin")
-    parser.add_argument("--iterations", type=int, default=300)
+    parser.add_argument("--iterations", type=int, default=200)
     parser.add_argument("--chunk", type=int, default=50, help="deal pairs a Dask task")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--scheduler", help="a Dask scheduler; default: a local cluster")
