@@ -5,8 +5,8 @@
 Plays `--hands` hands of the re-solving bot against its blueprint (one process, one thread),
 a fresh bot (empty cache) for each hand, so every re-solve is timed cold; a decision that
 reuses a re-solve of the same hand (the bot's own re-solves carry from one decision to the
-next) is timed as it is.  Prints the count, p50, p95 and maximum seconds per round, and the
-subgames' sizes.
+next) is timed as it is.  Prints the count, p50, p95 and maximum seconds per round, of wall
+time (what a player waits) and of CPU time (what it costs on a machine of its own).
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ def main() -> None:
     uniforms = decision_uniforms(game.definition, args.hands,
                                  np.random.default_rng([args.seed, 3]))
     seconds: dict[int, list[float]] = {}
+    cpu: dict[int, list[float]] = {}
     started = time.perf_counter()
     warm = TimedPolicy(spec.resolving())  # compiles the kernels before anything is timed
     play(game, (warm, blueprint), _one(dealt, 0), uniforms[:1])
@@ -52,17 +53,20 @@ def main() -> None:
         play(game, seats, one, uniforms[i:i + 1])
         for r, values in bot.seconds.items():
             seconds.setdefault(r + 1, []).extend(values)
-    report = {str(r): {"decisions": len(v), "p50": round(float(np.percentile(v, 50)), 4),
-                       "p95": round(float(np.percentile(v, 95)), 4),
-                       "max": round(float(np.max(v)), 4)}
-              for r, v in sorted(seconds.items())}
-    everything = [s for v in seconds.values() for s in v]
-    report["all"] = {"decisions": len(everything),
-                     "p50": round(float(np.percentile(everything, 50)), 4),
-                     "p95": round(float(np.percentile(everything, 95)), 4)}
+            cpu.setdefault(r + 1, []).extend(bot.cpu_seconds[r])
     print(json.dumps({"hands": args.hands, "iterations": args.iterations,
-                      "from_round": args.from_round, "per_round": report,
+                      "from_round": args.from_round, "wall": _quantiles(seconds),
+                      "cpu": _quantiles(cpu),
                       "wall_seconds": round(time.perf_counter() - started, 1)}, indent=1))
+
+
+def _quantiles(seconds: dict[int, list[float]]) -> dict[str, dict[str, float]]:
+    """Per round, and for all decisions: the count, p50, p95 and maximum."""
+    groups = {str(r): v for r, v in sorted(seconds.items())}
+    groups["all"] = [s for v in seconds.values() for s in v]
+    return {name: {"decisions": len(v), "p50": round(float(np.percentile(v, 50)), 4),
+                   "p95": round(float(np.percentile(v, 95)), 4),
+                   "max": round(float(np.max(v)), 4)} for name, v in groups.items()}
 
 
 if __name__ == "__main__":

@@ -69,20 +69,24 @@ class BotSpec:
 
 
 class TimedPolicy:
-    """A policy that records the seconds of each call, per round (what a player waits)."""
+    """A policy that records the seconds of each call, per round: wall time (what a player
+    waits) and this process's CPU time (what the call costs on a machine of its own, since a
+    busy machine stretches the wall time)."""
 
     def __init__(self, policy: HoldemPolicy) -> None:
         self.policy = policy
         self.seconds: dict[int, list[float]] = {}
+        self.cpu_seconds: dict[int, list[float]] = {}
 
     @property
     def name(self) -> str:
         return self.policy.name
 
     def action_probabilities(self, betting, board, holes):  # type: ignore[no-untyped-def]
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         out = self.policy.action_probabilities(betting, board, holes)
         self.seconds.setdefault(betting.round, []).append(time.perf_counter() - started)
+        self.cpu_seconds.setdefault(betting.round, []).append(time.process_time() - cpu)
         return out
 
 

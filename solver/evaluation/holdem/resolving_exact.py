@@ -94,8 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "recall) of the blueprint's abstraction")
     parser.add_argument("--blueprint-iterations", type=int, default=1000)
     parser.add_argument("--iterations", type=int, default=1000, help="CFR+ iterations a re-solve")
-    parser.add_argument("--from-round", type=int, default=1,
-                        help="the first round (0-based) the bot re-solves in")
+    parser.add_argument("--from-round", type=int, default=2,
+                        help="the first round (1-based) the bot re-solves in (default 2)")
     parser.add_argument("--modes", default=",".join(MODES),
                         help=f"comma-separated re-solving modes (default {','.join(MODES)})")
     args = parser.parse_args(argv)
@@ -105,14 +105,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     rounds = game.definition.num_rounds
     spec = BucketSpec((args.k,) * (rounds - 1), "imperfect")
     started = time.perf_counter()
+    if not 2 <= args.from_round <= rounds:
+        parser.error(f"{args.game} has rounds 1 to {rounds}: re-solving starts in 2 to {rounds}")
     tree, strategy = blueprint(args.game, spec, args.blueprint_iterations)
     print(f"{args.game}: blueprint {spec.descriptor}, {args.blueprint_iterations} DCFR "
           f"iterations ({time.perf_counter() - started:.1f} s); re-solving from round "
-          f"{args.from_round + 1}, {args.iterations} CFR+ iterations a re-solve", file=sys.stderr)
+          f"{args.from_round}, {args.iterations} CFR+ iterations a re-solve", file=sys.stderr)
     print("| profile | value | exploitability | re-solves | seconds | smallest margin |")
     print("|---|---|---|---|---|---|")
     modes = tuple(m for m in args.modes.split(",") if m)
-    for row in table(tree, strategy, args.from_round, args.iterations, modes):
+    for row in table(tree, strategy, args.from_round - 1, args.iterations, modes):
         print(f"| {row.mode} | {row.value:+.5f} | {row.exploitability:.5f} | {row.resolves:,} "
               f"| {row.seconds:.1f} | {row.smallest_margin:.1e} |")
     return 0
