@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import solver
+from solver.abstractions.holdem.resolving_kind import ResolvingSpec
+from solver.abstractions.holdem.resolving_store import store_resolving
 from solver.exploitability import evaluate_strategy
 from solver.games import BUILD_DEFAULTS, game_names, get_game, named_games
 from solver.progress import STATUS_ENV, progress_bar, write_status
@@ -504,7 +506,12 @@ def cmd_hulhe(args: argparse.Namespace) -> int:
     finally:
         if client is not None:
             client.close()
-    summary = {"game": args.game, "solve_id": result.solve_id,
+    resolving_id = None
+    if args.resolve_from:
+        resolving_id = store_resolving(args.store, args.game,
+                                       ResolvingSpec(args.resolve_from))
+    summary = {"game": args.game, "solve_id": resolving_id or result.solve_id,
+               "blueprint_solve_id": result.solve_id,
                "abstraction": plan.spec.descriptor, "infosets": result.infosets,
                "iterations": result.iterations, "epochs": result.epochs,
                "workers": result.workers, "solver_seconds": round(result.solver_seconds, 1),
@@ -730,6 +737,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, metavar="N",
                    help="local worker processes (default: the machine's cores; 0: this "
                         "process)")
+    p.add_argument("--resolve-from", type=int, default=0, metavar="ROUND",
+                   help="also store the bot that re-solves from this round (1-based; 4 is "
+                        "the river) over the blueprint, as the latest solve (default: the "
+                        "blueprint alone)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_hulhe)
 

@@ -33,11 +33,16 @@ ITERATIONS = 40
 def stores(store_path: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """(blueprint only, blueprint then the re-solving solve)."""
     folder = tmp_path_factory.mktemp("resolving")
-    blueprint = copy_store(store_path, folder / "blueprint.sqlite")
+    resolving = copy_store(store_path, folder / "resolving.sqlite")
     assert main(["hulhe", "--buckets", "8,8,8", "--epochs", "1", "--epoch-iterations", "20000",
                  "--workers", "0", "--checkpoint", "none", "--self-play-deals", "0",
-                 "--quiet", "--json", "--store", str(blueprint)]) == 0
-    resolving = copy_store(blueprint, folder / "resolving.sqlite")
+                 "--resolve-from", "4", "--quiet", "--json", "--store", str(resolving)]) == 0
+    blueprint = copy_store(resolving, folder / "blueprint.sqlite")
+    with StrategyStore.open(blueprint) as store:
+        latest = store.latest_solve("holdem")
+        assert latest is not None and latest.abstraction.startswith("resolving=from:4;")
+        store.delete_solve(latest.id)
+    # Stored again with fewer iterations a re-solve, to keep the test quick.
     store_resolving(str(resolving), "holdem", ResolvingSpec(4, "maxmargin", ITERATIONS))
     return blueprint, resolving
 

@@ -388,9 +388,10 @@ class HoldemGame(GameDefaults):
     @property
     def build_command(self) -> tuple[str, ...]:
         """HULHE is solved in its bucket abstraction (`solver.holdem_mccfr`, ``python -m solver
-        hulhe``); a small member exactly."""
+        hulhe``) and played by the bot that re-solves the river over it
+        (`solver.abstractions.holdem`); a small member exactly."""
         if self.is_heads_up_limit_holdem:
-            return ("hulhe", "--quiet")
+            return ("hulhe", "--quiet", "--resolve-from", "4")
         return ("solve", self.name)
 
     cache_compiled_tree = True
