@@ -18,12 +18,14 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PORT=8000 \
     STRATEGY_STORE=/srv/app/data/strategies.sqlite
 WORKDIR /srv/app
+# The Python packages from the lock: every version pinned and its hash checked (scripts/lock).
+COPY requirements/lock.txt requirements/lock.txt
+RUN pip install --no-cache-dir --disable-pip-version-check --require-hashes \
+    -r requirements/lock.txt
 COPY pyproject.toml README.md ./
 COPY solver solver
 COPY strategies strategies
 COPY app app
-RUN pip install --no-cache-dir --disable-pip-version-check . \
-    && pip uninstall -y solved-bots >/dev/null
 COPY templates templates
 COPY static static
 COPY --from=assets /build/node_modules/htmx.org/dist node_modules/htmx.org/dist

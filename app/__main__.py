@@ -19,6 +19,9 @@ from collections.abc import Sequence
 import uvicorn
 
 from app.config import REPO_ROOT, ConfigError, Settings
+from app.main import create_app
+from app.serve import HTTP_PROTOCOL
+from solver.runs.build import background_games
 from strategies import StoreSchemaError, StrategyStore
 
 
@@ -73,9 +76,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.no_build:
         ensure_store(settings)
 
-    from app.main import create_app
-    from app.serve import HTTP_PROTOCOL
-
     if (problem := port_problem(host, port)) is not None:
         print(f"error: {problem}", file=sys.stderr)
         return 2
@@ -103,8 +103,6 @@ def start_background_build(settings: Settings) -> subprocess.Popen[bytes] | None
     process of their own at a lower priority, while the app serves the games that are ready;
     the lobby shows its progress. It stops with the app (same process group) and carries on
     from where it stopped at the next start. None if there is nothing to build."""
-    from solver.cli import background_games
-
     games = background_games(str(settings.strategy_store))
     if not games:
         return None

@@ -215,10 +215,8 @@ def _axes(sx: Scale, sy: Scale, x_label: str, y_label: str, x_ticks: Sequence[fl
     out.append(f'<line class="c-axis" x1="{PLOT_LEFT}" x2="{PLOT_RIGHT}" y1="{PLOT_BOTTOM}" '
                f'y2="{PLOT_BOTTOM}"/>')
     out.append('<g class="c-ticks">')
-    for t in y_ticks:
-        out.append(_text(PLOT_LEFT - 6, sy(t) + 4, fmt_number(t), "c-tick", "end"))
-    for t in x_ticks:
-        out.append(_text(sx(t), PLOT_BOTTOM + 18, fmt_number(t), "c-tick"))
+    out.extend(_text(PLOT_LEFT - 6, sy(t) + 4, fmt_number(t), "c-tick", "end") for t in y_ticks)
+    out.extend(_text(sx(t), PLOT_BOTTOM + 18, fmt_number(t), "c-tick") for t in x_ticks)
     out.append("</g>")
     out.append(_text((PLOT_LEFT + PLOT_RIGHT) / 2, HEIGHT - 10, x_label, "c-label"))
     cy = (PLOT_TOP + PLOT_BOTTOM) / 2

@@ -9,6 +9,8 @@
 ``APP_DATA_DIR``   where the defaults above live; default ``<repo>/data``
 ``HOST``/``PORT``  where ``python -m app`` listens; default ``127.0.0.1:8000``
 =================  ==========================================================================
+
+``FORFEIT_AFTER_HOURS`` (default 24): a hand left unfinished this long is settled as a forfeit.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ class Settings:
     host: str = "127.0.0.1"
     port: int = 8000
     data_dir: Path = REPO_ROOT / "data"
+    forfeit_after_hours: float = 24.0
 
     @property
     def build_status(self) -> Path:
@@ -70,6 +73,14 @@ class Settings:
             port = -1
         if not 0 < port < 65536:
             raise ConfigError(f"PORT must be an integer between 1 and 65535, got {port_text!r}")
+        forfeit_text = get("FORFEIT_AFTER_HOURS") or "24"
+        try:
+            forfeit_hours = float(forfeit_text)
+        except ValueError:
+            forfeit_hours = -1.0
+        if not 0 < forfeit_hours < 1e6:
+            raise ConfigError("FORFEIT_AFTER_HOURS must be a positive number of hours, got "
+                              f"{forfeit_text!r}")
         return cls(
             database_url=database_url,
             strategy_store=store if store is not None else default_store_path(),
@@ -77,6 +88,7 @@ class Settings:
             host=get("HOST") or "127.0.0.1",
             port=port,
             data_dir=data_dir,
+            forfeit_after_hours=forfeit_hours,
         )
 
 

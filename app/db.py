@@ -1,4 +1,5 @@
-"""The play database: engine, sessions and table creation (SQLAlchemy 2.0, any URL).
+"""The play database: engine, sessions and its schema (SQLAlchemy 2.0, any URL; migrations in
+`app.migrate`).
 
 SQLite (the default) and PostgreSQL (``postgresql+psycopg://...``) are tested; several worker
 processes or app instances may share one database, and may all start at once.
@@ -9,7 +10,6 @@ from __future__ import annotations
 import logging
 import os
 import threading
-import time
 import weakref
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
@@ -20,71 +20,15 @@ try:
 except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
-from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
+from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
-from app.models import Base
+from app.migrate import upgrade
 
 log = logging.getLogger("app.db")
-
-SCHEMA_LOCK_KEY = 0x5B07_DB
-"""PostgreSQL advisory lock held while creating the tables, so that workers starting together
-take turns instead of racing to CREATE the same table."""
-
-ADDED_COLUMNS = {
-    ("hands", "version"): "INTEGER NOT NULL DEFAULT 0",
-    ("matches", "hands_finished"): "INTEGER NOT NULL DEFAULT 0",
-    ("matches", "seat0_finished"): "INTEGER NOT NULL DEFAULT 0",
-    ("matches", "payoff_sum"): "FLOAT NOT NULL DEFAULT 0",
-    ("matches", "payoff_sumsq"): "FLOAT NOT NULL DEFAULT 0",
-    ("hands", "cumulative_payoff"): "FLOAT",
-    ("hands", "seat_balance"): "INTEGER",
-    ("matches", "adjusted_n"): "INTEGER NOT NULL DEFAULT 0",
-    ("matches", "adjusted_sum"): "FLOAT NOT NULL DEFAULT 0",
-    ("matches", "adjusted_sumsq"): "FLOAT NOT NULL DEFAULT 0",
-    ("matches", "decisions"): "INTEGER NOT NULL DEFAULT 0",
-    ("matches", "accurate"): "INTEGER NOT NULL DEFAULT 0",
-    ("hands", "adjusted_payoff"): "FLOAT",
-    ("hands", "cumulative_adjusted"): "FLOAT",
-    ("hands", "ev_lost"): "FLOAT",
-    ("hands", "worst_loss"): "FLOAT",
-    ("hands", "worst_seq"): "INTEGER",
-}
-"""Columns added after the first release: added to databases created before them."""
-
-BACKFILLS = {
-    ("matches", "hands_finished"): (
-        "UPDATE matches SET"
-        " hands_finished = (SELECT COUNT(*) FROM hands h WHERE h.match_id = matches.id"
-        "   AND h.status = 'finished'),"
-        " seat0_finished = (SELECT COUNT(*) FROM hands h WHERE h.match_id = matches.id"
-        "   AND h.status = 'finished' AND h.human_seat = 0),"
-        " payoff_sum = (SELECT COALESCE(SUM(h.human_payoff), 0) FROM hands h"
-        "   WHERE h.match_id = matches.id AND h.status = 'finished'),"
-        " payoff_sumsq = (SELECT COALESCE(SUM(h.human_payoff * h.human_payoff), 0) FROM hands h"
-        "   WHERE h.match_id = matches.id AND h.status = 'finished')"
-    ),
-    ("hands", "cumulative_payoff"): (
-        "UPDATE hands SET"
-        " cumulative_payoff = (SELECT SUM(h.human_payoff) FROM hands h"
-        "   WHERE h.match_id = hands.match_id AND h.number <= hands.number"
-        "   AND h.status = 'finished'),"
-        " seat_balance = (SELECT SUM(1 - 2 * h.human_seat) FROM hands h"
-        "   WHERE h.match_id = hands.match_id AND h.number <= hands.number"
-        "   AND h.status = 'finished')"
-        " WHERE status = 'finished'"
-    ),
-}
-"""What fills an added column from the rows that were there before it (the running totals)."""
-
-ADDED_INDEXES = {
-    "ix_hands_match_worst_loss": "hands (match_id, worst_loss)",
-}
-"""Indexes of columns added after the first release (CREATE TABLE makes them on new tables)."""
-
 
 def make_engine(database_url: str, **options: Any) -> Engine:
     """An engine for `database_url`; SQLite files get WAL, foreign keys and a busy timeout.
@@ -177,40 +121,10 @@ class WalCheckpointer:
                 log.warning("WAL checkpoint failed: %s", exc.orig or exc)
 
 
-def create_tables(engine: Engine, attempts: int = 10) -> None:
-    """Create the tables (and columns) that are missing; safe when several processes start at
-    once: on PostgreSQL under an advisory lock, elsewhere by trying again when another process
-    created a table between our check and our CREATE."""
-    for attempt in range(1, attempts + 1):
-        try:
-            with engine.begin() as conn:
-                if conn.dialect.name == "postgresql":
-                    conn.execute(text("SELECT pg_advisory_xact_lock(:key)"),
-                                 {"key": SCHEMA_LOCK_KEY})
-                Base.metadata.create_all(conn)
-                _add_missing_columns(conn)
-            return
-        except DBAPIError as exc:
-            if attempt == attempts:
-                raise
-            log.info("creating the tables raced with another process (%s); trying again",
-                     str(exc.orig).strip().splitlines()[0] if exc.orig else exc)
-            time.sleep(0.05 * attempt)
-
-
-def _add_missing_columns(conn: Connection) -> None:
-    inspector = inspect(conn)
-    added: set[tuple[str, str]] = set()
-    for (table, column), ddl in ADDED_COLUMNS.items():
-        if column not in {c["name"] for c in inspector.get_columns(table)}:
-            log.info("adding the column %s.%s to the play database", table, column)
-            conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {ddl}"))
-            added.add((table, column))
-    for (table, column), statement in BACKFILLS.items():
-        if (table, column) in added:
-            conn.execute(text(statement))
-    for name, target in ADDED_INDEXES.items():
-        conn.execute(text(f"CREATE INDEX IF NOT EXISTS {name} ON {target}"))
+def create_tables(engine: Engine) -> None:
+    """Bring the database to the current schema (`app.migrate`): create it if it is new,
+    migrate one made by an earlier release; safe when several processes start at once."""
+    upgrade(engine)
 
 
 class SqliteWriterLock:

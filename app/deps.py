@@ -25,6 +25,8 @@ from solver.games import game_names
 T = TypeVar("T")
 
 OWNER_KEY = "owner"
+SESSION_ID_KEY = "sid"
+"""The signed-in session's id in the cookie (`app.services.accounts`)."""
 
 
 async def get_settings(request: Request) -> Settings:
@@ -44,7 +46,8 @@ async def get_rng() -> random.Random:
 
 _bearer = HTTPBearer(
     auto_error=False,
-    description="The token returned once by POST /api/v1/matches.",
+    description="The token returned once by POST /api/v1/matches, or a personal API key "
+                "(made on the profile page), which opens every match of its account.",
 )
 
 
@@ -98,13 +101,23 @@ async def get_backend(request: Request, rng: Annotated[random.Random, Depends(ge
                    inline=state.engine.dialect.name == "sqlite")
 
 
+async def optional_bearer(request: Request) -> str | None:
+    """The bearer token of a request that works without one too (a personal API key makes
+    a new match the account's). Read from the header directly, so that the OpenAPI schema
+    does not declare the route as needing credentials."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
 async def current_owner(request: Request) -> OwnerAccess:
-    """The browser player's id, kept in the signed session cookie; created on first use."""
+    """The browser player's id, kept in the signed session cookie; created on first use; and
+    the id of its signed-in session, if any (checked against the database by the services)."""
     owner = request.session.get(OWNER_KEY)
     if not isinstance(owner, str) or not owner:
         owner = secrets.token_urlsafe(24)
         request.session[OWNER_KEY] = owner
-    return OwnerAccess(owner)
+    sid = request.session.get(SESSION_ID_KEY)
+    return OwnerAccess(owner, sid if isinstance(sid, str) and sid else None)
 
 
 ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
@@ -122,4 +135,5 @@ SettingsDep = Annotated[Settings, Depends(get_settings)]
 SourceDep = Annotated[StrategySource, Depends(get_source)]
 TokenDep = Annotated[TokenAccess, Depends(bearer_token)]
 OwnerDep = Annotated[OwnerAccess, Depends(current_owner)]
+OptionalBearerDep = Annotated[str | None, Depends(optional_bearer)]
 BackendDep = Annotated[Backend, Depends(get_backend)]

@@ -25,7 +25,7 @@ from app.api.routes import health
 from app.config import REPO_ROOT, Settings
 from app.db import WalCheckpointer, create_tables, make_engine, make_sessionmaker
 from app.security import BodySizeLimitMiddleware, SecurityHeadersMiddleware
-from app.services import StoredStrategyBot, StrategySource
+from app.services import StoredStrategyBot, StrategySource, forfeits
 from app.web import errors as web_errors
 from app.web.routes import router as pages_router
 
@@ -54,6 +54,20 @@ def freeze_startup_objects() -> None:
     gc.freeze()
 
 
+def settle_forfeits(app: FastAPI) -> None:
+    """Settle the hands left unfinished too long (`app.services.forfeits`); every worker does
+    at start, and the hands' version guard settles each exactly once."""
+    state = app.state
+    try:
+        with state.sessionmaker() as session:
+            settled = forfeits.sweep_all(session, state.bot,
+                                         hours=state.settings.forfeit_after_hours)
+        if settled:
+            log.info("settled %d hand(s) left unfinished as forfeits", settled)
+    except Exception:  # never keep the app from starting
+        log.exception("settling the forfeits at start-up failed; they are settled when read")
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """An app on `settings` (default: from the environment). Creates the play tables; a missing
     or broken strategy store is logged and reported by ``/healthz``, not fatal."""
@@ -67,7 +81,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     checkpointer = WalCheckpointer(engine) if WalCheckpointer.wanted(engine) else None
 
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        settle_forfeits(app)
         freeze_startup_objects()
         if checkpointer is not None:
             checkpointer.start()

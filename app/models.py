@@ -1,7 +1,10 @@
-"""Tables of the play database: matches, their hands, and every action of every hand.
+"""Tables of the play database: matches, their hands, and every action of every hand; the
+players' accounts (`app.models_players`) live beside them.
 
 Everything is committed as it happens, so a hand's state is always ``play(game, action ids)``
-of its actions in ``seq`` order: a restart mid-hand resumes it.
+of its actions in ``seq`` order: a restart mid-hand resumes it. The schema is created and
+changed by the Alembic migrations in ``app/migrations`` (`app.migrate`), which these classes
+must match (a test compares them).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
     Float,
     ForeignKey,
@@ -20,11 +24,15 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 IN_PROGRESS = "in_progress"
 FINISHED = "finished"
+PERSON = "person"
+PROGRAM = "program"
 
 
 def utcnow() -> datetime:
@@ -48,6 +56,10 @@ class Match(Base):
                                            default=new_public_id)
     game: Mapped[str] = mapped_column(String(32))
     owner: Mapped[str | None] = mapped_column(String(64), index=True, nullable=True)
+    account_id: Mapped[int | None] = mapped_column(Integer, index=True, nullable=True)
+    """The account the match belongs to (`app.models_players.Account`), if any."""
+    player_kind: Mapped[str] = mapped_column(String(8), default=PERSON, server_default=PERSON)
+    """Who plays it: a person, or a program (a match created with a program's API key)."""
     token_hash: Mapped[str] = mapped_column(String(64))
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # Running totals over the finished hands, kept up to date in the transaction that finishes
@@ -72,7 +84,10 @@ class Match(Base):
 class Hand(Base):
     __tablename__ = "hands"
     __table_args__ = (UniqueConstraint("match_id", "number"),
-                      Index("ix_hands_match_worst_loss", "match_id", "worst_loss"))
+                      Index("ix_hands_match_worst_loss", "match_id", "worst_loss"),
+                      Index("ix_hands_in_progress", "status", "created",
+                            sqlite_where=text("status = 'in_progress'"),
+                            postgresql_where=text("status = 'in_progress'")))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True, index=True,
@@ -100,6 +115,9 @@ class Hand(Base):
     worst_loss: Mapped[float | None] = mapped_column(Float, nullable=True)
     """The costliest decision of the hand (the match's costliest are the hands with most)."""
     worst_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    forfeited: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Settled as a forfeit at the player's decision after it was left unfinished
+    (`app.services.forfeits`)."""
 
     match: Mapped[Match] = relationship(back_populates="hands")
     actions: Mapped[list[Action]] = relationship(

@@ -36,8 +36,8 @@ from numpy.typing import NDArray
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from solver.cards import evaluator as ev  # noqa: E402
-from solver.cards.deck import STANDARD  # noqa: E402
+from solver.cards import evaluator as ev
+from solver.cards.deck import STANDARD
 
 
 @njit(cache=True)

@@ -37,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from vs_openspiel import (  # noqa: E402 - after the path set-up
+from vs_openspiel import (
     TARGETS,
     CheckSchedule,
     Run,
@@ -66,12 +66,12 @@ def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def openspiel_strings(game) -> list[str]:  # noqa: ANN001 - a HoldemGame
+def openspiel_strings(game) -> list[str]:
     """OpenSpiel's information-state string of each of our information sets, in tree order."""
-    from solver.openspiel_format import decision_states
-    from solver.public_tree import compile_game
+    from solver.engine.compile import compile_game
+    from solver.runs.export import decision_states
 
-    tree = compile_game(game.name)
+    tree = compile_game(game)
     by_key = {state.information_state_key(): game.openspiel.information_state_string(
         state, state.current_player()) for state in decision_states(game)}
     return [by_key[key] for key in tree.infoset_keys]
@@ -79,10 +79,10 @@ def openspiel_strings(game) -> list[str]:  # noqa: ANN001 - a HoldemGame
 
 def bench_mini(algorithms: list[str], schedule: CheckSchedule, max_seconds: float,
                skip_openspiel: bool, paired_rounds: int) -> dict:
-    from solver.cfr import CFRSolver
-    from solver.exploitability import evaluate_strategy
+    from solver.algorithms.cfr import CFRSolver
+    from solver.algorithms.exploitability import evaluate_strategy
+    from solver.engine.compile import build
     from solver.games import get_game
-    from solver.public_tree import build
 
     game = get_game(MINI)
     log(f"{MINI}: compiling from the rules (no disk cache)")
@@ -128,7 +128,7 @@ def bench_mini(algorithms: list[str], schedule: CheckSchedule, max_seconds: floa
     strings = openspiel_strings(game)
     offsets = tree.infoset_regret_offset
 
-    def theirs_on_our_tree(policy) -> float:  # noqa: ANN001 - a pyspiel.Policy
+    def theirs_on_our_tree(policy) -> float:
         flat = [0.0] * tree.num_regrets
         for i, string in enumerate(strings):
             probabilities = policy.action_probabilities(string)
@@ -188,9 +188,9 @@ def bench_mini(algorithms: list[str], schedule: CheckSchedule, max_seconds: floa
 def bench_member(spec: str, repeats: int) -> dict:
     import numpy as np
 
-    from solver import kernels
+    from solver.engine import kernels
+    from solver.engine.node_kinds import DECISION_NODE
     from solver.games import get_game
-    from solver.node_kinds import DECISION_NODE
 
     game = get_game(spec)
     sizes = game.sizes()  # type: ignore[attr-defined]

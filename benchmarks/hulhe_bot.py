@@ -6,7 +6,7 @@ Load: a fresh `StrategyStore` answering its first `infoset` for the solve (the t
 lookup: `StrategyStore.infoset` on keys of random real positions (`strategy_key` of the stored
 abstraction, computed beforehand, so only the store is timed; the time per key of playing the
 random positions and computing their keys is reported apart), each key new to the store's
-cache; match: `HulheBot` against always-call, duplicate (`solver.holdem_eval.duplicate`).
+cache; match: `HulheBot` against always-call, duplicate (`solver.evaluation.holdem.duplicate`).
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.abstraction import abstraction_for
+from solver.abstractions import abstraction_for
+from solver.abstractions.holdem.bot import HulheBot
+from solver.evaluation.holdem.baselines import AlwaysCall
+from solver.evaluation.holdem.duplicate import duplicate_match
 from solver.games import get_game
-from solver.holdem_bot import HulheBot
-from solver.holdem_eval.baselines import AlwaysCall
-from solver.holdem_eval.duplicate import duplicate_match
 from strategies import StrategyStore
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from solver.games import get_game  # noqa: E402
-from solver.lp import solve_lp  # noqa: E402
+from solver.algorithms.lp import solve_lp
+from solver.games import get_game
 
 
 def main(argv: list[str] | None = None) -> None:

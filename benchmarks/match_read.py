@@ -23,11 +23,11 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.db import make_engine, make_sessionmaker  # noqa: E402
-from app.services import hand_store  # noqa: E402
-from app.services.hand_store import Finish  # noqa: E402
-from strategies import default_store_path  # noqa: E402
-from tests.app.server import start_server  # noqa: E402
+from app.db import make_engine, make_sessionmaker
+from app.services import hand_store
+from app.services.hand_store import Finish
+from strategies import default_store_path
+from tests.app.server import start_server
 
 API = "/api/v1"
 

@@ -17,8 +17,8 @@ import time
 
 import numpy as np
 
+from solver.evaluation.holdem.duplicate import Deals, deal, decision_uniforms, play
 from solver.evaluation.holdem.resolving_eval import BotSpec, TimedPolicy
-from solver.holdem_eval.duplicate import Deals, deal, decision_uniforms, play
 
 
 def _one(dealt: Deals, i: int) -> Deals:

@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from strategies import StrategyStore, TracePoint  # noqa: E402
-from tests.strategies.test_store import DUDO_INFOSETS, _dudo_like_strategy  # noqa: E402
+from strategies import StrategyStore, TracePoint
+from tests.strategies.test_store import DUDO_INFOSETS, _dudo_like_strategy
 
 
 def main() -> None:

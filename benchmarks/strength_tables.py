@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from solver.cards import strength  # noqa: E402
-from solver.cards.deck import Deck  # noqa: E402
+from solver.cards import strength
+from solver.cards.deck import Deck
 
 
 def main() -> None:

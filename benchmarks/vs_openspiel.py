@@ -141,8 +141,8 @@ def drive(run: Run, iterate_once: Callable[[], None], exploitability: Callable[[
 def run_ours(name: str, algorithm: str, tree, setup: float, warmup: float,
              schedule: CheckSchedule, max_seconds: float,
              log: Callable[[str], None]) -> tuple[Run, Callable[[], None]]:
-    from solver.cfr import CFRSolver
-    from solver.exploitability import evaluate_strategy
+    from solver.algorithms.cfr import CFRSolver
+    from solver.algorithms.exploitability import evaluate_strategy
 
     run = Run(f"ours {algorithm}", setup, warmup)
     solver = CFRSolver(tree, algorithm)
@@ -204,13 +204,15 @@ def paired_ratio(ours: Callable[[], None], theirs: Callable[[], None], rounds: i
 
 def bench_game(name: str, algorithms: list[str], schedule: CheckSchedule, max_seconds: float,
                paired_rounds: int, log: Callable[[str], None]) -> dict:
-    from solver.cfr import CFRSolver
-    from solver.exploitability import evaluate_strategy
-    from solver.public_tree import compile_game
+    from solver.algorithms.cfr import CFRSolver
+    from solver.algorithms.exploitability import evaluate_strategy
+    from solver.engine.compile import compile_game
+    from solver.games import get_game
 
+    game = get_game(name)
     log(f"{name}: compiling (no disk cache)")
     start = time.perf_counter()
-    tree = compile_game(name, use_cache=False)
+    tree = compile_game(game, use_cache=False)
     compile_seconds = time.perf_counter() - start
     # Warm-up: the first call of every kernel in this process (numba compiles on first call).
     start = time.perf_counter()
@@ -460,7 +462,7 @@ def main(argv: list[str] | None = None) -> None:
         cache_dir = tempfile.mkdtemp(prefix="numba-cold-")
         os.environ["NUMBA_CACHE_DIR"] = cache_dir
     try:
-        from solver.cfr import SCHEDULES
+        from solver.algorithms.cfr import SCHEDULES
 
         algorithms = list(SCHEDULES) if args.algorithm == "all" else [args.algorithm]
         if any(a not in SCHEDULES for a in algorithms):

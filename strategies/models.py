@@ -50,7 +50,8 @@ class UTCDateTime(TypeDecorator[datetime]):
     def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
-        return value.replace(tzinfo=UTC)
+        aware: datetime = value.replace(tzinfo=UTC)
+        return aware
 
 
 class Base(DeclarativeBase):
@@ -86,7 +87,7 @@ class SolveRow(Base):
     created: Mapped[datetime] = mapped_column(UTCDateTime)
     solver_version: Mapped[str] = mapped_column(String)
     abstraction: Mapped[str] = mapped_column(String, default="", server_default="")
-    """How positions of the real game map to the stored keys (`solver.abstraction`); empty if
+    """How positions of the real game map to the stored keys (`solver.abstractions`); empty if
     the game was solved as it is."""
     value_ci95: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
     """Half-width of the 95% interval of `value` where it is a sampled estimate (the real
@@ -119,8 +120,8 @@ class InfosetRow(Base):
     labels: Mapped[list[str]] = mapped_column(JSON)
     probabilities: Mapped[list[float]] = mapped_column(JSON)
     values: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
-    """Q(I, a) per action under the stored profile (`solver.action_values`); null where the
-    solve could not condition on the position (an abstraction, or an unreached set)."""
+    """Q(I, a) per action under the stored profile (`solver.algorithms.action_values`); null where
+    the solve could not condition on the position (an abstraction, or an unreached set)."""
     value: Mapped[float | None] = mapped_column(Float, nullable=True)
     reach: Mapped[float | None] = mapped_column(Float, nullable=True)
     """Probability that the stored profile reaches this information set, chance included."""

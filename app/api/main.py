@@ -3,7 +3,7 @@
 from fastapi import APIRouter
 
 from app.api.errors import TOO_LARGE
-from app.api.routes import games, hands, matches
+from app.api.routes import games, hands, matches, players
 
 # Every route may answer 413 (app.security.BodySizeLimitMiddleware) and 422 (invalid input).
 api_router = APIRouter(responses=TOO_LARGE)
@@ -12,11 +12,14 @@ api_router = APIRouter(responses=TOO_LARGE)
 api_router.include_router(hands.router)
 api_router.include_router(matches.router)
 api_router.include_router(games.router)
+api_router.include_router(players.router)
 
 API_TAGS = [
     {"name": "games", "description": "The games, their solved strategies and convergence."},
     {"name": "matches", "description": "Create a match (and get its token), deal hands, "
                                        "see the results."},
     {"name": "hands", "description": "Look at a hand, act in it."},
+    {"name": "players", "description": "Your profile (with a personal API key) and the "
+                                       "leaderboards."},
     {"name": "health", "description": "Is the app up, and which games can the bot play."},
 ]

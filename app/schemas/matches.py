@@ -23,6 +23,8 @@ class HandSummary(Frozen):
                                   "equilibrium in this hand.")
     created: UTCDateTime
     finished: UTCDateTime | None
+    forfeited: bool = Field(default=False, description="Left unfinished too long and settled "
+                            "as a forfeit at your decision.")
 
 
 class SeriesPoint(Frozen):

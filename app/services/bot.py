@@ -14,7 +14,7 @@ from typing import Protocol
 
 from app.services.errors import StrategyUnavailableError
 from app.services.strategy_source import BUILD_HINT, StrategySource
-from solver.abstraction import abstraction_for
+from solver.abstractions import abstraction_for
 from solver.abstractions.play_time import ComputedAtPlayTime
 from solver.games import Game, State, legal_labels
 
@@ -25,7 +25,7 @@ log = logging.getLogger("app.bot")
 class Policy:
     """Probabilities over the labels of the legal actions (in the game's order), and what each
     action is worth to the player to move when both go on with the stored profile: Q(I, a) in
-    `values` and V(I) in `value`, where the solve knows them (`solver.action_values`)."""
+    `values` and V(I) in `value`, where the solve knows them (`solver.algorithms.action_values`)."""
 
     labels: tuple[str, ...]
     probabilities: tuple[float, ...]
@@ -50,7 +50,7 @@ class Bot(Protocol):
 class StoredStrategyBot:
     """Plays the latest stored solve of each game, checked against the legal actions. A game
     solved in an abstraction is played by looking its strategy up under the abstract key of
-    the position (`solver.abstraction`).
+    the position (`solver.abstractions`).
 
     Its messages never name the information set: the key holds the private cards of the
     player to move, which may be the bot's."""

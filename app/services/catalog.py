@@ -27,7 +27,7 @@ from app.schemas import (
 from app.services.errors import NotFoundError, StrategyUnavailableError
 from app.services.strategy_source import StrategySource
 from solver.games import Game, game_names, get_game
-from solver.games.base import HandClasses
+from solver.games.views import HandClasses
 from strategies import InfosetStrategy, PublicNode, SolveInfo, split_key
 
 
@@ -74,7 +74,7 @@ def _description_fields(game: Game) -> dict[str, object]:
         "notes": list(game.notes),
         "openspiel": game.openspiel.game_string if game.openspiel is not None else None,
         "listed": game.listed,
-        "build_command": shlex.join(("python", "-m", "solver", *game.build_command)),
+        "build_command": shlex.join(("python", "-m", "solver", *game.build.command)),
         "hand_history_format": game.hand_history_format,
         "result_unit": game.result_unit.name if game.result_unit is not None else None,
     }

@@ -1,8 +1,8 @@
 """The coach: what each of the human's decisions cost, and a result of the hand without the luck.
 
 At a decision at information set I, with the stored profile's values Q(I, a) of each action and
-V(I) of the set (`solver.action_values`: the bot plays its stored strategy, the human goes on
-with the equilibrium), taking a costs ``V(I) - Q(I, a)`` against the equilibrium and
+V(I) of the set (`solver.algorithms.action_values`: the bot plays its stored strategy, the human
+goes on with the equilibrium), taking a costs ``V(I) - Q(I, a)`` against the equilibrium and
 ``max Q(I, .) - Q(I, a)`` against the best reply to the bot.
 
 The luck-adjusted result of a hand is the seat's equilibrium value plus the sum over the human's

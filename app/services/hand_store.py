@@ -27,6 +27,7 @@ from app.db import write_lock
 from app.models import (
     FINISHED,
     IN_PROGRESS,
+    PERSON,
     Action,
     Hand,
     IdempotentAction,
@@ -34,7 +35,9 @@ from app.models import (
     new_public_id,
     utcnow,
 )
+from app.services import player_totals
 from app.services.errors import ConflictError, HandBusyError, NotFoundError
+from app.services.player_totals import StyleRows
 
 _MATCHES = cast(Table, Match.__table__)
 _HANDS = cast(Table, Hand.__table__)
@@ -59,6 +62,8 @@ class MatchRow:
     adjusted_sumsq: float = 0.0
     decisions: int = 0
     accurate: int = 0
+    account_id: int | None = None
+    player_kind: str = PERSON
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +103,9 @@ class Finish:
     worst_seq: int | None = None
     decisions: int = 0
     accurate: int = 0
+    style: StyleRows = ()
+    """The game's style counts of the human in this hand (for the player's totals)."""
+    forfeit: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +141,8 @@ _BUMP_AND_FINISH = update(_HANDS).where(_GUARD).values(
     version=bindparam("new_version"), status=FINISHED,
     human_payoff=bindparam("new_payoff"), finished=bindparam("new_finished"),
     adjusted_payoff=bindparam("new_adjusted"), ev_lost=bindparam("new_ev_lost"),
-    worst_loss=bindparam("new_worst_loss"), worst_seq=bindparam("new_worst_seq"))
+    worst_loss=bindparam("new_worst_loss"), worst_seq=bindparam("new_worst_seq"),
+    forfeited=bindparam("new_forfeited"))
 _ADD_TO_TOTALS = (
     update(_MATCHES).where(_MATCHES.c.id == bindparam("match_id"))
     .values(hands_finished=_MATCHES.c.hands_finished + 1,
@@ -146,7 +155,7 @@ _ADD_TO_TOTALS = (
             decisions=_MATCHES.c.decisions + bindparam("decisions"),
             accurate=_MATCHES.c.accurate + bindparam("accurate"))
     .returning(_MATCHES.c.hands_finished, _MATCHES.c.seat0_finished, _MATCHES.c.payoff_sum,
-               _MATCHES.c.adjusted_sum))
+               _MATCHES.c.adjusted_sum, _MATCHES.c.account_id, _MATCHES.c.player_kind))
 _SET_CUMULATIVE = (update(_HANDS).where(_HANDS.c.id == bindparam("hand_id"))
                    .values(cumulative_payoff=bindparam("cumulative"),
                            seat_balance=bindparam("balance"),
@@ -195,13 +204,15 @@ def recorded(session: Session, hand: HandRow) -> list[Recorded]:
     return [Recorded(*row) for row in rows]
 
 
-def insert_match(session: Session, game: str, owner: str | None, token_hash: str) -> MatchRow:
-    match = Match(game=game, owner=owner, token_hash=token_hash)
+def insert_match(session: Session, game: str, owner: str | None, token_hash: str, *,
+                 account_id: int | None = None, kind: str = PERSON) -> MatchRow:
+    match = Match(game=game, owner=owner, token_hash=token_hash, account_id=account_id,
+                  player_kind=kind)
     session.add(match)
     with write_lock(session):
         session.commit()
     return MatchRow(match.id, match.public_id, match.game, match.owner, match.token_hash,
-                    match.created, 0, 0, 0.0, 0.0)
+                    match.created, 0, 0, 0.0, 0.0, account_id=account_id, player_kind=kind)
 
 
 def costliest_hands(session: Session, match: MatchRow, limit: int) -> list[Any]:
@@ -276,7 +287,8 @@ def _finish(session: Session, hand: HandRow, read: int, finish: Finish) -> HandR
         "hand_id": hand.id, "read": read, "new_version": read + 1,
         "new_payoff": finish.human_payoff, "new_finished": now,
         "new_adjusted": finish.adjusted, "new_ev_lost": finish.ev_lost,
-        "new_worst_loss": finish.worst_loss, "new_worst_seq": finish.worst_seq})
+        "new_worst_loss": finish.worst_loss, "new_worst_seq": finish.worst_seq,
+        "new_forfeited": finish.forfeit})
     if result.rowcount != 1:
         session.rollback()
         raise HandBusyError(BUSY)
@@ -287,10 +299,16 @@ def _finish(session: Session, hand: HandRow, read: int, finish: Finish) -> HandR
         "judged": int(finish.adjusted is not None), "adjusted": adjusted,
         "adjusted_squared": adjusted ** 2, "decisions": finish.decisions,
         "accurate": finish.accurate}).one()
-    finished, seat0, payoff_sum, adjusted_sum = totals
+    finished, seat0, payoff_sum, adjusted_sum, account_id, kind = totals
     connection.execute(_SET_CUMULATIVE, {
         "hand_id": hand.id, "cumulative": payoff_sum, "balance": 2 * seat0 - finished,
         "cumulative_adjusted": adjusted_sum if finish.adjusted is not None else None})
+    if account_id is not None:  # read in this transaction: a match just claimed counts
+        player_totals.add_hand(
+            connection, account_id=account_id, game=hand.match.game, kind=kind,
+            seat=hand.human_seat, payoff=finish.human_payoff, adjusted=finish.adjusted,
+            decisions=finish.decisions, accurate=finish.accurate, forfeit=finish.forfeit,
+            style=finish.style, day=now.date())
     return replace(hand, status=FINISHED, human_payoff=finish.human_payoff, finished=now,
                    version=read + 1)
 
@@ -354,21 +372,28 @@ def conflicts_as_409(session: Session, conflict: str) -> Iterator[None]:
 
 # ---- matches ----------------------------------------------------------------------------------
 
-_SELECT_OWNED = (
+_SELECT_LISTED = (
     select(*_MATCH_COLUMNS,
            select(func.max(_HANDS.c.number)).where(_HANDS.c.match_id == _MATCHES.c.id)
            .scalar_subquery().label("last_number"),
            select(_HANDS.c.public_id).where((_HANDS.c.match_id == _MATCHES.c.id)
                                             & (_HANDS.c.status == IN_PROGRESS))
            .limit(1).scalar_subquery().label("current"))
-    .where(_MATCHES.c.owner == bindparam("owner"))
     .order_by(_MATCHES.c.created.desc(), _MATCHES.c.id.desc())
 )
+_SELECT_OWNED = _SELECT_LISTED.where((_MATCHES.c.owner == bindparam("owner"))
+                                     & _MATCHES.c.account_id.is_(None))
+_SELECT_OF_ACCOUNT = _SELECT_LISTED.where(_MATCHES.c.account_id == bindparam("account_id"))
 
 
-def owned_matches(session: Session, owner: str) -> list[tuple[MatchRow, int, str | None]]:
-    """The matches of a browser, newest first: (match, hands dealt, hand in progress)."""
-    rows = session.connection().execute(_SELECT_OWNED, {"owner": owner})
+def owned_matches(session: Session, owner: str, account_id: int | None = None,
+                  limit: int | None = None) -> list[tuple[MatchRow, int, str | None]]:
+    """The matches of a browser (those of no account), or of an account, newest first:
+    (match, hands dealt, hand in progress)."""
+    query = _SELECT_OWNED if account_id is None else _SELECT_OF_ACCOUNT
+    if limit is not None:
+        query = query.limit(limit)
+    rows = session.connection().execute(query, {"owner": owner, "account_id": account_id})
     n = len(_MATCH_COLUMNS)
     return [(_match_row(row[:n]), int(row.last_number or 0), row.current) for row in rows]
 
@@ -377,7 +402,7 @@ def hand_page(session: Session, match: MatchRow, before: int | None, limit: int)
     """Up to `limit` hands of `match` numbered below `before` (all if None), newest first."""
     query = select(_HANDS.c.id, _HANDS.c.public_id, _HANDS.c.number, _HANDS.c.human_seat,
                    _HANDS.c.status, _HANDS.c.human_payoff, _HANDS.c.created, _HANDS.c.finished,
-                   _HANDS.c.adjusted_payoff, _HANDS.c.ev_lost
+                   _HANDS.c.adjusted_payoff, _HANDS.c.ev_lost, _HANDS.c.forfeited
                    ).where(_HANDS.c.match_id == match.id)
     if before is not None:
         query = query.where(_HANDS.c.number < before)

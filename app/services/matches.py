@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from app.models import FINISHED, IN_PROGRESS
+from app.models import FINISHED, IN_PROGRESS, PERSON
 from app.schemas import (
     CostlyDecision,
     ExportedAction,
@@ -32,7 +32,8 @@ from app.services.hand_store import HandRow, MatchRow
 from app.services.strategy_source import StrategySource
 from app.services.tokens import Access, hash_token, new_token, open_match
 from app.services.trace import Trace
-from solver.games.base import PlayedHand, ResultUnit
+from solver.games.base import PlayedHand
+from solver.games.views import ResultUnit
 
 MAX_SERIES_POINTS = 500
 COSTLIEST = 5
@@ -42,23 +43,30 @@ MAX_EXPORT_PAGE = 500
 
 
 def create_match(session: Session, source: StrategySource, game: str,
-                 owner: str | None = None) -> MatchCreated:
+                 owner: str | None = None, *, account_id: int | None = None,
+                 kind: str = PERSON) -> MatchCreated:
     """A new match of `game` (404 if unknown, 503 if unsolved) and its bearer token, which is
-    returned only here (the database keeps its SHA-256). `owner` ties it to a browser."""
+    returned only here (the database keeps its SHA-256). `owner` ties it to a browser,
+    `account_id` to an account (played by a person or a program: `kind`)."""
     game_or_404(game)
     source.require(game)
     token = new_token()
-    match = hand_store.insert_match(session, game, owner, hash_token(token))
+    match = hand_store.insert_match(session, game, owner, hash_token(token),
+                                    account_id=account_id, kind=kind)
     return MatchCreated(match_id=match.public_id, game=match.game, token=token,
                         created=match.created)
 
 
-def list_matches(session: Session, owner: str, game: str | None = None) -> list[MatchSummary]:
-    """The matches of a browser, newest first (of one game if `game` is given)."""
+def list_matches(session: Session, owner: str, game: str | None = None, *,
+                 account_id: int | None = None, limit: int | None = None
+                 ) -> list[MatchSummary]:
+    """The matches of a browser, or of the account it is signed in to, newest first (of one
+    game if `game` is given)."""
     return [
         MatchSummary(match_id=match.public_id, game=match.game, created=match.created,
                      hands=dealt, current_hand_id=current)
-        for match, dealt, current in hand_store.owned_matches(session, owner)
+        for match, dealt, current in hand_store.owned_matches(session, owner, account_id,
+                                                              limit)
         if game is None or match.game == game
     ]
 
@@ -123,7 +131,7 @@ def match_results(session: Session, source: StrategySource, match_id: str, acces
                            status="finished" if row.status == FINISHED else "in_progress",
                            human_payoff=row.human_payoff, created=row.created,
                            finished=row.finished, adjusted_payoff=row.adjusted_payoff,
-                           ev_lost=row.ev_lost)
+                           ev_lost=row.ev_lost, forfeited=bool(row.forfeited))
                for row in page],
         next_cursor=page[-1].number if more and page else None,
         current_hand_id=current,
@@ -187,7 +195,7 @@ def export_hand_histories(session: Session, match_id: str, access: Access, *,
     finished, next_cursor = _finished_hands(session, match, limit, before)
     played = [PlayedHand(row.number, trace.state,
                          tuple("you" if seat == row.human_seat else "bot" for seat in (0, 1)))
-              for row, trace in finished]
+              for row, trace in finished if trace.state.is_terminal()]  # forfeits have none
     return HandHistoryPage(match_id=match.public_id, format=game.hand_history_format,
                            text=game.hand_histories(played), next_cursor=next_cursor)
 

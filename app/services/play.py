@@ -38,6 +38,7 @@ from app.services.errors import (
     UnguardedActionError,
 )
 from app.services.hand_store import Finish, HandRow, IdempotentAnswer, Recorded
+from app.services.player_totals import style_rows
 from app.services.strategy_source import StrategySource
 from app.services.tokens import Access, open_hand, open_match
 from app.services.trace import Trace
@@ -138,7 +139,7 @@ def act(session: Session, source: StrategySource, bot: Bot, hand_id: str, access
         if hand.status == FINISHED or state.is_terminal():
             if hand.status != FINISHED:  # record the end it missed
                 judged = _review(bot, trace, hand.human_seat)
-                hand_store.save(session, hand, [], _finish_of(trace, hand.human_seat, judged))
+                hand_store.save(session, hand, [], _finish_of(trace, hand, judged))
             raise HandFinishedError(f"hand {hand.public_id} is finished", hand.match.public_id)
         if state.current_player() != hand.human_seat:
             # Only after an interruption (a failed store) between your move and the bot's:
@@ -175,7 +176,7 @@ def hand_replay(session: Session, bot: Bot, hand_id: str, access: Access) -> Han
     coach's figures; 409 while the hand is in progress (the bot's cards are still hidden)."""
     hand = open_hand(session, hand_id, access)
     trace = Trace.replay(get_game(hand.match.game), hand_store.recorded(session, hand))
-    if not trace.state.is_terminal():
+    if not trace.state.is_terminal() and hand.status != FINISHED:  # a forfeit is finished
         raise HandInProgressError(f"hand {hand.public_id} is still in progress: it can be "
                                   "replayed once it is over", hand.public_id)
     return views.hand_replay(hand, trace, _review(bot, trace, hand.human_seat))
@@ -224,7 +225,7 @@ def _play_out(bot: Bot, hand: HandRow, trace: Trace, since: int, rng: random.Ran
     failure = _advance(bot, trace, hand.human_seat, rng)
     judged = _review(bot, trace, hand.human_seat)
     view = views.hand_view(hand, trace, since, _hint(bot, trace, hand, hint), judged)
-    write(trace.recorded_since(since), _finish_of(trace, hand.human_seat, judged), view)
+    write(trace.recorded_since(since), _finish_of(trace, hand, judged), view)
     if failure is not None:
         raise BotStalledError(f"{failure.message}; what was played so far is kept and the "
                               "bot moves when the hand is resumed", hand.public_id) from failure
@@ -278,20 +279,23 @@ def _review(bot: Bot, trace: Trace, human_seat: int) -> coach.HandReview | None:
     return coach.review(bot, trace, human_seat, seat_value)
 
 
-def _finish_of(trace: Trace, human_seat: int, judged: coach.HandReview | None
+def _finish_of(trace: Trace, hand: HandRow, judged: coach.HandReview | None
                ) -> Finish | None:
-    """The end of the hand if it is over, with the coach's figures where there are some."""
+    """The end of the hand if it is over, with the coach's figures where there are some and
+    the style counts where the match has a player to count them for."""
     state = trace.state
     if not state.is_terminal():
         return None
-    payoff = float(state.returns()[human_seat])
+    payoff = float(state.returns()[hand.human_seat])
+    style = (style_rows(trace.game.style_counts(state, hand.human_seat))
+             if hand.match.account_id is not None else ())
     if judged is None:
-        return Finish(payoff)
+        return Finish(payoff, style=style)
     worst = judged.worst
     return Finish(payoff, adjusted=judged.adjusted, ev_lost=judged.lost,
                   worst_loss=worst.lost_vs_equilibrium if worst is not None else None,
                   worst_seq=worst.seq if worst is not None else None,
-                  decisions=len(judged.decisions), accurate=judged.accurate)
+                  decisions=len(judged.decisions), accurate=judged.accurate, style=style)
 
 
 def _hint(bot: Bot, trace: Trace, hand: HandRow, wanted: bool) -> Policy | None:

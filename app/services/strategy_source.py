@@ -19,8 +19,8 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.services.errors import StrategyUnavailableError
+from solver.engine.progress import read_status
 from solver.games import game_names, get_game
-from solver.progress import read_status
 from strategies import (
     InfosetStrategy,
     PublicNode,
@@ -56,7 +56,7 @@ class StrategySource:
     def __init__(self, path: Path | str, build_status: Path | None = None) -> None:
         self.path = Path(path)
         self.build_status = build_status
-        """Where a background build of the store reports its progress (`solver.progress`)."""
+        """Where a background build of the store reports its progress (`solver.engine.progress`)."""
         self._lock = threading.Lock()
         self._store: StrategyStore | None = None
         self._error: str | None = None

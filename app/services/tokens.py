@@ -3,6 +3,10 @@
 A match is opened through an `Access`: the API hands in the token it was sent, the pages the
 id of the browser's session. Ids alone open nothing; only the token's SHA-256 is stored and it
 is compared in constant time.
+
+A match that belongs to an account (`app.services.accounts`) is opened by its match token, by
+a personal API key of the account, or by a browser signed in to the account, and no longer by
+the browser id that created it: a copy of a cookie from before signing out opens nothing.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from app.services import hand_store
+from app.services import credentials, hand_store
 from app.services.errors import AuthenticationError, PermissionDeniedError
 from app.services.hand_store import HandRow, MatchRow
 
@@ -28,9 +32,11 @@ class TokenAccess:
 
 @dataclass(frozen=True, slots=True)
 class OwnerAccess:
-    """A browser, by the player id kept in its signed session cookie."""
+    """A browser, by the player id kept in its signed session cookie, and the id of its
+    signed-in session if it is signed in to an account."""
 
     owner: str
+    session_id: str | None = None
 
 
 Access = TokenAccess | OwnerAccess
@@ -52,14 +58,24 @@ def require_token(token: str | None) -> str:
     return token
 
 
-def check_access(access: Access, token_hash: str, owner: str | None) -> None:
+def check_access(session: Session, access: Access, match: MatchRow) -> None:
     """401 without a token, 403 with a token or a browser that does not open the match."""
     if isinstance(access, TokenAccess):
-        if not hmac.compare_digest(hash_token(require_token(access.token)), token_hash):
-            raise PermissionDeniedError("the token does not open this match")
+        token = require_token(access.token)
+        if hmac.compare_digest(hash_token(token), match.token_hash):
+            return
+        if match.account_id is not None and credentials.is_api_key(token):
+            key = credentials.key_owner(session.connection(), token)
+            if key is not None and key.account_id == match.account_id:
+                return
+        raise PermissionDeniedError("the token does not open this match")
+    if match.account_id is not None:
+        if credentials.session_account(session.connection(),
+                                       access.session_id) == match.account_id:
+            return
+    elif match.owner is not None and hmac.compare_digest(access.owner, match.owner):
         return
-    if owner is None or not hmac.compare_digest(access.owner, owner):
-        raise PermissionDeniedError("this match belongs to another player")
+    raise PermissionDeniedError("this match belongs to another player")
 
 
 def open_match(session: Session, match_id: str, access: Access) -> MatchRow:
@@ -68,7 +84,7 @@ def open_match(session: Session, match_id: str, access: Access) -> MatchRow:
     if isinstance(access, TokenAccess):
         require_token(access.token)
     match = hand_store.find_match(session, match_id)
-    check_access(access, match.token_hash, match.owner)
+    check_access(session, access, match)
     return match
 
 
@@ -77,5 +93,5 @@ def open_hand(session: Session, hand_id: str, access: Access) -> HandRow:
     if isinstance(access, TokenAccess):
         require_token(access.token)
     hand = hand_store.find_hand(session, hand_id)
-    check_access(access, hand.match.token_hash, hand.match.owner)
+    check_access(session, access, hand.match)
     return hand

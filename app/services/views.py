@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from app.models import FINISHED
 from app.schemas import (
     ActionGroupOut,
     ActionProbability,
@@ -33,6 +34,8 @@ from app.services.trace import Step, Trace
 from solver.games import CHANCE, Card, Die, Game, Piece, State, legal_labels
 
 SEAT_NAMES = ("you", "the bot")
+FORFEIT = ("You left this hand unfinished for too long, so it was settled as a forfeit at "
+           "your decision: a fold where the game has one, its worst result otherwise.")
 """How the games' outcome texts name the human and the bot (human first)."""
 
 
@@ -120,7 +123,8 @@ def hand_view(hand: HandRow, trace: Trace, since: int, hint: Policy | None,
     game = trace.game
     human, bot = hand.human_seat, 1 - hand.human_seat
     state = trace.state
-    finished = state.is_terminal()
+    forfeited = hand.status == FINISHED and not state.is_terminal()
+    finished = state.is_terminal() or forfeited
     events = [event_for(game, step, human, finished) for step in trace.steps]
     player = state.current_player()
     to_act: Literal["you", "bot", "chance"] | None = (
@@ -130,14 +134,15 @@ def hand_view(hand: HandRow, trace: Trace, since: int, hint: Policy | None,
     outcome = None
     if finished:
         outcome = HandOutcome(
-            human_payoff=float(state.returns()[human]),
+            human_payoff=float(hand.human_payoff or 0.0) if forfeited
+            else float(state.returns()[human]),
             adjusted_payoff=review.adjusted if review is not None else None,
             coach=[coach_decision(d) for d in review.decisions] if review is not None else None,
             human_private_view=state.private_view(human),
             bot_private_view=state.private_view(bot),
             human_pieces=pieces_out(state.private_pieces(human)),
             bot_pieces=pieces_out(state.private_pieces(bot)),
-            explanation=state.outcome_text(_names(human)),
+            explanation=FORFEIT if forfeited else state.outcome_text(_names(human)),
             bot_decisions=[_decision(step, bot) for step in trace.steps
                            if step.recorded.actor == bot],
         )

@@ -1,2 +1,82 @@
-"""Abstractions and what is solved in them (issue 19's folder; `solver.abstraction` until the
-restructure moves it here)."""
+"""Abstractions: how a position of the real game maps to an information set of the strategy that
+was actually solved.
+
+A game small enough is solved as it is, and a player's information set is its
+``information_state_key``. A bigger one is solved in an abstract game — Dudo remembering only the
+last few bids, hold'em with hands bucketed by strength — and a bot playing the real game looks its
+strategy up under the *abstract* key of its position. Which abstraction a solve used is stored
+with it as a descriptor (``"recall=3"``); `abstraction_for` turns the descriptor back into the
+mapping, so the store and the app never need to know what an abstraction does.
+
+The kinds that ship are listed here (`KINDS`): ``recall`` (`solver.abstractions.dudo_recall`),
+``buckets`` and ``ehs2`` (`solver.abstractions.holdem`); a plug-in (or a test) adds its own with
+`register_kind`.
+
+Example::
+
+    from solver.abstractions import abstraction_for
+    from solver.games import get_game
+
+    game = get_game("dudo-2v2")
+    recall = abstraction_for(game, "recall=3")           # as a stored solve describes it
+    recall.strategy_key(state, player)                    # "16|2x3,3x4,2x1": the last 3 bids
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from solver.abstractions.dudo_recall.memory import parse_recall
+from solver.abstractions.holdem.buckets import parse_buckets
+from solver.abstractions.holdem.percentiles import KIND as PERCENTILES_KIND
+from solver.abstractions.holdem.percentiles import parse_percentiles
+from solver.games.base import Game, State
+
+
+class Abstraction(Protocol):
+    descriptor: str
+    """What the store keeps (``""`` for the real game itself)."""
+
+    def strategy_key(self, state: State, player: int) -> str:
+        """The key under which `player`'s strategy at `state` is stored."""
+        ...
+
+
+class Exact:
+    """The real game: a strategy is stored under the information set's own key."""
+
+    descriptor = ""
+
+    def strategy_key(self, state: State, player: int) -> str:
+        return state.information_state_key(player)
+
+
+Parser = Callable[[Game, str], Abstraction]
+"""Builds an abstraction of `game` from the parameters after ``kind=`` in a descriptor."""
+
+KINDS: dict[str, Parser] = {
+    "recall": parse_recall,
+    "buckets": parse_buckets,
+    PERCENTILES_KIND: parse_percentiles,
+}
+"""The descriptor kinds that ship, and the parser of each (`register_kind` adds one)."""
+
+_KINDS: dict[str, Parser] = dict(KINDS)
+
+
+def register_kind(kind: str, parser: Parser) -> None:
+    """Make `kind` a descriptor kind that `abstraction_for` parses with `parser`."""
+    _KINDS[kind] = parser
+
+
+def abstraction_for(game: Game, descriptor: str | None) -> Abstraction:
+    """The abstraction a solve of `game` used, from its stored descriptor (empty: none)."""
+    if not descriptor:
+        return Exact()
+    kind, sep, parameters = descriptor.partition("=")
+    parser = _KINDS.get(kind)
+    if not sep or parser is None:
+        known = ", ".join(sorted(_KINDS)) or "none registered"
+        raise ValueError(f"unknown abstraction {descriptor!r} for {game.name!r}; kinds: {known}")
+    return parser(game, parameters)

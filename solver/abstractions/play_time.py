@@ -1,7 +1,7 @@
 """Abstractions whose strategy is computed at play time, and the kinds that do so.
 
 Most abstractions only map a position to the key under which a stored strategy is looked up
-(`solver.abstraction`).  A re-solving bot computes its probabilities when it is asked, from
+(`solver.abstractions`).  A re-solving bot computes its probabilities when it is asked, from
 the stored tables of its blueprint; it says so by offering `play_time_policy`
 (`ComputedAtPlayTime`), which the app's bot calls instead of looking a key up, so the app needs
 to know nothing of the game or the method.  Importing this module registers every such kind.

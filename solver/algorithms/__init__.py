@@ -1,2 +1,16 @@
-"""Algorithms over compiled trees: the CFR family, best response, and (issue 20) safe subgame
-re-solving."""
+"""The algorithms: what turns a compiled game into a strategy, and what measures one exactly.
+
+* the CFR family on the public tree (`cfr`), and the same updates streamed over a tree whose
+  every node holds every private state (`streaming_cfr`); Monte Carlo CFR on the history tree
+  (`mccfr`); fixed-strategy iteration CFR on an abstraction's graph (`fsicfr`); the
+  sequence-form LP (`lp`); regret matching on a matrix game (`regret_matching`);
+* exact evaluation: `exploitability`, `action_values`, and the slow, obviously correct
+  referees of the tests (`reference`); tabular policies (`policy`);
+* `solve`: any of them driven to a stopping rule, with its convergence trace;
+* safe subgame re-solving over a compiled tree: `subtree` cuts a subtree out, `resolving`
+  re-solves it (unsafe, CFR-D's gadget or max-margin), `continual` carries the ranges from one
+  re-solve to the next and assembles every re-solve into one strategy.
+
+Nothing here names a game: what suits a game (the fastest schedule, a payoff matrix) is
+declared by the game.
+"""

@@ -13,7 +13,7 @@ first) and re-solving the subtree below each one, as the bot would on reaching i
 A round is counted by public chance nodes (a card game's board deals): node n is in round
 ``chance_depth[n]``.  This is what the proof on small members needs: the assembled profile,
 both seats played by their own re-solving bots, has an exploitability that
-`solver.exploitability.evaluate_strategy` computes exactly.
+`solver.algorithms.exploitability.evaluate_strategy` computes exactly.
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from solver import kernels
 from solver.algorithms.resolving import reach_from, resolve
 from solver.algorithms.subtree import cut_of, subtree, subtree_ends
-from solver.node_kinds import CHANCE_NODE, DECISION_NODE
-from solver.public_tree import TreeArrays
+from solver.engine import kernels
+from solver.engine.node_kinds import CHANCE_NODE, DECISION_NODE
+from solver.engine.tree import TreeArrays
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]

@@ -20,10 +20,11 @@ two ways to re-solve:
   best-response value with every root hand is at most a(h), so the re-solved subgame, put in
   place of the old one, cannot make P more exploitable; the margins measure how much less.
 
-Values are counterfactual (`solver.kernels`): O's values at the root are weighted by P's range
-and chance, and so must the alternatives be; P's range enters as its reach at the root slots.
-The kernels are `solver.kernels`' own passes (`cfr_update`, `best_response`) started from the
-range vectors instead of ones, and the gadget's regrets live beside them, per root slot of O.
+Values are counterfactual (`solver.engine.kernels`): O's values at the root are weighted by P's
+range and chance, and so must the alternatives be; P's range enters as its reach at the root
+slots.  The kernels are `solver.engine.kernels`' own passes (`cfr_update`, `best_response`)
+started from the range vectors instead of ones, and the gadget's regrets live beside them, per
+root slot of O.
 """
 
 from __future__ import annotations
@@ -34,10 +35,10 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from solver import kernels
-from solver.cfr import SCHEDULES
-from solver.node_kinds import DECISION_NODE
-from solver.public_tree import TreeArrays
+from solver.algorithms.cfr import SCHEDULES
+from solver.engine import kernels
+from solver.engine.node_kinds import DECISION_NODE
+from solver.engine.tree import TreeArrays
 
 FloatArray = NDArray[np.float64]
 MODES = ("unsafe", "resolve", "maxmargin")
@@ -47,7 +48,7 @@ UNSAFE, RESOLVE, MAXMARGIN = range(3)
 @njit(cache=True)
 def reach_from(tree, player, strategy, root, out):
     """`player`'s reach at every one of its slots, its root slots starting at `root` (its range)
-    instead of one: `solver.kernels.reach_probabilities` from a range."""
+    instead of one: `solver.engine.kernels.reach_probabilities` from a range."""
     slot_parent = tree.slot_parent[player]
     slot_edge = tree.slot_edge[player]
     roots = tree.slot_count[player, 0]
@@ -119,7 +120,7 @@ def _gadget_step(mode, follow, alternatives, weight, gadget, root, positive, neg
 def resolve_iterations(tree, player, mode, own_range, opponent_range, alternatives, strategy,
                        reach, values, action_values, regrets, average, gadget, root, floor,
                        discounts):
-    """One iteration per row of `discounts` (`solver.cfr.Schedule.discounts`): O updates
+    """One iteration per row of `discounts` (`solver.algorithms.cfr.Schedule.discounts`): O updates
     against P's reach, the gadget (unless ``unsafe``) sets O's root reach, then P updates
     against O's reach.  `root` holds O's root reach (its fixed range when unsafe)."""
     other = 1 - player

@@ -4,8 +4,8 @@ Nodes are numbered in pre-order, so the subtree under node n is the contiguous r
 ``n .. end[n] - 1``; each player's slots are numbered node by node and the (information set,
 action) entries decision node by decision node, so its slots and its entries are contiguous
 runs too.  `subtree` cuts those runs out and shifts their indices: the result is a
-`solver.public_tree.TreeArrays` whose root is node 0, on which every kernel of
-`solver.kernels` runs unchanged.  What a terminal pays stays as the whole tree weighs it
+`solver.engine.tree.TreeArrays` whose root is node 0, on which every kernel of
+`solver.engine.kernels` runs unchanged.  What a terminal pays stays as the whole tree weighs it
 (chance included), so values computed in a subtree are in the whole tree's units, and a
 strategy or a value vector moves between the two by the offsets (`Cut`).
 
@@ -21,8 +21,8 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from solver.node_kinds import DECISION_NODE
-from solver.public_tree import TreeArrays
+from solver.engine.node_kinds import DECISION_NODE
+from solver.engine.tree import TreeArrays
 
 IntArray = NDArray[np.int64]
 

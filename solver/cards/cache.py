@@ -67,6 +67,7 @@ def load(path: Path, *, mmap: bool = False) -> NDArray[np.generic] | None:
     With `mmap` the file is mapped rather than read: the pages load as they are touched and are
     shared by every process that maps the same file."""
     try:
-        return np.load(path, mmap_mode="r" if mmap else None, allow_pickle=False)
+        loaded: np.ndarray = np.load(path, mmap_mode="r" if mmap else None, allow_pickle=False)
+        return loaded
     except (OSError, ValueError):
         return None

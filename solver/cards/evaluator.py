@@ -189,7 +189,8 @@ FLUSH, VALUES, HIGH_BLOCK, LOW_POSITION, CATEGORY_START = _cached_tables()
 def _card_key(card: int) -> int:
     rank, suit = card >> 2, card & 3
     half = 5**rank if rank < LOW_RANKS else 5 ** (rank - LOW_RANKS) << HIGH_SHIFT
-    return half + (1 << (SUIT_SHIFT + 4 * suit))
+    key: int = half + (1 << (SUIT_SHIFT + 4 * suit))
+    return key
 
 
 CARD_KEY = np.array([_card_key(c) for c in range(52)], dtype=np.int64)

@@ -169,7 +169,8 @@ def _add_term(t: IndexerTables, config: int, position: int, key: int, index: int
     """`index` with the suit at sorted `position` (whose sort key is `key`) added."""
     k = t.config_term[config, position]
     number = key & ((1 << _NUMBER_BITS) - 1)
-    return index * t.config_radix[config, position] + _binomial(number + k - 1, k)
+    added: int = index * t.config_radix[config, position] + _binomial(number + k - 1, k)
+    return added
 
 
 @njit(cache=True, inline="always")
@@ -195,7 +196,8 @@ def index_hand(t: IndexerTables, cards: IntArray) -> int:
     index = _add_term(t, config, 1, k1, index)
     index = _add_term(t, config, 2, k2, index)
     index = _add_term(t, config, 3, k3, index)
-    return t.config_offset[config] + index
+    offset: int = t.config_offset[config] + index
+    return offset
 
 
 @njit(cache=True, inline="always")

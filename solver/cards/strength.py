@@ -47,7 +47,7 @@ from solver.cards import evaluator, isomorphism
 from solver.cards.deck import STANDARD, Deck
 from solver.cards.evaluator import CARD_BIT, CARD_KEY, rank_state
 from solver.cards.isomorphism import HandIndexer, IndexerTables, index_hand, unindex_hand
-from solver.progress import progress_bar
+from solver.engine.progress import progress_bar
 
 FloatArray = NDArray[np.float32]
 IntArray = NDArray[np.int64]

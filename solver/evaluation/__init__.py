@@ -1,2 +1,3 @@
-"""Evaluation where exact best response is out of reach, and the exact checks of what is
-measured there on members small enough."""
+"""Measuring strategies: a stored solve read back onto its compiled tree (`stored`), and, where
+exact best response is out of reach, the hold'em bots in the real game (`holdem`: duplicate
+matches, baselines, local best response)."""

@@ -18,32 +18,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-from solver.games import (
-    dudo_recall,  # noqa: F401  (registers the recall abstraction)
-    holdem,
-)
+from solver.games import holdem
 from solver.games.base import (
     CHANCE,
     TERMINAL,
-    ActionGroup,
-    Card,
-    Die,
     Game,
-    LabelPart,
-    Move,
     OpenSpielMapping,
-    Piece,
-    PublicView,
     State,
     action_from_label,
     legal_labels,
     play,
 )
-from solver.games.dudo import MAX_DICE, DudoGame, game_name
-from solver.games.dudo_match import DudoMatchGame
+from solver.games.dudo.game import DudoGame, game_name
+from solver.games.dudo.match import DudoMatchGame
+from solver.games.dudo.rules import MAX_DICE
 from solver.games.kuhn import KuhnGame
 from solver.games.leduc import LeducGame
 from solver.games.rps import RPSGame
+from solver.games.views import ActionGroup, Card, Die, LabelPart, Move, Piece, PublicView
 
 __all__ = [
     "BUILD_DEFAULTS",
@@ -63,8 +55,8 @@ __all__ = [
     "action_from_label",
     "game_names",
     "get_game",
-    "named_games",
     "legal_labels",
+    "named_games",
     "play",
     "register_game",
     "unregister_game",
@@ -99,9 +91,6 @@ _FAMILIES: dict[str, Callable[[str], Game]] = {
 
 GAME_NAMES: tuple[str, ...] = tuple(_REGISTRY)
 """The games that come with the solver, in the order the lobby shows them."""
-BUILD_DEFAULTS: tuple[str, ...] = ("rps", "kuhn", "leduc", "dudo", "dudo-calzo", "holdem-mini")
-"""What ``python -m solver build`` solves when no game is named: the games solved exactly in
-seconds.  The bigger ones have their own documented commands (README, "The solver")."""
 
 
 def register_game(name: str, factory: Callable[[], Game]) -> None:
@@ -146,3 +135,10 @@ def get_game(name: str) -> Game:
     if game.name != name and (game.name in _REGISTRY or game.name in _NAMED):
         return get_game(game.name)
     return game
+
+
+BUILD_DEFAULTS: tuple[str, ...] = tuple(name for name in _REGISTRY
+                                        if not get_game(name).build.background)
+"""What ``python -m solver build`` solves when no game is named: the games that declare
+themselves quick (`BuildPlan.background` false), solved exactly in seconds.  The bigger ones
+have their own documented commands (README, "The solver")."""

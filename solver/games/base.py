@@ -18,104 +18,26 @@ draw any game without knowing which one it is: the app names no game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Literal, Protocol, runtime_checkable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from solver.games.views import (
+    ActionGroup,
+    HandClasses,
+    LabelPart,
+    Piece,
+    PieceKind,
+    PublicView,
+    ResultUnit,
+    StyleCounts,
+    StyleStat,
+)
 
 CHANCE = -1
 """`current_player()` of a chance node."""
 TERMINAL = -2
 """`current_player()` of a finished game."""
-
-
-# ---- how a player sees a game ------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Card:
-    """A playing card as drawn: rank character and suit letter (``"c"``, ``"d"``, ``"h"``,
-    ``"s"``; empty for a deck without suits, like Kuhn's)."""
-
-    rank: str
-    suit: str = ""
-
-    def __str__(self) -> str:
-        return self.rank + self.suit
-
-
-@dataclass(frozen=True, slots=True)
-class Die:
-    face: int
-
-    def __str__(self) -> str:
-        return str(self.face)
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """A choice shown as a word (a Rock-Paper-Scissors move)."""
-
-    name: str
-
-    def __str__(self) -> str:
-        return self.name
-
-
-Piece = Card | Die | Move
-PieceKind = Literal["cards", "dice", "moves"]
-LabelPart = str | Piece
-"""An action label drawn as text and pieces: ``"2x5"`` is ``("2×", Die(5))``."""
-
-
-@dataclass(frozen=True, slots=True)
-class FinishedRound:
-    """A round of a game played in rounds (a Dudo match), once it is over: what each seat
-    showed, who lost it and why, for the table to show while the next rounds are played."""
-
-    number: int
-    pieces: tuple[tuple[Piece, ...], tuple[Piece, ...]]
-    """What each seat revealed, seat 0 first."""
-    loser: int
-    """The seat that lost the round."""
-    explain: Callable[[tuple[str, str]], str] = field(compare=False)
-    """Why the round ended as it did, naming the seats as given (like `State.outcome_text`):
-    ``"The bot called dudo on 3x4: your dice 1 4 6, the bot's 4 5; ... you lose a die."``"""
-
-
-@dataclass(frozen=True, slots=True)
-class PublicView:
-    """What both players see of a position; a game fills in the fields it has."""
-
-    pot: int | None = None
-    contributions: tuple[int, int] | None = None
-    """Chips put in by seat 0 and seat 1, antes and blinds included."""
-    round: int | None = None
-    rounds: int | None = None
-    board: tuple[Piece, ...] = ()
-    board_slots: int = 0
-    """How many board pieces the game deals in all (drawn face down until dealt)."""
-    bids: tuple[str, ...] | None = None
-    """The bids so far (empty before the first), for a game that has bids."""
-    last_bid: str | None = None
-    pieces_held: tuple[int, int] | None = None
-    """How many private pieces (dice) each seat holds, where that is public and varies."""
-    betting: str | None = None
-    """The betting so far in the game's compact notation, if it has one."""
-    finished_rounds: tuple[FinishedRound, ...] = ()
-    """The rounds played so far, for a game played in rounds (a Dudo match)."""
-    win_chances: tuple[float, float] | None = None
-    """Each seat's probability of winning the whole game from the start of this round under
-    the solved strategies, where the game knows it (a Dudo match, from its solve's table)."""
-
-
-@dataclass(frozen=True, slots=True)
-class ActionGroup:
-    """Choices drawn together, in order: a grid of `columns` buttons (0: one row). Labels
-    not legal in the position are drawn disabled, so that the grid keeps its shape."""
-
-    title: str
-    labels: tuple[str, ...]
-    columns: int = 0
 
 
 @runtime_checkable
@@ -198,43 +120,37 @@ class PlayedHand:
 
 
 @dataclass(frozen=True, slots=True)
-class ResultUnit:
-    """The unit players of a game quote results in, beside the game's own chips: poker players
-    think in milli-big-blinds per hand, whatever the stakes."""
+class BuildPlan:
+    """How a game's strategy is built into the store: what the generic code (the CLI's
+    ``build``, ``solve --algorithm auto``, the app's background build) reads instead of naming
+    games.
 
-    name: str
-    """``"mbb/hand"``."""
-    per_chip: float
-    """How many of the unit one chip won per hand is (500 where the big blind is 2 chips)."""
-    meaning: str
-    """What the unit is, in a sentence."""
+    `command` is the ``python -m solver`` arguments that build it (``("solve", "leduc")``, or a
+    command of its own: ``("hulhe", "--quiet")``).  `algorithm` is what ``--algorithm auto``
+    runs on it: the schedule that reached exploitability 1e-4 in the least time here.
+    `background`: it takes long, so ``python -m solver build`` leaves it out; the app builds it
+    in the background at its first start if the lobby lists it (``build --background``), and
+    otherwise it is built by hand.  The quick ones (``background=False``) are solved in seconds
+    by ``build`` (and into the Docker image)."""
+
+    command: tuple[str, ...]
+    algorithm: str = "dcfr"
+    background: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class HandClasses:
-    """The strategic classes of two-card hands (pairs, suited, offsuit), laid out as poker's
-    13×13 grid: pairs on the diagonal, suited hands above it and offsuit hands below, so that a
-    range of 1,326 hands reads at a glance."""
+@runtime_checkable
+class MatrixGame(Protocol):
+    """A game that is one simultaneous move (Rock-Paper-Scissors): regret matching in self-play
+    (``--algorithm rm``) solves it as a matrix game."""
 
-    ranks: str
-    """The ranks from the highest, one character each (``"AKQJT98765432"``)."""
+    def payoff_matrix(self) -> tuple[tuple[float, ...], ...]:
+        """Player 0's payoffs, a row per action of player 0 and a column per action of 1."""
+        ...
 
-    def cell(self, cards: str) -> tuple[int, int] | None:
-        """Row and column of a hand written as two cards (``"AsKd"``); None for anything else."""
-        if len(cards) != 4:
-            return None
-        high, low = self.ranks.find(cards[0]), self.ranks.find(cards[2])
-        if high < 0 or low < 0:
-            return None
-        high, low = min(high, low), max(high, low)
-        return (high, low) if cards[1] == cards[3] else (low, high)
-
-    def label(self, row: int, column: int) -> str:
-        """``AA`` on the diagonal, ``AKs`` above it, ``AKo`` below."""
-        if row == column:
-            return self.ranks[row] * 2
-        high, low = min(row, column), max(row, column)
-        return f"{self.ranks[high]}{self.ranks[low]}{'s' if row < column else 'o'}"
+    @property
+    def regret_matching_start(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """Where regret matching starts (each player's first strategy)."""
+        ...
 
 
 class OpenSpielMapping(Protocol):
@@ -280,8 +196,8 @@ class Game(Protocol):
     solve is in the store)."""
 
     @property
-    def build_command(self) -> tuple[str, ...]:
-        """The ``python -m solver`` arguments that build its strategy into the store."""
+    def build(self) -> BuildPlan:
+        """How its strategy is built into the store."""
         ...
 
     def initial_state(self) -> State: ...
@@ -310,6 +226,20 @@ class Game(Protocol):
 
     def hand_histories(self, hands: Sequence[PlayedHand]) -> str:
         """Finished hands in `hand_history_format`, as one file."""
+        ...
+
+    style_stats: tuple[StyleStat, ...]
+    """The style figures its players know (none for a game without any)."""
+
+    def style_counts(self, state: State, seat: int) -> StyleCounts:
+        """Each of `style_stats`' (count, opportunities) for the player in `seat` in the hand
+        that reached `state` (finished, or left unfinished)."""
+        ...
+
+    def forfeit_payoff(self, state: State, seat: int) -> float:
+        """What the player in `seat`, to move at `state`, gets for giving the hand up: a fold
+        where the game has one (whether or not folding is legal just here), its worst result
+        otherwise."""
         ...
 
 
@@ -351,14 +281,16 @@ class GameDefaults:
     openspiel: OpenSpielMapping | None = None
     listed: bool = True
 
-    @property
-    def build_command(self) -> tuple[str, ...]:
-        return ("solve", getattr(self, "name", ""))
     notes: tuple[str, ...] = ()
     result_unit: ResultUnit | None = None
     hand_classes: HandClasses | None = None
     history_legend: str = ""
     history_example: str = ""
+
+    @property
+    def build(self) -> BuildPlan:
+        """Solved exactly by ``python -m solver solve NAME``, not among the quick games."""
+        return BuildPlan(("solve", getattr(self, "name", "")))
 
     def label_parts(self, label: str) -> tuple[LabelPart, ...]:
         return (label,)
@@ -372,6 +304,42 @@ class GameDefaults:
 
     def hand_histories(self, hands: Sequence[PlayedHand]) -> str:
         raise ValueError(f"{getattr(self, 'name', 'this game')} has no hand-history format")
+
+    style_stats: tuple[StyleStat, ...] = ()
+
+    def style_counts(self, state: State, seat: int) -> StyleCounts:
+        return {}
+
+    def forfeit_payoff(self, state: State, seat: int) -> float:
+        """A game with a pot: a fold, which gives up what the seat has put in. Otherwise the
+        worst result reachable from `state`, found by walking what follows it (for small
+        games; a game whose tree is big says its worst result itself)."""
+        contributions = state.public_view().contributions
+        if contributions is not None:
+            return -float(contributions[seat])
+        return worst_result(state, seat)
+
+
+WORST_RESULT_NODES = 100_000
+"""Most positions `worst_result` visits before it gives up."""
+
+
+def worst_result(state: State, seat: int) -> float:
+    """The least `seat` can end with from `state`, whatever anybody (chance too) does."""
+    stack = [state]
+    worst = float("inf")
+    visited = 0
+    while stack:
+        node = stack.pop()
+        visited += 1
+        if visited > WORST_RESULT_NODES:
+            raise ValueError(f"more than {WORST_RESULT_NODES:,} positions follow this one: "
+                             "the game must say its worst result itself")
+        if node.is_terminal():
+            worst = min(worst, node.returns()[seat])
+        else:
+            stack.extend(node.apply_action(a) for a in node.legal_actions())
+    return worst
 
 
 def legal_action_group(state: State) -> tuple[ActionGroup, ...]:

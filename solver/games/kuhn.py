@@ -11,17 +11,23 @@ from dataclasses import dataclass
 from solver.games.base import (
     CHANCE,
     TERMINAL,
-    ActionGroup,
-    Card,
+    BuildPlan,
     GameDefaults,
-    LabelPart,
     OpenSpielMapping,
-    Piece,
-    PieceKind,
-    PublicView,
     State,
     legal_action_group,
     private_then_public_key,
+)
+from solver.games.poker_style import POKER_STYLE, poker_style_counts
+from solver.games.views import (
+    ActionGroup,
+    Card,
+    LabelPart,
+    Piece,
+    PieceKind,
+    PublicView,
+    StyleCounts,
+    StyleStat,
 )
 
 CARDS = "JQK"
@@ -174,8 +180,17 @@ class KuhnGame(GameDefaults):
     history_legend = "History: p = check or fold, b = bet or call."
     history_example = "e.g. pb"
 
+    @property
+    def build(self) -> BuildPlan:
+        return BuildPlan(("solve", self.name), algorithm="pdcfr+", background=False)
+
     def label_parts(self, label: str) -> tuple[LabelPart, ...]:
         return (Card(label),) if label in CARDS else (label,)
+
+    style_stats: tuple[StyleStat, ...] = POKER_STYLE
+
+    def style_counts(self, state: State, seat: int) -> StyleCounts:
+        return poker_style_counts(self, state, seat)
 
     def initial_state(self) -> KuhnState:
         return KuhnState()

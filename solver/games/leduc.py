@@ -2,7 +2,7 @@
 
 Card ids, chance outcome ids and action ids all equal OpenSpiel's (card ``c`` has rank
 ``c // 2`` and suit ``c % 2``, checked against pyspiel in the tests), so a strategy computed here
-can be evaluated by OpenSpiel through `solver.openspiel_format` without any relabelling.
+can be evaluated by OpenSpiel through `solver.runs.export` without any relabelling.
 """
 
 from __future__ import annotations
@@ -12,17 +12,23 @@ from dataclasses import dataclass
 from solver.games.base import (
     CHANCE,
     TERMINAL,
-    ActionGroup,
-    Card,
+    BuildPlan,
     GameDefaults,
-    LabelPart,
     OpenSpielMapping,
-    Piece,
-    PieceKind,
-    PublicView,
     State,
     legal_action_group,
     private_then_public_key,
+)
+from solver.games.poker_style import POKER_STYLE, poker_style_counts
+from solver.games.views import (
+    ActionGroup,
+    Card,
+    LabelPart,
+    Piece,
+    PieceKind,
+    PublicView,
+    StyleCounts,
+    StyleStat,
 )
 
 FOLD, CALL, RAISE = 0, 1, 2
@@ -253,6 +259,10 @@ class LeducGame(GameDefaults):
                       "| round 2.")
     history_example = "e.g. rc|Qh"
 
+    @property
+    def build(self) -> BuildPlan:
+        return BuildPlan(("solve", self.name), algorithm="dcfr", background=False)
+
     def label_parts(self, label: str) -> tuple[LabelPart, ...]:
         card = _CARD_IDS.get(label)
         return (card_piece(card),) if card is not None else (label,)
@@ -264,6 +274,11 @@ class LeducGame(GameDefaults):
         board, _, round2 = rest.partition("|")
         text = f"Round 1: {round1 or '—'}"
         return text + (f"; board {board}; round 2: {round2 or '—'}" if board else "")
+
+    style_stats: tuple[StyleStat, ...] = POKER_STYLE
+
+    def style_counts(self, state: State, seat: int) -> StyleCounts:
+        return poker_style_counts(self, state, seat)
 
     def initial_state(self) -> LeducState:
         return LeducState()

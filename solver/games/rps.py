@@ -8,16 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.games.base import (
-    TERMINAL,
-    ActionGroup,
-    GameDefaults,
-    Move,
-    Piece,
-    PieceKind,
-    PublicView,
-    legal_action_group,
-)
+import numpy as np
+
+from solver.games.base import TERMINAL, BuildPlan, GameDefaults, legal_action_group
+from solver.games.views import ActionGroup, Move, Piece, PieceKind, PublicView
 
 MOVES: tuple[str, ...] = ("rock", "paper", "scissors")
 """Action ids 0, 1, 2; each move beats the one before it (cyclically)."""
@@ -134,3 +128,43 @@ class RPSGame(GameDefaults):
 
     def num_distinct_actions(self) -> int:
         return 3
+
+    @property
+    def build(self) -> BuildPlan:
+        return BuildPlan(("solve", self.name), algorithm="pdcfr+", background=False)
+
+    def payoff_matrix(self) -> tuple[tuple[float, ...], ...]:
+        """Rock-Paper-Scissors as a matrix game (`solver.games.base.MatrixGame`)."""
+        return tuple(tuple(float(x) for x in row) for row in rps_matrix())
+
+    @property
+    def regret_matching_start(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """Far from uniform, so that the trace of ``solve rps --algorithm rm`` shows regret
+        matching converge (every CFR variant starts at the equilibrium, uniform play)."""
+        return RPS_START
+
+
+ROCK, PAPER, SCISSORS = 0, 1, 2
+
+
+def rps_matrix() -> np.ndarray:
+    """Rock-paper-scissors payoffs of the row player (actions rock, paper, scissors)."""
+    return np.array(
+        [
+            [0.0, -1.0, 1.0],  # rock: loses to paper, beats scissors
+            [1.0, 0.0, -1.0],  # paper: beats rock, loses to scissors
+            [-1.0, 1.0, 0.0],  # scissors: loses to rock, beats paper
+        ]
+    )
+
+
+RPS_START = ((0.6, 0.3, 0.1), (0.1, 0.2, 0.7))
+"""Where regret matching starts on Rock-Paper-Scissors (`RPSGame.regret_matching_start`)."""
+
+
+def rps_policy(row: np.ndarray, col: np.ndarray) -> dict[str, dict[int, float]]:
+    """A `Policy` for the "rps" game: infoset "P1" for the first player, "P2" for the second."""
+    return {
+        "P1": {a: float(p) for a, p in enumerate(row)},
+        "P2": {a: float(p) for a, p in enumerate(col)},
+    }

@@ -214,7 +214,7 @@ def test_openapi_documents_the_api(api: AppHandle) -> None:
 
 
 def test_unknown_game_match_hand_and_infoset_are_404(api: AppHandle) -> None:
-    match_id, headers = new_match(api.client, "kuhn")
+    _match_id, headers = new_match(api.client, "kuhn")
     for response in (
         api.client.get(f"{API}/games/chess"),
         api.client.get(f"{API}/games/chess/strategy"),

@@ -196,7 +196,7 @@ def test_hand_views_name_the_openspiel_information_state(api: AppHandle, game: s
     information state, checked against pyspiel on the same history."""
     import pyspiel
 
-    from solver.openspiel_format import openspiel_action
+    from solver.runs.export import openspiel_action
 
     match_id, headers = new_match(api.client, game)
     for _ in range(4):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import xml.etree.ElementTree as ET
 
@@ -191,10 +192,10 @@ def test_convergence_chart_is_log_log() -> None:
     for (x, y), it, ex in zip(curve, ITERATIONS, EXPLOITABILITY, strict=True):
         assert (x, y) == pytest.approx((geo.x(it), geo.y(ex)), abs=0.01)
     # Each decade of iterations is the same horizontal distance on a log axis.
-    steps = [b[0] - a[0] for a, b in zip(curve, curve[1:], strict=False)]
+    steps = [b[0] - a[0] for a, b in itertools.pairwise(curve)]
     assert max(steps) - min(steps) < 0.05
     # Falling exploitability goes down the chart (larger y).
-    assert all(b[1] > a[1] for a, b in zip(curve, curve[1:], strict=False))
+    assert all(b[1] > a[1] for a, b in itertools.pairwise(curve))
     ticks = {t.text for t in root.iter(f"{SVG}text") if t.attrib.get("class") == "c-tick"}
     assert {"1", "10", "100", "1k", "10k"} <= ticks
     assert {"1e-4", "0.001", "0.01", "0.1", "1"} <= ticks

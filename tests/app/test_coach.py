@@ -4,7 +4,7 @@ are what the service stores and shows.
 Simulated players (the equilibrium itself, always-call, uniform random) play thousands of hands
 of Kuhn and Leduc against the stored bot, seats alternating, through the same `Trace` and
 `coach.review` the service uses. Their exact expected winnings come from a full traversal of the
-player's strategy against the bot's (`solver.kernels.evaluate`), not from the simulation."""
+player's strategy against the bot's (`solver.engine.kernels.evaluate`), not from the simulation."""
 
 from __future__ import annotations
 
@@ -21,10 +21,10 @@ from app.services import coach, results
 from app.services.hand_store import Recorded
 from app.services.strategy_source import StrategySource
 from app.services.trace import Trace
-from solver.exploitability import evaluate_strategy
+from solver.algorithms.exploitability import evaluate_strategy
+from solver.engine.tree import PublicTree
+from solver.evaluation.stored import stored_strategy_array
 from solver.games import CHANCE, State, get_game
-from solver.public_tree import PublicTree
-from solver.storage import stored_strategy_array
 from tests.app.conftest import AppFactory, new_match
 
 Player = Callable[[State, random.Random], str]
@@ -114,7 +114,7 @@ def test_adjusted_results_are_unbiased_and_tighter(bot: services.StoredStrategyB
     from strategies import StrategyStore
 
     with StrategyStore.open(store_path) as store:
-        tree, stored = stored_strategy_array(store, game)
+        tree, stored = stored_strategy_array(store, get_game(game))
     value = bot.value(get_game(game))
     assert value is not None
     players: dict[str, Player] = {"equilibrium": equilibrium(bot), "always call": always_call,

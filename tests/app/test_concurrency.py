@@ -74,10 +74,9 @@ def deployment(request: pytest.FixtureRequest, tmp_path: Path,
         database_url = f"sqlite:///{tmp_path / 'app.sqlite'}"
     servers: list[Server] = []
     try:
-        for i in range(instances):
-            servers.append(start_server(tmp_path, database_url=database_url, store=store_path,
-                                        workers=workers, name=f"instance{i}",
-                                        launcher=launcher))
+        servers.extend(start_server(tmp_path, database_url=database_url, store=store_path,
+                                    workers=workers, name=f"instance{i}", launcher=launcher)
+                       for i in range(instances))
         yield Deployment(database_url, servers)
     finally:
         for server in servers:

@@ -11,9 +11,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import inspect, text
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import inspect, select, text
 
-from app import services
+from app import migrate, services
 from app.db import (
     AUTOCHECKPOINT_PAGES,
     SqliteWriterLock,
@@ -22,7 +25,14 @@ from app.db import (
     make_engine,
     make_sessionmaker,
 )
+from app.models import Base
+from app.models_players import Account  # noqa: F401  (its tables join Base.metadata)
 from app.services import StrategySource
+from app.services.tokens import hash_token
+from solver.games import get_game, play
+from tests.app import release1
+
+BASELINE = "0001"
 
 PROCESSES = 6
 
@@ -92,6 +102,11 @@ def test_database_from_an_older_release_is_upgraded(database_url: str,
                                         rng=rng).view
             before = services.match_results(session, source, created.match_id, access)
             view = services.start_hand(session, source, bot, created.match_id, access, rng=rng)
+        # A release before migrations: no alembic_version, none of the later migrations'
+        # tables and columns, and not yet the columns below.
+        with engine.begin() as conn:
+            command.downgrade(migrate.config(conn), BASELINE)
+            conn.execute(text("DROP TABLE alembic_version"))
         with engine.begin() as conn:
             for table, columns in ADDED.items():
                 for column in columns:
@@ -116,6 +131,95 @@ def test_database_from_an_older_release_is_upgraded(database_url: str,
         create_tables(engine)  # idempotent
     finally:
         source.close()
+        engine.dispose()
+
+
+def _rows(engine: Any, tables: Any) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of `tables` (release 1.0's), by table, in id order, in its columns."""
+    with engine.connect() as conn:
+        return {table.name: [tuple(row) for row in conn.execute(
+                    select(*(text(c.name) for c in table.columns)).select_from(
+                        text(table.name)).order_by(text("id")))]
+                for table in tables}
+
+
+def _release1_hand(session: Any, match: Any, number: int, seat: int, actions: list[int],
+                   payoff: float | None, cumulative: tuple[float, int] | None = None) -> None:
+    """A hand of Kuhn poker written with release 1.0's models, its actions really played."""
+    game = get_game("kuhn")
+    hand = release1.Hand(match=match, number=number, human_seat=seat,
+                         status="in_progress" if payoff is None else "finished",
+                         human_payoff=payoff, version=len(actions),
+                         cumulative_payoff=cumulative[0] if cumulative else None,
+                         seat_balance=cumulative[1] if cumulative else None)
+    session.add(hand)
+    state = game.initial_state()
+    for seq, action in enumerate(actions):
+        actor = state.current_player()
+        hand.actions.append(release1.Action(seq=seq, actor=actor, action=action,
+                                            label=state.action_label(action)))
+        state = state.apply_action(action)
+    assert (payoff is None) == (not state.is_terminal())
+    assert payoff is None or play(game, actions).returns()[seat] == payoff
+
+
+def test_a_database_made_by_release_1_is_migrated_in_place(database_url: str,
+                                                           store_path: Path) -> None:
+    """Release 1.0's own create_tables makes the database and its models write a match of
+    two finished hands and one in progress; the migrations upgrade it in place: every row of
+    every table is still there, unchanged, the match reads and its hand plays on."""
+    engine = make_engine(database_url)
+    release1.create_release1_tables(engine)
+    token = "release-1-token"
+    factory = make_sessionmaker(engine)
+    with factory() as session:
+        match = release1.Match(game="kuhn", owner="a-browser", token_hash=hash_token(token),
+                               hands_finished=2, seat0_finished=1, payoff_sum=3.0,
+                               payoff_sumsq=5.0)
+        session.add(match)
+        _release1_hand(session, match, 1, 0, [2, 1, 1, 1], 2.0, (2.0, 1))  # K v Q, bet, call
+        _release1_hand(session, match, 2, 1, [0, 2, 0, 1, 0], 1.0, (3.0, 0))  # J v K, fold
+        _release1_hand(session, match, 3, 0, [1, 0], None)  # Q v J, your turn
+        session.commit()
+        match_id = match.public_id
+    tables = release1.Base.metadata.sorted_tables
+    before = _rows(engine, tables)
+    assert [len(before[t]) for t in ("matches", "hands", "actions")] == [1, 3, 11]
+
+    create_tables(engine)
+    assert _rows(engine, tables) == before
+    with engine.connect() as conn:
+        assert migrate.current(conn) == migrate.head()
+        assert conn.execute(text("SELECT account_id, player_kind FROM matches")).one() == (
+            None, "person")
+    source = StrategySource(store_path)
+    bot = services.StoredStrategyBot(source)
+    try:
+        with factory() as session:
+            access = services.TokenAccess(token)
+            results = services.match_results(session, source, match_id, access)
+            assert (results.hands_played, results.total) == (2, 3.0)
+            view = services.latest_hand_view(session, bot, match_id, access)
+            assert view is not None and view.number == 3 and view.seq == 2
+            after = services.act(session, source, bot, view.hand_id, access, "check",
+                                 seq=view.seq, rng=random.Random(1)).view
+            assert after.seq > view.seq
+            owned = services.list_matches(session, "a-browser")
+            assert [m.match_id for m in owned] == [match_id]
+    finally:
+        source.close()
+        engine.dispose()
+
+
+def test_the_migrated_schema_is_the_models_schema(database_url: str) -> None:
+    """Alembic's comparison of the migrated database with the models finds nothing to do: the
+    migrations and `app.models` describe the same tables, columns, indexes and constraints."""
+    engine = make_engine(database_url)
+    create_tables(engine)
+    try:
+        with engine.connect() as conn:
+            assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+    finally:
         engine.dispose()
 
 

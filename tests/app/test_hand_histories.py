@@ -20,7 +20,7 @@ import pytest
 from app.web.routes import replay
 from solver.games import register_game, unregister_game
 from solver.games.base import PlayedHand
-from solver.storage import solve_and_store
+from solver.runs.store_solve import solve_and_store
 from tests.app.conftest import AppFactory, copy_store, new_match
 from tests.app.test_pages import (
     action_form,

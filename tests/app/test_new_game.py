@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from solver.algorithms.lp import solve_lp
 from solver.games import game_names, register_game, unregister_game
-from solver.lp import solve_lp
-from solver.storage import solve_and_store
+from solver.runs.store_solve import solve_and_store
 from tests.app.conftest import AppFactory, copy_store, new_match
 from tests.solver.games.kuhn4 import Kuhn4Game
 

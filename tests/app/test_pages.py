@@ -40,9 +40,7 @@ class Node:
 
     @property
     def text(self) -> str:
-        parts = []
-        for child in self.children:
-            parts.append(child if isinstance(child, str) else child.text)
+        parts = [child if isinstance(child, str) else child.text for child in self.children]
         return re.sub(r"\s+", " ", "".join(parts)).strip()
 
     @property
@@ -268,7 +266,7 @@ def test_full_kuhn_hand_with_plain_form_posts(web: AppHandle, store_path: Path) 
         c.attrs.get("aria-label", "").startswith({"J": "Jack", "Q": "Queen", "K": "King"}[bot_card])
         for c in reveal.find_all(cls="playing-card"))
     assert f"Dealt to the bot: {bot_card}" in doc.text
-    game, hand, actions = hand_record(web, url)
+    _game, hand, _actions = hand_record(web, url)
     assert hand.status == "finished"
     result = outcome.by_id("outcome-title").text
     assert result.startswith(("You won", "You lost"))
@@ -428,7 +426,7 @@ def test_dudo_shows_the_die_and_the_bid_grid(web: AppHandle) -> None:
     client = web.client
     url = start(client, "dudo")
     doc = page(client, url)
-    game, hand, actions = hand_record(web, url)
+    _game, hand, actions = hand_record(web, url)
     my_face = actions[hand.human_seat] + 1
     mine = doc.by_id("your-seat").find(cls="die")
     assert mine.text == "⚀⚁⚂⚃⚄⚅"[my_face - 1]

@@ -15,13 +15,13 @@ import pytest
 
 from app.services.bot import StoredStrategyBot
 from app.services.strategy_source import StrategySource
-from solver.abstraction import abstraction_for
+from solver.abstractions import abstraction_for
+from solver.abstractions.holdem.bot import HulheBot
 from solver.abstractions.holdem.resolving_kind import Resolving, ResolvingSpec
 from solver.abstractions.holdem.resolving_store import store_resolving
 from solver.cli import main
 from solver.games import get_game
 from solver.games.holdem import HoldemGame, HoldemState
-from solver.holdem_bot import HulheBot
 from strategies import StrategyStore
 from tests.app.conftest import AppFactory, copy_store, new_match
 

@@ -12,7 +12,6 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -100,8 +99,8 @@ def test_broken_store_at_startup(kind: str, launcher: str, tmp_path: Path,
 
 
 @pytest.fixture
-def store_copy(tmp_path: Path, store_path: Path) -> Iterator[Path]:
-    yield copy_store(store_path, tmp_path / "strategies.sqlite")
+def store_copy(tmp_path: Path, store_path: Path) -> Path:
+    return copy_store(store_path, tmp_path / "strategies.sqlite")
 
 
 def corrupt_in_place(path: Path) -> None:

@@ -25,7 +25,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.mark.parametrize("command", ("", *COMMANDS))
+@pytest.mark.parametrize("command", ["", *COMMANDS])
 def test_help_everywhere(command: str) -> None:
     args = [sys.executable, "-m", "solver", *([command] if command else []), "--help"]
     result = subprocess.run(args, capture_output=True, text=True, check=False)
@@ -76,7 +76,7 @@ def test_export_json(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert set(exported["Q|pb"]) == {"fold", "call"}
 
 
-@pytest.mark.parametrize("game,openspiel_name", [("kuhn", "kuhn_poker"),
+@pytest.mark.parametrize(("game", "openspiel_name"), [("kuhn", "kuhn_poker"),
                                                   ("leduc", "leduc_poker"),
                                                   ("dudo", "liars_dice")])
 def test_export_loads_into_openspiel(store: Path, capsys: pytest.CaptureFixture[str],
@@ -132,9 +132,9 @@ def test_recall_solve_is_stored_exported_and_played(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     """A Dudo game solved remembering two bids: measured in the real game, stored with its
     descriptor, exported as stored, and every real position has its abstract row."""
-    from solver.abstraction import abstraction_for
+    from solver.abstractions import abstraction_for
+    from solver.algorithms.policy import iter_states
     from solver.games import get_game
-    from solver.policy import iter_states
 
     path = tmp_path / "s.sqlite"
     assert main(["recall", "dudo", "--memory", "2", "--iterations", "200", "--quiet", "--json",
@@ -165,7 +165,7 @@ def test_bucket_solve_is_stored_and_played(tmp_path: Path,
     position's legal actions."""
     import random
 
-    from solver.abstraction import abstraction_for
+    from solver.abstractions import abstraction_for
     from solver.games import get_game, legal_labels
 
     path = tmp_path / "s.sqlite"
@@ -261,16 +261,17 @@ def test_background_build_reports_its_progress(tmp_path: Path, monkeypatch: pyte
     """The long builds of the lobby's games run one after the other by their own commands,
     writing where they stand to the status file; one that fails is reported and the next is
     built; a second background build at the same time leaves at once."""
+    from solver.engine.progress import read_status
     from solver.games import register_game, unregister_game
-    from solver.progress import read_status
+    from solver.games.base import BuildPlan
     from tests.solver.games.kuhn4 import Kuhn4Game
 
     class Broken(Kuhn4Game):
         name = "kuhn4-broken"
 
         @property
-        def build_command(self) -> tuple[str, ...]:
-            return ("solve", "kuhn4-broken", "--iterations", "0")
+        def build(self) -> BuildPlan:
+            return BuildPlan(("solve", "kuhn4-broken", "--iterations", "0"))
 
     monkeypatch.setenv("SOLVER_CACHE", str(tmp_path / "cache"))
     store, status = tmp_path / "s.sqlite", tmp_path / "data" / "build-status.json"

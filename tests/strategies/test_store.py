@@ -250,7 +250,7 @@ def test_concurrent_reads(store: StrategyStore) -> None:
                 assert store.infoset("kuhn", s.key) == s
                 if i % 50 == 0:
                     assert store.latest_solve("kuhn") is not None
-        except BaseException as exc:  # noqa: BLE001 - reported below
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=read) for _ in range(8)]
@@ -281,7 +281,7 @@ def test_reads_while_another_handle_writes(tmp_path: Path) -> None:
                     got = reader.infoset("kuhn", f"k{i % 2000}")
                     assert got is not None and got.probabilities in valid
                     i += 1
-            except BaseException as exc:  # noqa: BLE001 - reported below
+            except BaseException as exc:
                 errors.append(exc)
 
         threads = [threading.Thread(target=read) for _ in range(4)]

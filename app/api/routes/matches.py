@@ -17,7 +17,7 @@ from app.api.errors import (
     UNAVAILABLE,
     require_json_body,
 )
-from app.deps import BackendDep, MatchIdPath, TokenDep
+from app.deps import BackendDep, MatchIdPath, OptionalBearerDep, TokenDep
 from app.schemas import (
     HandExport,
     HandHistoryPage,
@@ -26,6 +26,8 @@ from app.schemas import (
     MatchCreated,
     MatchResults,
 )
+from app.services.api_keys import key_owner_or_401
+from app.services.credentials import is_api_key
 from app.services.matches import DEFAULT_PAGE, MAX_EXPORT_PAGE, MAX_PAGE
 
 router = APIRouter(prefix="/matches", tags=["matches"])
@@ -36,13 +38,20 @@ BeforeQuery = Annotated[int | None, Query(ge=1, le=10**9, description=(
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=MatchCreated,
-             responses=NOT_FOUND | JSON_BODY | UNAVAILABLE,
+             responses=NOT_FOUND | JSON_BODY | UNAVAILABLE | AUTH,
              dependencies=[Depends(require_json_body)])
-async def create_match(body: MatchCreate, backend: BackendDep) -> MatchCreated:
+async def create_match(body: MatchCreate, backend: BackendDep,
+                       bearer: OptionalBearerDep = None) -> MatchCreated:
     """A new match against the bot. The token in the answer opens the match's endpoints
-    (``Authorization: Bearer <token>``); it is shown only this once."""
+    (``Authorization: Bearer <token>``); it is shown only this once. Sent with a personal API
+    key, the match is the key's account's (played by a person or a program, as the key says),
+    and the key opens it too."""
 
     def work(session: Session) -> MatchCreated:
+        if is_api_key(bearer):
+            owner = key_owner_or_401(session, str(bearer))
+            return services.create_match(session, backend.source, body.game,
+                                         account_id=owner.account_id, kind=owner.kind)
         return services.create_match(session, backend.source, body.game)
 
     return await backend.run(work)

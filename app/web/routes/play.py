@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 from app import services
 from app.deps import BackendDep, GamePath, OwnerDep
 from app.schemas import MatchSummary
+from app.services import accounts
 from app.web.csrf import verify_csrf
 from app.web.errors import PageRoute
 from app.web.templating import templates
@@ -25,7 +26,9 @@ async def play_page(request: Request, game: GamePath, backend: BackendDep,
         backend.source.solve(game)  # the 503 naming the reason
 
     def work(session: Session) -> list[MatchSummary]:
-        return services.list_matches(session, access.owner, game)[:10]
+        account = accounts.signed_in(session, access)
+        return services.list_matches(session, access.owner, game, limit=10,
+                                     account_id=account.id if account else None)
 
     mine = await backend.run(work)
     return templates.TemplateResponse(
@@ -35,10 +38,13 @@ async def play_page(request: Request, game: GamePath, backend: BackendDep,
 @router.post("/play/{game}", name="start_match", dependencies=[Depends(verify_csrf)])
 async def start_match(request: Request, game: GamePath, backend: BackendDep,
                       access: OwnerDep) -> Response:
-    """Create a match owned by this browser, deal its first hand, go to its table."""
+    """Create a match owned by this browser (and by its account, if it is signed in), deal
+    its first hand, go to its table."""
 
     def work(session: Session) -> str:
-        created = services.create_match(session, backend.source, game, access.owner)
+        account = accounts.signed_in(session, access)
+        created = services.create_match(session, backend.source, game, access.owner,
+                                        account_id=account.id if account else None)
         services.start_hand(session, backend.source, backend.bot, created.match_id, access,
                             backend.rng)
         return created.match_id

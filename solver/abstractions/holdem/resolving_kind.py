@@ -20,14 +20,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.abstraction import register_kind
+from solver.abstractions import register_kind
+from solver.abstractions.holdem.bot import HulheBot
+from solver.abstractions.holdem.percentiles import Percentiles, PercentileSpec
 from solver.abstractions.holdem.resolving_bot import ResolvingBot
 from solver.algorithms.resolving import MODES
 from solver.games.base import Game, State
 from solver.games.holdem.game import HoldemState
-from solver.games.holdem.percentiles import Percentiles, PercentileSpec
 from solver.games.holdem.rules import HoldemRules
-from solver.holdem_bot import HulheBot
 from strategies.tables import TableStrategy
 
 KIND = "resolving"
@@ -73,7 +73,7 @@ class ResolvingSpec:
 
 
 class Resolving:
-    """The `solver.abstraction.Abstraction` of a re-solving bot (see the module docstring)."""
+    """The `solver.abstractions.Abstraction` of a re-solving bot (see the module docstring)."""
 
     def __init__(self, rules: HoldemRules, spec: ResolvingSpec) -> None:
         kind, _, parameters = spec.blueprint.partition("=")

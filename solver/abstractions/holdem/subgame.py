@@ -4,7 +4,7 @@ A bot that re-solves needs the rest of the hand from where it stands: the bettin
 round and every later round on every board still to come, over every hand that misses the
 board.  It is the whole member's compiled tree (`solver.games.holdem.tree`) cut down to one
 public state, built directly from the betting and the board in the same layout (pre-order
-nodes, slots per node, the same terminals with card removal), so `solver.kernels` and
+nodes, slots per node, the same terminals with card removal), so `solver.engine.kernels` and
 `solver.algorithms.resolving` run on it as on any tree.
 
 Terminals are weighted *relative to the root*: a deal of the remaining board cards, given both
@@ -25,10 +25,10 @@ from numba import njit
 from numpy.typing import NDArray
 
 from solver.cards.evaluator import rank_hands
+from solver.engine.node_kinds import CHANCE_NODE, DECISION_NODE, FOLD_NODE, SHOWDOWN_NODE
+from solver.engine.tree import TreeArrays
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.rules import HoldemRules
-from solver.node_kinds import CHANCE_NODE, DECISION_NODE, FOLD_NODE, SHOWDOWN_NODE
-from solver.public_tree import TreeArrays
 
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
@@ -176,8 +176,8 @@ class _Builder:
             actions = b.legal_actions()
             me = self._add(DECISION_NODE, b.player, parent, taken, board_id, b, weight,
                            actions=len(actions))
-            for i in reversed(range(len(actions))):
-                stack.append((b.apply(actions[i]), board_id, me, i, weight))
+            stack.extend((b.apply(actions[i]), board_id, me, i, weight)
+                         for i in reversed(range(len(actions))))
 
     def finish(self) -> Subgame:
         kind = np.array(self.kind, np.int64)

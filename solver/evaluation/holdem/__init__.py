@@ -1,2 +1,14 @@
-"""Measuring hold'em bots (issue 20's additions; `solver.holdem_eval` until the restructure
-moves it here)."""
+"""Measuring a limit hold'em bot in the real game, where exact best responses are out of reach.
+
+* `solver.evaluation.holdem.policy`: `HoldemPolicy`, what a bot of any member of the family offers
+  (its action probabilities for a whole range of hole cards at once), and `TabularPolicy`, an
+  exact strategy of a small member played through the game's keys;
+* `solver.evaluation.holdem.baselines`: always-call, always-raise, uniform and an equity-threshold
+bot;
+* `solver.evaluation.holdem.duplicate`: duplicate matches (each deal played twice, the seats
+swapped)
+  and self-play, in milli-big-blinds per hand with 95% intervals;
+* `solver.evaluation.holdem.lbr`: Local Best Response, a lower bound on a policy's exploitability;
+* `solver.evaluation.holdem.resolving_exact` / `resolving_eval`: the re-solving bot judged by
+  exact best response on small members, and in the real game (duplicate, LBR, decision times).
+"""

@@ -4,7 +4,7 @@ re-solves (today's stored bot), LBR against either, and the time of each of its 
 Re-solving costs a fraction of a second per decision, so the deals are cut into chunks that
 run on Dask workers (a local cluster of the machine's cores, or ``--scheduler``); each chunk
 plays its own seeded deals and returns one number per deal pair, and the estimates pool them
-(Student's t over every pair, as `solver.holdem_eval.duplicate` does for one chunk).
+(Student's t over every pair, as `solver.evaluation.holdem.duplicate` does for one chunk).
 
 ``python -m solver.evaluation.holdem.resolving_eval --store PATH --deals 2000 --lbr-deals 500``
 """
@@ -20,23 +20,22 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from distributed import Client
 from numpy.typing import NDArray
 
+from solver.abstractions.holdem.bot import HulheBot
 from solver.abstractions.holdem.resolving_bot import ResolvingBot
-from solver.games import get_game
-from solver.games.holdem import HoldemGame
-from solver.holdem_bot import HulheBot
-from solver.holdem_eval.duplicate import (
+from solver.evaluation.holdem.duplicate import (
     Estimate,
     deal,
     decision_uniforms,
     mbb,
     play,
 )
-from solver.holdem_eval.lbr import LocalBestResponse
-from solver.holdem_eval.policy import HoldemPolicy
-from solver.holdem_mccfr import local_client
+from solver.evaluation.holdem.lbr import LocalBestResponse
+from solver.evaluation.holdem.policy import HoldemPolicy
+from solver.games import get_game
+from solver.games.holdem import HoldemGame
+from solver.runs.dask import dask_client
 
 FloatArray = NDArray[np.float64]
 
@@ -187,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     spec = BotSpec(args.game, args.store, args.from_round - 1, args.mode, args.iterations)
     spec.resolving()  # refuses a bad store or mode before any cluster starts
-    client = Client(args.scheduler) if args.scheduler else local_client(args.workers)
+    client = dask_client(args.scheduler, args.workers)
     try:
         report = evaluate(spec, args.deals, args.lbr_deals, client, args.chunk, args.seed,
                           tuple(w for w in args.lbr_of.split(",") if w))

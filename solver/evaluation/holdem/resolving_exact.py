@@ -18,14 +18,14 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from solver.abstractions.holdem.bucket_solve import AbstractSolver, abstract_game
+from solver.abstractions.holdem.buckets import BucketSpec
 from solver.algorithms.continual import assemble
+from solver.algorithms.exploitability import evaluate_strategy
 from solver.algorithms.resolving import MODES
-from solver.exploitability import evaluate_strategy
+from solver.engine.tree import PublicTree
 from solver.games import get_game
 from solver.games.holdem import HoldemGame
-from solver.games.holdem.buckets import BucketSpec
-from solver.holdem_buckets import AbstractSolver, abstract_game
-from solver.public_tree import PublicTree
 
 FloatArray = NDArray[np.float64]
 
@@ -47,7 +47,7 @@ class Row:
 def blueprint(game: str, spec: BucketSpec, iterations: int,
               algorithm: str = "dcfr") -> tuple[PublicTree, FloatArray]:
     """The member's tree and the real-game strategy of its abstract solve (`spec`)."""
-    abstract = abstract_game(game, spec)
+    abstract = abstract_game(get_game(game), spec)
     solver = AbstractSolver(abstract, algorithm)
     solver.iterate(iterations)
     return abstract.tree, abstract.real_strategy(solver.average_strategy())

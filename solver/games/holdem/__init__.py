@@ -8,16 +8,11 @@ game definition / OpenSpiel's ``universal_poker``) and its named members.
 * `solver.games.holdem.names`: poker hands in words;
 * `solver.games.holdem.tree`: the compiled public tree, built from the rules (card removal,
   showdowns by sorted hand strength);
-* `solver.games.holdem.buckets`: the card abstraction (hands bucketed by E[HS²]), registered
-  as the abstraction kind ``buckets``;
-* `solver.games.holdem.percentiles`: hands bucketed by E[HS²] percentile (imperfect recall),
-  for full hold'em's sizes too, the abstraction kind ``ehs2`` of the sampled solver.
+* `solver.games.holdem.history`: hands written as PHH, the Poker Hand History format.
+
+Its card abstractions (hands bucketed by strength) are in `solver.abstractions.holdem`.
 """
 
-from solver.games.holdem import (  # noqa: F401  (register the buckets and ehs2 abstractions)
-    buckets,
-    percentiles,
-)
 from solver.games.holdem.game import HoldemGame, HoldemState
 from solver.games.holdem.rules import HOLDEM_MINI, HULHE, HoldemRules, parse
 

@@ -20,35 +20,40 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from solver.cards.deck import RANK_CHARS
 from solver.cards.evaluator import evaluate
+from solver.engine.tree import PublicTree
 from solver.games.base import (
     CHANCE,
     TERMINAL,
-    ActionGroup,
-    Card,
+    BuildPlan,
     GameDefaults,
-    HandClasses,
-    LabelPart,
     OpenSpielMapping,
-    Piece,
-    PieceKind,
     PlayedHand,
-    PublicView,
-    ResultUnit,
     State,
     legal_action_group,
     private_then_public_key,
 )
 from solver.games.holdem.betting import Betting
+from solver.games.holdem.history import hand_history
 from solver.games.holdem.names import RANK_NAMES, kicker, name_hand
-from solver.games.holdem.rules import UNLIMITED_STACK, HoldemRules
-
-if TYPE_CHECKING:
-    from solver.games.holdem.tree import HoldemEngine
-    from solver.public_tree import PublicTree
+from solver.games.holdem.rules import HOLDEM_MINI, HULHE, UNLIMITED_STACK, HoldemRules
+from solver.games.holdem.tree import HoldemEngine
+from solver.games.poker_style import POKER_STYLE, poker_style_counts
+from solver.games.views import (
+    ActionGroup,
+    Card,
+    HandClasses,
+    LabelPart,
+    Piece,
+    PieceKind,
+    PublicView,
+    ResultUnit,
+    StyleCounts,
+    StyleStat,
+)
 
 _FOUR_STREETS = ("Preflop", "Flop", "Turn", "River")
 
@@ -256,6 +261,11 @@ class HoldemGame(GameDefaults):
 
     # ---- the Game interface ---------------------------------------------------------------
 
+    style_stats: tuple[StyleStat, ...] = POKER_STYLE
+
+    def style_counts(self, state: State, seat: int) -> StyleCounts:
+        return poker_style_counts(self, state, seat)
+
     def initial_state(self) -> HoldemState:
         return HoldemState(self, (), (), Betting.start(self.definition))
 
@@ -380,22 +390,21 @@ class HoldemGame(GameDefaults):
 
     @cached_property
     def engine(self) -> HoldemEngine:
-        """The compiler of this member's public tree (imported late: it needs the solver)."""
-        from solver.games.holdem.tree import HoldemEngine
-
+        """The compiler of this member's public tree."""
         return HoldemEngine(self)
 
     @property
-    def build_command(self) -> tuple[str, ...]:
-        """HULHE is solved in its bucket abstraction (`solver.holdem_mccfr`, ``python -m solver
-        hulhe``) and played by the bot that re-solves the river over it
-        (`solver.abstractions.holdem`); a small member exactly."""
+    def build(self) -> BuildPlan:
+        """HULHE is solved in its bucket abstraction (`solver.runs.hulhe`, ``python -m solver
+        hulhe``, 25 minutes) and played by the bot that re-solves the river over it
+        (`solver.abstractions.holdem.resolving_kind`); a small member exactly, holdem-mini among
+        the quick games."""
         if self.is_heads_up_limit_holdem:
-            return ("hulhe", "--quiet", "--resolve-from", "4")
-        return ("solve", self.name)
+            return BuildPlan(("hulhe", "--quiet", "--resolve-from", "4"))
+        return BuildPlan(("solve", self.name), background=self.definition != HOLDEM_MINI)
 
     cache_compiled_tree = True
-    """A big member takes seconds to compile: `solver.public_tree.compile_game` caches it."""
+    """A big member takes seconds to compile: `solver.engine.compile.compile_game` caches it."""
 
     @property
     def hand_history_format(self) -> str | None:
@@ -405,8 +414,6 @@ class HoldemGame(GameDefaults):
         """PHH, the Poker Hand History format (`solver.games.holdem.history`): several hands
         in one file, each a table named by its hand number (so that files of consecutive
         pages join into one)."""
-        from solver.games.holdem.history import hand_history
-
         if self.hand_history_format is None:
             raise ValueError(f"{self.name} has no hand-history format: PHH knows heads-up "
                              "limit hold'em only")
@@ -418,8 +425,6 @@ class HoldemGame(GameDefaults):
     def is_heads_up_limit_holdem(self) -> bool:
         """The standard game (52 cards, blinds 1/2, bets 2/2/4/4, four bets a round), the one
         hand-history formats know."""
-        from solver.games.holdem.rules import HULHE
-
         return self.definition == HULHE
 
     def compile_public_tree(self) -> PublicTree:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pokerkit import HandHistory
+from solver.games.base import PlayedHand
 
 if TYPE_CHECKING:
-    from solver.games.base import PlayedHand
+    from pokerkit import HandHistory
+
     from solver.games.holdem.game import HoldemGame, HoldemState
 
 STARTING_STACK = 1_000
@@ -31,6 +32,8 @@ def hand_history(game: HoldemGame, state: HoldemState,
     """The finished (or unfinished) hand `state` as a pokerkit `HandHistory` of fixed-limit
     Texas hold'em, numbered and its players named as `played` says; `ValueError` for a member
     of the family that is not heads-up limit hold'em (PHH knows the standard game only)."""
+    from pokerkit import HandHistory  # a second to import: only when a history is written
+
     if not game.is_heads_up_limit_holdem:
         raise ValueError(f"{game.name} is not heads-up limit hold'em: PHH has no variant for it")
     names = game.card_names

@@ -1,6 +1,6 @@
 """The public tree of a limit hold'em member, compiled straight from its rules.
 
-Walking Python states, as `solver.public_tree` does for small games, would visit every deal of
+Walking Python states, as `solver.engine.tree` does for small games, would visit every deal of
 every betting line.  Here the tree is put together from its two independent parts instead:
 
 * the *betting tree* (`solver.games.holdem.betting`): a few dozen to a few thousand lines,
@@ -15,7 +15,7 @@ of two colliding hands is simply a pair of slots the terminals leave out (card r
 * a fold pays every deal the same, so a hand's value is the payoff times the opponent's reach
   over the hands that share no card with it, by inclusion-exclusion over its cards;
 * a showdown pays by the order of strength on the board, computed here once per final board:
-  the kernels sweep the hands in that order (`solver.kernels.card_terminal_values`).
+  the kernels sweep the hands in that order (`solver.engine.kernels.card_terminal_values`).
 
 Chance is folded in as one number per node: every deal of the node's cards (two hands and the
 board) has the same probability, ``1 / (C(N, k) C(N - k, k) prod_r C(N - 2k - B_(r-1), b_r))``
@@ -38,10 +38,11 @@ from numba import njit
 from numpy.typing import NDArray
 
 from solver.cards.evaluator import rank_hands
+from solver.cards.isomorphism import HandIndexer
+from solver.engine.node_kinds import CHANCE_NODE, DECISION_NODE, FOLD_NODE, SHOWDOWN_NODE
+from solver.engine.tree import CardTerminals, PublicTree, TreeArrays, pack_tree
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.rules import HoldemRules
-from solver.node_kinds import CHANCE_NODE, DECISION_NODE, FOLD_NODE, SHOWDOWN_NODE
-from solver.public_tree import CardTerminals, PublicTree, TreeArrays, pack_tree
 
 if TYPE_CHECKING:
     from solver.games.holdem.game import HoldemGame
@@ -127,10 +128,8 @@ class HoldemEngine:
 
     def sizes(self) -> dict[str, int | dict[str, int]]:
         """Exact counts: betting sequences, information sets, histories (every state, chance
-        and terminal ones included, as `solver.policy.iter_states` walks them), public nodes,
-        (public node, hand) slots of both players, and the hands per round up to suits."""
-        from solver.cards.isomorphism import HandIndexer
-
+        and terminal ones included, as `solver.algorithms.policy.iter_states` walks them), public
+        nodes, (public node, hand) slots of both players, and the hands per round up to suits."""
         d = self.definition
         canonical = {}
         for r in range(d.num_rounds):
@@ -231,8 +230,8 @@ class HoldemEngine:
             if not betting.over and here.round < r and d.board_cards[r] > 0:
                 chance = add(CHANCE_NODE, -1, above, board, index)
                 dealt = self._deal(here, r, boards, children_of, board)
-                for child in reversed(dealt):
-                    stack.append((b_index, child, chance, -1, boards[child].written[r]))
+                stack.extend((b_index, child, chance, -1, boards[child].written[r])
+                             for child in reversed(dealt))
                 continue
             if betting.over:
                 folded = betting.folded
@@ -251,8 +250,8 @@ class HoldemEngine:
                 keys.extend(f"{self.hand_names[h]}|{public}" for h in here.hands)
                 infoset_actions.extend([node.actions] * count)
                 infoset_labels.extend([node.labels] * count)
-            for i in reversed(range(len(node.children))):
-                stack.append((node.children[i], board, me, i, node.labels[i]))
+            stack.extend((node.children[i], board, me, i, node.labels[i])
+                         for i in reversed(range(len(node.children))))
 
         arrays = self._pack(kind, actor, parent, num_actions, board_of, taken, value, boards)
         return arrays, keys, infoset_actions, infoset_labels, nodes

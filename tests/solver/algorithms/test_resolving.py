@@ -8,14 +8,14 @@ from functools import cache
 import numpy as np
 import pytest
 
-from solver import kernels
+from solver.abstractions.holdem.buckets import BucketSpec
+from solver.algorithms.exploitability import evaluate_strategy
 from solver.algorithms.resolving import resolve
 from solver.algorithms.subtree import cut_of, subtree, subtree_ends
+from solver.engine import kernels
+from solver.engine.node_kinds import DECISION_NODE
+from solver.engine.tree import PublicTree
 from solver.evaluation.holdem.resolving_exact import Row, blueprint, table
-from solver.exploitability import evaluate_strategy
-from solver.games.holdem.buckets import BucketSpec
-from solver.node_kinds import DECISION_NODE
-from solver.public_tree import PublicTree
 
 MINI = "holdem-mini"
 THREE_ROUNDS = "holdem(numRanks=4,numSuits=2,numBoardCards=0 1 1,maxRaises=1 1 1)"
@@ -87,7 +87,7 @@ def test_a_resolve_from_an_equilibrium_keeps_it() -> None:
 
 
 def test_modes_and_shapes_are_checked() -> None:
-    tree, strategy = _blueprint(MINI, 8)
+    tree, _ = _blueprint(MINI, 8)
     a = tree.arrays
     part = subtree(a, cut_of(a, 0, subtree_ends(a.parent)))
     own = np.ones(int(a.slot_count[0, 0]))

@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver import kernels
 from solver.algorithms.subtree import cut_of, subtree, subtree_ends
-from solver.node_kinds import CHANCE_NODE, DECISION_NODE
-from solver.public_tree import compile_game
+from solver.engine import kernels
+from solver.engine.compile import compile_game
+from solver.engine.node_kinds import CHANCE_NODE, DECISION_NODE
+from solver.games import get_game
 
 
 def _random_strategy(tree, seed: int) -> np.ndarray:  # type: ignore[no-untyped-def]
@@ -19,7 +20,7 @@ def _random_strategy(tree, seed: int) -> np.ndarray:  # type: ignore[no-untyped-
 
 
 def test_the_root_cut_is_the_whole_tree() -> None:
-    tree = compile_game("holdem-mini")
+    tree = compile_game(get_game("holdem-mini"))
     a = tree.arrays
     whole = subtree(a, cut_of(a, 0, subtree_ends(a.parent)))
     for name in ("kind", "parent", "regret_offset", "slot_offset", "slot_count", "slot_parent",
@@ -32,7 +33,7 @@ def test_values_in_a_subtree_are_the_whole_trees(game: str) -> None:
     """A best response below a node against the whole tree's reach at the subtree's slots gives
     the whole tree's values at every slot of the subtree (the terminals keep their chance
     weights, so the units are the whole tree's)."""
-    tree = compile_game(game)
+    tree = compile_game(get_game(game))
     a = tree.arrays
     strategy = _random_strategy(tree, 1)
     ends = subtree_ends(a.parent)

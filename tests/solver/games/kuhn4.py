@@ -9,19 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.games.base import (
-    CHANCE,
-    TERMINAL,
-    ActionGroup,
-    Card,
-    GameDefaults,
-    LabelPart,
-    OpenSpielMapping,
-    Piece,
-    PieceKind,
-    PublicView,
-    legal_action_group,
-)
+from solver.games.base import CHANCE, TERMINAL, GameDefaults, OpenSpielMapping, legal_action_group
+from solver.games.views import ActionGroup, Card, LabelPart, Piece, PieceKind, PublicView
 
 RANKS = "JQKA"
 ENDINGS = {(0, 0), (1, 0), (1, 1), (0, 1, 0), (0, 1, 1)}

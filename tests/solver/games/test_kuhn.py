@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
+from solver.algorithms.policy import iter_states
 from solver.games import CHANCE, get_game, legal_labels, play
-from solver.policy import iter_states
 
 J, Q, K = 0, 1, 2
 PASS, BET = 0, 1

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
+from solver.algorithms.policy import iter_states
 from solver.games import get_game, legal_labels, play
 from solver.games.leduc import CARD_NAMES
-from solver.policy import iter_states
 
 JS, JH, QS, QH, KS, KH = range(6)
 F, C, R = 0, 1, 2

@@ -8,15 +8,15 @@ from functools import cache
 import numpy as np
 import pytest
 
+from solver.abstractions.holdem.buckets import BucketSpec
 from solver.abstractions.holdem.resolving_bot import ResolvingBot, path
+from solver.algorithms.exploitability import evaluate_strategy
+from solver.engine.tree import PublicTree
+from solver.evaluation.holdem.policy import TabularPolicy, strategy_of
 from solver.evaluation.holdem.resolving_exact import blueprint, resolved_profile
-from solver.exploitability import evaluate_strategy
 from solver.games import get_game
 from solver.games.holdem import HoldemGame
 from solver.games.holdem.betting import Betting
-from solver.games.holdem.buckets import BucketSpec
-from solver.holdem_eval.policy import TabularPolicy, strategy_of
-from solver.public_tree import PublicTree
 
 GAME = "holdem-mini"
 ITERATIONS = 200
@@ -61,7 +61,7 @@ def test_before_its_round_the_bot_plays_the_blueprint() -> None:
     river = betting.apply(1)
     rows = bot.action_probabilities(river, (3,), holes[1:])
     assert rows.shape == (1, 3) and rows.sum() == pytest.approx(1.0) and rows[0, 0] == 0.0
-    assert len(bot._cache) == 1  # noqa: SLF001  (one re-solve, kept)
+    assert len(bot._cache) == 1
     with pytest.raises(ValueError, match="shares a card"):
         bot.action_probabilities(river, (3,), np.array([[3, 4]]))
     with pytest.raises(ValueError, match="modes are"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver.abstraction import abstraction_for
+from solver.abstractions import abstraction_for
 from solver.abstractions.holdem.resolving_kind import Resolving, ResolvingSpec
 from solver.abstractions.play_time import ComputedAtPlayTime
 from solver.games import get_game

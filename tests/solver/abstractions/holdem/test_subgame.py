@@ -7,12 +7,12 @@ import pytest
 
 from solver.abstractions.holdem.subgame import compile_subgame
 from solver.algorithms.subtree import cut_of, subtree, subtree_ends
+from solver.engine.compile import compile_game
+from solver.engine.node_kinds import DECISION_NODE, SHOWDOWN_NODE
+from solver.evaluation.holdem.policy import parse_public
 from solver.games import get_game
 from solver.games.holdem import HoldemGame
 from solver.games.holdem.betting import Betting
-from solver.holdem_eval.policy import parse_public
-from solver.node_kinds import DECISION_NODE, SHOWDOWN_NODE
-from solver.public_tree import compile_game
 
 SAME = ("kind", "actor", "parent", "num_actions", "regret_offset", "slot_offset", "slot_count")
 PER_SLOT = ("slot_parent", "slot_edge", "slot_hand")
@@ -25,7 +25,7 @@ def test_a_subgame_is_the_subtree_of_its_public_state(name: str) -> None:
     terminal values in proportion (the subgame weighs deals relative to its root)."""
     game = get_game(name)
     assert isinstance(game, HoldemGame)
-    tree = compile_game(name)
+    tree = compile_game(game)
     a = tree.arrays
     ends = subtree_ends(a.parent)
     rng = np.random.default_rng(0)

@@ -1,0 +1,244 @@
+"""Hands bucketed by E[HS²] percentile, with imperfect recall: the card abstraction of the
+sampled hold'em solver (`solver.abstractions.holdem.sampled_cfr`), registered as the abstraction
+kind ``ehs2``.
+
+In every round a hand is the canonical class of its hole cards and the board so far as one set
+(`solver.cards.strength.Streets.indexer`).  The first round keeps every class (169 in hold'em,
+lossless); each later round cuts its classes into ``k`` buckets of about equal *probability*
+by E[HS²] (`solver.cards.strength`), or keeps them all (``k`` given as ``all``).  A bucket does
+not remember the earlier ones (imperfect recall): what it forgets is what lets a river bucket be
+fine without multiplying by the flop's and the turn's, and the key still holds the whole
+betting.
+
+Percentiles are of the deals, not of the classes (a class of 24 suit-renamings weighs 24 times
+one of 1): the cut points are the quantiles of E[HS²] over `SAMPLES` deals drawn uniformly with
+a fixed seed, so the same descriptor always yields the same buckets.  On the last round HS² is
+a function of the exact count ``2 * wins + ties`` that the strength table holds, so the cut is a
+lookup table over those counts.  Each round's bucket of every class is one small-integer array
+(123 million bytes on hold'em's river), saved in the disk cache and memory-mapped, so solver
+processes share it.
+
+The strategy of an abstract information set is stored under ``<bucket>|<betting>``: the
+bucket written ``AKs`` (first round, the class's name) or ``r2:17`` (round 2's bucket 17), then
+each round's betting as ACPC writes it, separated by ``|`` (``r3:5|rc|crc|c|r``).  Any table of
+per-round bucket codes over those same canonical classes (helper branches build others) can
+stand in for these: the solver reads only `RoundBuckets`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import cast
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+from solver.abstractions.holdem.buckets import abstract_key, preflop_name
+from solver.cards import cache as disk
+from solver.cards import isomorphism
+from solver.cards import strength as strength_module
+from solver.cards.isomorphism import HandIndexer, IndexerTables, index_hand
+from solver.cards.strength import Streets, ehs_tables
+from solver.games.base import Game, State
+from solver.games.holdem.game import HoldemState
+from solver.games.holdem.rules import HoldemRules
+
+IntArray = NDArray[np.int64]
+KIND = "ehs2"
+SAMPLES = 2_000_000
+"""Deals drawn per round to place the percentiles (the quantiles' error is ~1/sqrt of it)."""
+SEED = 20261123
+
+
+@dataclass(frozen=True, slots=True)
+class PercentileSpec:
+    """Buckets per round after the first (None: every class apart, which is lossless)."""
+
+    k: tuple[int | None, ...]
+
+    def __post_init__(self) -> None:
+        if any(k is not None and not 1 <= k <= 65535 for k in self.k):
+            raise ValueError(f"a round has 1 to 65535 buckets, or 'all': {self.k}")
+
+    @property
+    def descriptor(self) -> str:
+        return f"{KIND}=k:" + ",".join("all" if k is None else str(k) for k in self.k)
+
+    @classmethod
+    def parse(cls, parameters: str) -> PercentileSpec:
+        """The spec of a descriptor's parameters: ``k:64,64,64`` (``all`` keeps a round's
+        classes apart)."""
+        name, sep, values = parameters.partition(":")
+        if name.strip() != "k" or not sep or not values.strip():
+            raise ValueError(f"ehs2 buckets take k:K1,K2,... (one per round after the first), "
+                             f"not {parameters!r}")
+        ks: list[int | None] = []
+        for text in values.split(","):
+            text = text.strip()
+            if text == "all":
+                ks.append(None)
+            elif text.isdigit():
+                ks.append(int(text))
+            else:
+                raise ValueError(f"a round's k is a positive number or 'all', not {text!r}")
+        return cls(tuple(ks))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class RoundBuckets:
+    """One round's buckets: the indexer of its hands (hole cards, then the board so far as one
+    set) and the bucket of each of its classes."""
+
+    indexer: HandIndexer
+    codes: NDArray[np.integer]
+    count: int  # buckets: codes run over 0 .. count - 1
+
+
+def check_rules(rules: HoldemRules) -> Streets:
+    """The streets of a member the sampled solver handles: two hole cards, no board before the
+    first round, board cards in every later round."""
+    if rules.hole_cards != 2:
+        raise ValueError(f"{rules.spec}: the buckets need two hole cards, not {rules.hole_cards}")
+    if rules.board_cards[0] != 0 or 0 in rules.board_cards[1:]:
+        raise ValueError(f"{rules.spec}: the buckets need the board dealt after the first round "
+                         f"and some of it before each later one, not {rules.board_cards}")
+    return Streets(rules.deck, 2, rules.board_cards[1:])
+
+
+@njit(cache=True)
+def _sample_classes(t: IndexerTables, num_cards: int, count: int, samples: int, seed: int,
+                    out: IntArray) -> None:
+    """The classes of `samples` deals of `count` cards drawn uniformly (hole cards first)."""
+    np.random.seed(seed)
+    deck = np.arange(num_cards)
+    for i in range(samples):
+        for j in range(count):  # a partial Fisher-Yates shuffle
+            pick = j + np.random.randint(num_cards - j)
+            deck[j], deck[pick] = deck[pick], deck[j]
+        out[i] = index_hand(t, deck[:count])
+
+
+def _cache_path(rules: HoldemRules, round_: int, k: int) -> Path:
+    digest = disk.source_digest(__file__, isomorphism.__file__, strength_module.__file__,
+                                extra=(rules.num_ranks, rules.num_suits, rules.board_cards,
+                                       round_, k, SAMPLES, SEED))
+    return disk.cache_dir() / f"ehs2-buckets-{digest}.npy"
+
+
+def _percentile_codes(rules: HoldemRules, streets: Streets, round_: int, k: int
+                      ) -> NDArray[np.integer]:
+    tables = ehs_tables(streets, progress=False)
+    indexer = streets.indexer(round_)
+    drawn = np.empty(SAMPLES, np.int64)
+    _sample_classes(indexer.tables, rules.num_cards, indexer.num_cards, SAMPLES,
+                    SEED + round_, drawn)
+    dtype = np.uint8 if k <= 256 else np.uint16
+    quantiles = np.arange(1, k) / k
+    if round_ == streets.last:  # HS² rises with the exact count: cut the counts
+        last = np.asarray(tables.last)
+        cuts = np.quantile(last[drawn].astype(np.float64), quantiles, method="inverted_cdf")
+        lookup = np.searchsorted(cuts, np.arange(2 * streets.opponents + 1), side="right")
+        return cast(NDArray[np.integer], lookup.astype(dtype)[last])
+    values = np.asarray(tables.expected[round_][:, 1])
+    cuts = np.quantile(values[drawn].astype(np.float64), quantiles, method="inverted_cdf")
+    return np.searchsorted(cuts, values, side="right").astype(dtype)
+
+
+def round_codes(rules: HoldemRules, round_: int, k: int | None) -> NDArray[np.integer]:
+    """The bucket of every class of round `round_`: the class itself when `k` is None, else
+    its E[HS²] percentile bucket, from the disk cache or computed (and saved)."""
+    streets = check_rules(rules)
+    indexer = streets.indexer(round_)
+    if k is None:
+        return np.arange(indexer.size, dtype=np.int64)
+    path = _cache_path(rules, round_, k)
+    loaded = disk.load(path, mmap=True)
+    if loaded is not None and loaded.shape == (indexer.size,) and loaded.dtype.kind == "u":
+        return cast(NDArray[np.integer], loaded)
+    codes = _percentile_codes(rules, streets, round_, k)
+    with contextlib.suppress(OSError):
+        disk.save_atomic(path, codes)
+    return codes
+
+
+@cache
+def round_buckets(rules: HoldemRules, spec: PercentileSpec) -> tuple[RoundBuckets, ...]:
+    """Every round's buckets under `spec` (the first round's classes, then ``k`` per round)."""
+    streets = check_rules(rules)
+    if len(spec.k) != rules.num_rounds - 1:
+        raise ValueError(f"{rules.spec} has {rules.num_rounds} rounds: k needs "
+                         f"{rules.num_rounds - 1} entries (one per round after the first), "
+                         f"not {len(spec.k)}")
+    out = []
+    for r in range(rules.num_rounds):
+        k = None if r == 0 else spec.k[r - 1]
+        indexer = streets.indexer(r)
+        codes = round_codes(rules, r, k)
+        out.append(RoundBuckets(indexer, codes, indexer.size if k is None else k))
+    return tuple(out)
+
+
+@cache
+def first_round_names(rules: HoldemRules) -> tuple[str, ...]:
+    """How keys write the first round's classes (`preflop_name`, by class index)."""
+    indexer = check_rules(rules).indexer(0)
+    reps = indexer.unindex_many(np.arange(indexer.size))
+    return tuple(preflop_name(tuple(int(c) for c in row), rules.num_suits) for row in reps)
+
+
+def bucket_text(rules: HoldemRules, round_: int, code: int) -> str:
+    return first_round_names(rules)[code] if round_ == 0 else f"r{round_}:{code}"
+
+
+def hand_codes(rules: HoldemRules, spec: PercentileSpec, round_: int, holes: IntArray,
+               board: Sequence[int]) -> IntArray:
+    """The buckets in round `round_` of the rows of `holes` (hole cards) with `board` (the
+    board dealt so far, in the order dealt)."""
+    info = round_buckets(rules, spec)[round_]
+    holes = np.asarray(holes, np.int64).reshape(-1, 2)
+    need = rules.board_dealt(round_)
+    if len(board) < need:
+        raise ValueError(f"round {round_} needs {need} board cards, not {len(board)}")
+    cards = np.array(board[:need], np.int64)
+    deals = np.hstack([holes, np.broadcast_to(cards, (len(holes), need))])
+    return np.asarray(info.codes[info.indexer.index_many(deals)], np.int64)
+
+
+class Percentiles:
+    """The `solver.abstractions.Abstraction` of a hold'em member under a `PercentileSpec`."""
+
+    def __init__(self, rules: HoldemRules, spec: PercentileSpec) -> None:
+        check_rules(rules)
+        self.rules = rules
+        self.spec = spec
+        self.descriptor = spec.descriptor
+
+    def __repr__(self) -> str:
+        return f"Percentiles({self.descriptor!r})"
+
+    def strategy_key(self, state: State, player: int) -> str:
+        if not isinstance(state, HoldemState) or state.game.definition != self.rules:
+            raise ValueError(f"not a position of {self.rules.spec}")
+        round_ = state.betting.round
+        hole = np.array([state.hole(player)], np.int64)
+        code = int(hand_codes(self.rules, self.spec, round_, hole, state.board())[0])
+        return abstract_key(bucket_text(self.rules, round_, code), state.betting.rounds)
+
+
+def parse_percentiles(game: Game, parameters: str) -> Percentiles:
+    rules = getattr(game, "definition", None)
+    if not isinstance(rules, HoldemRules):
+        raise ValueError(f"ehs2 buckets are for the hold'em family, not {game.name!r}")
+    return Percentiles(rules, PercentileSpec.parse(parameters))
+
+
+
+def bucket_sizes(rules: HoldemRules, spec: PercentileSpec) -> list[int]:
+    """Buckets per round."""
+    return [info.count for info in round_buckets(rules, spec)]
+

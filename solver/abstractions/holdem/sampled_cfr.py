@@ -1,0 +1,441 @@
+"""Chance-sampled CFR on a hold'em member's bucket abstraction: the heads-up limit hold'em bot.
+
+The game solved is the real betting (every sequence of limit hold'em: 6,378 decision points in
+HULHE) over the card abstraction `solver.abstractions.holdem.percentiles` (each round's hand seen as
+its bucket; imperfect recall).  An abstract information set is (betting sequence, bucket of the
+player to act in that round).
+
+One iteration (chance-sampled CFR, Zinkevich et al. 2007):
+
+* deal a whole hand at random: both players' hole cards and the board of every round;
+* look up each player's bucket in each round and who wins the showdown;
+* walk the whole betting tree with those cards: a forward pass (pre-order) gives both players'
+  reach probabilities under the current strategy (regret matching at each node's information
+  set), a backward pass (reverse pre-order) gives the node values and adds each acting
+  player's counterfactual regrets, weighted by the other's reach, and the reach-weighted
+  current strategy to the average.  Both players update at once (simultaneous updates, as the
+  sampled deal is shared), and a subtree that neither player reaches is skipped: it could add
+  nothing.
+
+The tree is compiled once from `solver.games.holdem.betting.walk`'s rules into arrays
+(`BettingTree`), and the iterations run in one numba kernel: nothing walks Python objects.
+Regrets and average are float32, laid out per round as (bucket, node of the round, 3 action
+slots), so that the nodes one deal touches in a round are contiguous for each player's bucket.
+
+Updates are Linear CFR's at the granularity of *epochs* (Brown & Sandholm 2019 show that the
+linear weighting stays sound with Monte Carlo sampling, and Pluribus discounts this way): after
+epoch e the regrets and the average are multiplied by e / (e + 1), so epoch e's samples weigh in
+proportion to e.  Regret matching+ (flooring regrets at zero) is not used: with sampled
+regrets it keeps noise.
+
+Epochs are also the unit of parallel work and of checkpoints.  In an epoch each of W workers
+runs the same number of iterations from a copy of the current regrets with its own seed
+(``seed, epoch, worker``) and returns what it added; the driver sums the workers' additions (a
+standard parallel MCCFR scheme: the workers' samples see regrets up to an epoch old).  Workers
+are in-process (W = 1, `Solver.run`) or Dask `distributed` workers (`run_on_dask`: a
+`LocalCluster` of the machine's cores or a given scheduler).  The state after every epoch is
+deterministic, so a run resumed from a checkpoint (`save_checkpoint`, `load_checkpoint`) goes
+on exactly as the uninterrupted one would have.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from solver.abstractions.holdem.percentiles import PercentileSpec, RoundBuckets, round_buckets
+from solver.abstractions.holdem.sampled_kernel import (
+    DECISION,
+    FOLDED,
+    SHOWDOWN,
+    SLOTS,
+    BettingArrays,
+    Cards,
+    run_iterations,
+)
+from solver.cards.cache import cache_dir, source_digest
+from solver.cards.evaluator import CARD_BIT, CARD_KEY
+from solver.games import get_game
+from solver.games.holdem.betting import Betting
+from solver.games.holdem.rules import HoldemRules
+
+IntArray = NDArray[np.int64]
+F32 = NDArray[np.float32]
+DEFAULT_SPEC = PercentileSpec((128, 128, 128))
+"""HULHE's default abstraction: see `solver.cli`'s ``hulhe`` command and the README."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class BettingTree:
+    """A member's betting, cards aside, compiled into arrays; `sequences` names each node by
+    its ACPC betting string (``rrc/cr``) and `rounds_of` by its rounds' betting."""
+
+    rules: HoldemRules
+    arrays: BettingArrays
+    sequences: tuple[str, ...]
+    labels: tuple[tuple[str, ...], ...]  # of the legal actions, in action order
+    index: dict[str, int] = field(repr=False)
+
+    @property
+    def num_nodes(self) -> int:
+        return len(self.sequences)
+
+    def decisions(self, round_: int | None = None) -> IntArray:
+        a = self.arrays
+        mask = a.kind == DECISION
+        if round_ is not None:
+            mask &= a.round == round_
+        return np.flatnonzero(mask)
+
+    def rows(self, round_: int) -> int:
+        """Decision nodes of round `round_`."""
+        return int(((self.arrays.kind == DECISION) & (self.arrays.round == round_)).sum())
+
+    def node(self, betting: Betting) -> int:
+        try:
+            return self.index[betting.acpc()]
+        except KeyError:
+            raise ValueError(f"no betting {betting.acpc()!r} in {self.rules.spec}") from None
+
+
+@cache
+def betting_tree(rules: HoldemRules) -> BettingTree:
+    """Every betting position of `rules` (as `solver.games.holdem.betting.walk` lists them, in
+    the same pre-order), compiled."""
+    kind: list[int] = []
+    player: list[int] = []
+    round_: list[int] = []
+    child: list[list[int]] = []
+    end: list[int] = []
+    payoff: list[float] = []
+    sequences: list[str] = []
+    labels: list[tuple[str, ...]] = []
+
+    def visit(betting: Betting) -> int:
+        n = len(kind)
+        sequences.append(betting.acpc())
+        labels.append(tuple(betting.label(a) for a in betting.legal_actions()))
+        round_.append(betting.round if not betting.over else len(betting.rounds) - 1)
+        player.append(max(betting.player, -1))
+        child.append([-1, -1, -1])
+        end.append(-1)
+        if betting.over:
+            folded = betting.folded
+            if folded >= 0:
+                kind.append(FOLDED)
+                spent = betting.spent[folded]
+                payoff.append(float(-spent if folded == 0 else spent))
+            else:
+                kind.append(SHOWDOWN)
+                payoff.append(float(betting.spent[0]))
+        else:
+            kind.append(DECISION)
+            payoff.append(0.0)
+            for action in betting.legal_actions():
+                child[n][action] = visit(betting.apply(action))
+        end[n] = len(kind)
+        return n
+
+    visit(Betting.start(rules))
+    rounds = np.array(round_, np.int8)
+    kinds = np.array(kind, np.int8)
+    row = np.full(len(kinds), -1, np.int32)
+    for r in range(rules.num_rounds):
+        mine = np.flatnonzero((kinds == DECISION) & (rounds == r))
+        row[mine] = np.arange(len(mine))
+    arrays = BettingArrays(kinds, np.array(player, np.int8), rounds, np.array(child, np.int32),
+                           np.array(end, np.int32), row, np.array(payoff, np.float32))
+    return BettingTree(rules, arrays, tuple(sequences), tuple(labels),
+                       {s: i for i, s in enumerate(sequences)})
+
+
+# --- the layout of the tables ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Layout:
+    """Where each round's (bucket, node, slot) entries start in the flat regret table."""
+
+    tree: BettingTree
+    buckets: tuple[int, ...]
+    starts: IntArray  # per round, then the total
+
+    @classmethod
+    def of(cls, tree: BettingTree, buckets: tuple[int, ...]) -> Layout:
+        sizes = [buckets[r] * tree.rows(r) * SLOTS for r in range(tree.rules.num_rounds)]
+        return cls(tree, buckets, np.concatenate(([0], np.cumsum(sizes))).astype(np.int64))
+
+    @property
+    def size(self) -> int:
+        return int(self.starts[-1])
+
+    @property
+    def infosets(self) -> int:
+        return sum(self.buckets[r] * self.tree.rows(r) for r in range(len(self.buckets)))
+
+    def round_table(self, flat: NDArray[Any], round_: int) -> NDArray[Any]:
+        """Round `round_`'s part of a flat table as (bucket, row, slot)."""
+        lo, hi = self.starts[round_], self.starts[round_ + 1]
+        return flat[lo:hi].reshape(self.buckets[round_], self.tree.rows(round_), SLOTS)
+
+
+# --- the solver ------------------------------------------------------------------------------
+
+
+def kernel_cards(rules: HoldemRules, buckets: tuple[RoundBuckets, ...]) -> Cards:
+    deck = rules.deck
+    t = [b.indexer.tables for b in buckets]
+    # One code type for every member (numba compiles the kernel once): bytes where they fit.
+    wide = max(b.count for b in buckets) > 256
+    c = [np.ascontiguousarray(b.codes, np.uint16 if wide else np.uint8) for b in buckets]
+    while len(t) < 4:
+        t.append(t[-1])
+        c.append(c[-1])
+    return Cards(t[0], t[1], t[2], t[3], c[0], c[1], c[2], c[3],  # type: ignore[arg-type]
+                 CARD_KEY[deck.standard_ids], CARD_BIT[deck.standard_ids],
+                 np.array([rules.board_dealt(r) for r in range(rules.num_rounds)], np.int64),
+                 rules.num_cards, rules.num_rounds)
+
+
+def epoch_seed(seed: int, epoch: int, worker: int) -> int:
+    """The kernel's seed for one worker's share of one epoch."""
+    return int(np.random.SeedSequence([seed, epoch, worker]).generate_state(1)[0] >> 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What to solve: a member, its buckets, and how the iterations are cut up."""
+
+    game: str = "holdem"
+    spec: PercentileSpec = DEFAULT_SPEC
+    iterations_per_epoch: int = 200_000
+    """Summed over the workers."""
+    seed: int = 0
+
+    @property
+    def rules(self) -> HoldemRules:
+        rules = getattr(get_game(self.game), "definition", None)
+        if not isinstance(rules, HoldemRules):
+            raise ValueError(f"the sampled solver is for the hold'em family, not {self.game!r}")
+        return rules
+
+
+def _worker_epoch(plan: Plan, regrets: F32, epoch: int, worker: int, iterations: int
+                  ) -> tuple[F32, F32, float]:
+    """One worker's share of an epoch from a copy of `regrets`: what it adds to the regrets
+    and to the average, and its mean sampled value."""
+    rules = plan.rules
+    buckets = round_buckets(rules, plan.spec)
+    tree = betting_tree(rules)
+    layout = Layout.of(tree, tuple(b.count for b in buckets))
+    mine = np.array(regrets, dtype=np.float32, copy=True)
+    average = np.zeros(layout.size, np.float32)
+    rows = np.array([tree.rows(r) for r in range(rules.num_rounds)], np.int64)
+    value = run_iterations(tree.arrays, kernel_cards(rules, buckets), layout.starts, rows,
+                           iterations, epoch_seed(plan.seed, epoch, worker), mine, average)
+    mine -= regrets
+    return mine, average, float(value)
+
+
+class Solver:
+    """The state of a sampled solve: regrets, average, epochs and iterations done.
+
+    Example (an epoch in this process; `run` runs many, here or on Dask, checkpointed)::
+
+        from solver.abstractions.holdem.percentiles import PercentileSpec
+        from solver.abstractions.holdem.sampled_cfr import Plan, Solver, run
+
+        solver = Solver(Plan("holdem-mini", PercentileSpec.parse("k:all"), 5_000))
+        run(solver, epochs=20)                   # 100,000 deals
+        strategy = solver.average_strategy()     # flat, laid out as solver.layout
+    """
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        rules = plan.rules
+        self.rules = rules
+        self.buckets = round_buckets(rules, plan.spec)
+        self.tree = betting_tree(rules)
+        self.layout = Layout.of(self.tree, tuple(b.count for b in self.buckets))
+        self.regrets = np.zeros(self.layout.size, np.float32)
+        self.average = np.zeros(self.layout.size, np.float32)
+        self.epochs = 0
+        self.iterations = 0
+        self.seconds = 0.0
+        self.values: list[float] = []
+
+    # ---- one epoch ------------------------------------------------------------------------
+
+    def shares(self, workers: int) -> list[int]:
+        """Iterations of each worker in an epoch."""
+        total = self.plan.iterations_per_epoch
+        return [total // workers + (1 if w < total % workers else 0) for w in range(workers)]
+
+    def apply(self, results: list[tuple[F32, F32, float]], seconds: float) -> None:
+        """Add the workers' results of the next epoch, then discount (Linear CFR by epoch)."""
+        for regrets, average, _ in results:
+            self.regrets += regrets
+            self.average += average
+        self.epochs += 1
+        self.iterations += self.plan.iterations_per_epoch
+        self.seconds += seconds
+        keep = np.float32(self.epochs / (self.epochs + 1))
+        self.regrets *= keep
+        self.average *= keep
+        self.values.append(float(np.mean([v for _, _, v in results])))
+
+    def run_epoch(self) -> None:
+        """One epoch in this process (one worker)."""
+        started = time.perf_counter()
+        result = _worker_epoch(self.plan, self.regrets, self.epochs, 0,
+                               self.plan.iterations_per_epoch)
+        self.apply([result], time.perf_counter() - started)
+
+    # ---- the strategy -----------------------------------------------------------------------
+
+    def average_strategy(self) -> F32:
+        """The normalised average strategy, flat like the tables (uniform over the legal
+        actions where an information set was never reached)."""
+        tables = self.average.reshape(-1, SLOTS).astype(np.float64)
+        legal = self.legal_mask().reshape(-1, SLOTS)
+        totals = tables.sum(axis=1, keepdims=True)
+        uniform = legal / np.maximum(legal.sum(axis=1, keepdims=True), 1)
+        out = np.where(totals > 0, tables / np.where(totals > 0, totals, 1.0), uniform)
+        return out.reshape(-1).astype(np.float32)
+
+    def legal_mask(self) -> NDArray[np.bool_]:
+        return legal_mask(self.layout)
+
+    # ---- checkpoints --------------------------------------------------------------------------
+
+    def save_checkpoint(self, path: Path) -> None:
+        """The state after the last whole epoch, written atomically."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        with open(temporary, "wb") as f:
+            np.savez(f, regrets=self.regrets, average=self.average,
+                     counters=np.array([self.epochs, self.iterations]),
+                     seconds=np.array([self.seconds]), values=np.array(self.values),
+                     plan=np.array(repr(self._plan_key())))
+        temporary.replace(path)
+
+    def load_checkpoint(self, path: Path) -> bool:
+        """Resume from `path` if it holds a checkpoint of this plan; True if it did."""
+        if not path.exists():
+            return False
+        with np.load(path) as saved:
+            if str(saved["plan"]) != repr(self._plan_key()):
+                raise ValueError(f"{path} is a checkpoint of another solve ({saved['plan']}); "
+                                 f"delete it or pass another --checkpoint")
+            self.regrets = saved["regrets"].astype(np.float32)
+            self.average = saved["average"].astype(np.float32)
+            self.epochs, self.iterations = (int(x) for x in saved["counters"])
+            self.seconds = float(saved["seconds"][0])
+            self.values = [float(v) for v in saved["values"]]
+        return True
+
+    def _plan_key(self) -> tuple[object, ...]:
+        p = self.plan
+        return (p.game, p.spec.descriptor, p.iterations_per_epoch, p.seed)
+
+
+def legal_mask(layout: Layout) -> NDArray[np.bool_]:
+    """True at the (bucket, node, slot) entries of legal actions."""
+    out = np.zeros(layout.size, bool)
+    tree = layout.tree
+    a = tree.arrays
+    for r in range(len(layout.buckets)):
+        nodes = tree.decisions(r)
+        table = layout.round_table(out, r)
+        table[:, a.row[nodes], :] = a.child[nodes] >= 0
+    return out
+
+
+# --- running: in this process or on Dask -------------------------------------------------------
+
+
+@contextmanager
+def _interrupts_deferred() -> Iterator[list[bool]]:
+    """SIGINT noted instead of raised while a checkpoint is written (raised after it)."""
+    noted: list[bool] = []
+    try:
+        previous = signal.signal(signal.SIGINT, lambda *_: noted.append(True))
+    except ValueError:  # not the main thread: nothing to defer
+        yield noted
+        return
+    try:
+        yield noted
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if noted:
+        raise KeyboardInterrupt
+
+
+def run(solver: Solver, epochs: int, *, checkpoint: Path | None = None,
+        checkpoint_seconds: float = 300.0, client: Any = None, workers: int = 1,
+        on_epoch: Callable[[Solver], None] | None = None,
+        deadline: float | None = None) -> None:
+    """Run epochs until `solver` has `epochs` of them (or `deadline`, a `time.monotonic`
+    instant, passes), checkpointing to `checkpoint` every `checkpoint_seconds` and on
+    KeyboardInterrupt (the state after the last whole epoch; the interrupt is raised again).
+
+    With a Dask `client`, each epoch is `workers` tasks on its cluster (the current regrets
+    scattered once per epoch); without one, it runs in this process."""
+    last_saved = time.monotonic()
+
+    def save() -> None:
+        if checkpoint is not None:
+            with _interrupts_deferred():
+                solver.save_checkpoint(checkpoint)
+
+    try:
+        while solver.epochs < epochs:
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+            if client is None:
+                solver.run_epoch()
+            else:
+                _dask_epoch(solver, client, workers)
+            if on_epoch is not None:
+                on_epoch(solver)
+            if checkpoint is not None and time.monotonic() - last_saved >= checkpoint_seconds:
+                save()
+                last_saved = time.monotonic()
+    except KeyboardInterrupt:
+        save()
+        raise
+    save()
+
+
+def _dask_epoch(solver: Solver, client: Any, workers: int) -> None:
+    started = time.perf_counter()
+    regrets = client.scatter(solver.regrets, broadcast=True)
+    futures = [client.submit(_worker_epoch, solver.plan, regrets, solver.epochs, w, share,
+                             pure=False)
+               for w, share in enumerate(solver.shares(workers)) if share > 0]
+    results = client.gather(futures)
+    solver.apply(list(results), time.perf_counter() - started)
+
+
+def worker_count(client: Any) -> int:
+    """Worker threads the client's cluster has now."""
+    count: int = max(1, sum(client.nthreads().values()))
+    return count
+
+
+def default_checkpoint(plan: Plan) -> Path:
+    """Where a solve of `plan` is checkpointed by default: in the solver cache, under a digest
+    of this module's code and the plan (a checkpoint of other code is never resumed)."""
+    digest = source_digest(__file__, extra=(plan.game, plan.spec.descriptor,
+                                            plan.iterations_per_epoch, plan.seed))
+    return cache_dir() / f"{plan.game}-cscfr-{digest}.npz"

@@ -1,0 +1,199 @@
+"""Run any solver until a stopping rule holds, recording the convergence trace on the way.
+
+This is what `solver.runs.store_solve.solve_and_store` (and so the CLI's `solve` and `build`)
+calls.
+The trace is measured exactly (a full best response at each checkpoint), but the time spent
+measuring is kept out of the reported solver seconds, the same rule the benchmark applies to
+OpenSpiel.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from solver.algorithms.cfr import SCHEDULES, CFRSolver
+from solver.algorithms.exploitability import evaluate_strategy
+from solver.algorithms.mccfr import MCCFRSolver
+from solver.algorithms.regret_matching import RegretMatchingSolver
+from solver.algorithms.streaming_cfr import StreamingCFRSolver, uniform_slots
+from solver.algorithms.streaming_cfr import warm_up as warm_up_streaming
+from solver.engine.compile import compile_game
+from solver.engine.tree import PublicTree, smallest_tree
+from solver.games import game_names, get_game
+from solver.games.base import Game, MatrixGame
+
+SAMPLING_ALGORITHMS = ("es-mccfr", "os-mccfr")
+MATRIX_ALGORITHMS = ("rm",)
+"""Regret matching in self-play, for the games that are one simultaneous move (`MatrixGame`)."""
+ALGORITHMS = (*SCHEDULES, *SAMPLING_ALGORITHMS, *MATRIX_ALGORITHMS)
+DEFAULT_ALGORITHM = "auto"
+"""What the game declares (`Game.build.algorithm`): the schedule that reached exploitability
+1e-4 in the least time on it."""
+DEFAULT_TARGET = 1e-4
+DEFAULT_SAMPLING_SECONDS = 30.0
+"""Sampling solvers stop after this long by default: they rarely reach `DEFAULT_TARGET`."""
+MAX_ITERATIONS = 10_000_000
+STREAMING_NODES = 100_000
+"""Trees bigger than this whose every node holds every private state (Dudo with more dice) run
+the streaming kernel of `solver.algorithms.streaming_cfr`, which reads and writes less per
+iteration."""
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    iteration: int
+    seconds: float  # solver time only
+    exploitability: float
+    value: float
+
+
+@dataclass(frozen=True, slots=True)
+class SolveResult:
+    tree: PublicTree
+    algorithm: str
+    iterations: int
+    seconds: float
+    exploitability: float
+    value: float
+    strategy: np.ndarray  # flat average strategy, laid out as `tree.infoset_actions`
+    trace: tuple[Checkpoint, ...]
+
+
+def resolve_algorithm(game: Game, algorithm: str) -> str:
+    """`algorithm`, checked; ``auto`` is the one `game` declares the fastest."""
+    if algorithm == "auto":
+        return game.build.algorithm
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}; choose one of: auto, "
+                         f"{', '.join(ALGORITHMS)}")
+    return algorithm
+
+
+class Solver(Protocol):
+    """What `solve` drives: `CFRSolver`, `MCCFRSolver` and `RegretMatchingSolver` all are one.
+
+    `average_strategy()` is laid out like the tree's flat (infoset, action) arrays, so
+    `evaluate_strategy` measures any of them the same way."""
+
+    iterations: int  # completed so far
+
+    def iterate(self, iterations: int = 1) -> None: ...
+
+    def average_strategy(self) -> np.ndarray: ...
+
+
+def make_solver(tree: PublicTree, algorithm: str, seed: int = 0,
+                game: Game | None = None) -> Solver:
+    """The solver of `algorithm` on `tree`; `seed` seeds the sampling ones.  `game` is the game
+    `tree` was compiled from: the sampling algorithms walk its histories and regret matching
+    reads its payoff matrix (a tree alone serves the CFR family)."""
+    if algorithm in SCHEDULES:
+        if (len(tree.arrays.kind) > STREAMING_NODES and not SCHEDULES[algorithm].predictive
+                and uniform_slots(tree)):
+            return StreamingCFRSolver(tree, algorithm)
+        return CFRSolver(tree, algorithm)
+    if algorithm in SAMPLING_ALGORITHMS:
+        if game is None:
+            raise ValueError(f"{algorithm} samples the game's histories: pass the game")
+        return MCCFRSolver(game, algorithm, seed=seed)
+    if algorithm == "rm":
+        if not isinstance(game, MatrixGame):
+            matrix_games = [g for g in game_names() if isinstance(get_game(g), MatrixGame)]
+            raise ValueError(f"regret matching (rm) solves the matrix game "
+                             f"{', '.join(matrix_games)} only; use a CFR algorithm for extensive "
+                             f"games")
+        row_start, col_start = game.regret_matching_start
+        return RegretMatchingSolver(np.asarray(game.payoff_matrix(), np.float64),
+                                    np.asarray(row_start), np.asarray(col_start))
+    raise ValueError(f"unknown algorithm {algorithm!r}; choose one of: {', '.join(ALGORITHMS)}")
+
+
+def warm_up(algorithm: str, game: Game, solver: Solver) -> None:
+    """Compile (or load from numba's cache) the kernels of `solver`, running `algorithm` on
+    `game`, off the clock: the full-width ones on the smallest tree (numba compiles per type of
+    argument, not per tree), the sampling ones on the game's own history tree (compiled for the
+    solve anyway), and the exact evaluation."""
+    tiny = smallest_tree()
+    if algorithm in SCHEDULES:
+        CFRSolver(tiny, algorithm).iterate(1)
+        if isinstance(solver, StreamingCFRSolver):
+            warm_up_streaming(algorithm)
+    elif algorithm in SAMPLING_ALGORITHMS:
+        MCCFRSolver(game, algorithm).iterate(1)
+    else:
+        RegretMatchingSolver(np.eye(2)).iterate(1)
+    evaluate_strategy(tiny, np.full(tiny.num_regrets, 0.5))
+
+
+def checkpoint_after(iteration: int) -> int:
+    """The next iteration at which to measure: every one up to 10, then about 4% apart."""
+    return iteration + max(1, iteration // 25) if iteration >= 10 else iteration + 1
+
+
+def solve(
+    game: Game,
+    algorithm: str = DEFAULT_ALGORITHM,
+    *,
+    iterations: int | None = None,
+    target_exploitability: float | None = None,
+    seconds: float | None = None,
+    seed: int = 0,
+    on_checkpoint: Callable[[Checkpoint], None] | None = None,
+) -> SolveResult:
+    """Solve `game` until the first of the given limits is reached.
+
+    `iterations` is an exact count; `target_exploitability` stops at the first checkpoint at or
+    below it; `seconds` caps the solver time.  With no limit it stops at `DEFAULT_TARGET`.
+
+    Example::
+
+        from solver.algorithms.solve import solve
+        from solver.games import get_game
+
+        result = solve(get_game("leduc"), "dcfr", target_exploitability=1e-3)
+        result.iterations, result.exploitability, result.value   # value about -0.0856
+        result.strategy       # the average strategy, laid out as result.tree's information sets
+    """
+    for name, limit in (("iterations", iterations), ("target exploitability",
+                                                      target_exploitability),
+                        ("seconds", seconds)):
+        if limit is not None and not (limit > 0 and math.isfinite(limit)):
+            raise ValueError(f"{name} must be a positive number, got {limit}")
+    algorithm = resolve_algorithm(game, algorithm)
+    if iterations is None and target_exploitability is None and seconds is None:
+        target_exploitability = DEFAULT_TARGET
+        if algorithm in SAMPLING_ALGORITHMS or algorithm in MATRIX_ALGORITHMS:
+            seconds = DEFAULT_SAMPLING_SECONDS
+    tree = compile_game(game)
+    solver = make_solver(tree, algorithm, seed, game)
+    warm_up(algorithm, game, solver)
+    cap = iterations if iterations is not None else MAX_ITERATIONS
+    trace: list[Checkpoint] = []
+    elapsed = 0.0
+    next_check = 1
+    while True:
+        step = min(next_check, cap) - solver.iterations
+        started = time.perf_counter()
+        solver.iterate(step)
+        elapsed += time.perf_counter() - started
+        evaluation = evaluate_strategy(tree, solver.average_strategy())
+        point = Checkpoint(solver.iterations, elapsed, evaluation.exploitability, evaluation.value)
+        trace.append(point)
+        if on_checkpoint is not None:
+            on_checkpoint(point)
+        if solver.iterations >= cap:
+            break
+        if target_exploitability is not None and point.exploitability <= target_exploitability:
+            break
+        if seconds is not None and elapsed >= seconds:
+            break
+        next_check = checkpoint_after(solver.iterations)
+    last = trace[-1]
+    return SolveResult(tree, algorithm, last.iteration, last.seconds, last.exploitability,
+                       last.value, solver.average_strategy(), tuple(trace))

@@ -1,0 +1,267 @@
+"""The arguments of ``python -m solver``: one sub-command each, with the checks of its values
+(a game's name is resolved here, so a typo is refused before anything runs)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+import solver
+from solver.algorithms.solve import ALGORITHMS, DEFAULT_ALGORITHM, DEFAULT_TARGET
+from solver.evaluation.holdem.baselines import BASELINES
+from solver.evaluation.holdem.report import policy_names
+from solver.games import game_names, get_game, named_games
+from solver.games.dudo.game import DudoGame
+from solver.runs.build import default_games
+from solver.runs.export import FORMATS
+from strategies import default_store_path
+
+
+def _game(text: str) -> str:
+    """A game argument: a registered or named game, or a family member by its parameters (its
+    canonical name is what the store files it under)."""
+    try:
+        return get_game(text.strip()).name
+    except (KeyError, ValueError) as error:
+        raise argparse.ArgumentTypeError(str(error).strip('"')) from None
+
+
+GAME_HELP = (f"one of {', '.join((*game_names(), *named_games()))}, or a member of a family by "
+             f"its parameters, e.g. 'holdem(numRanks=6,numSuits=2,numBoardCards=0 1 1)' "
+             f"(the others as in heads-up limit hold'em) or 'universal_poker(...)'")
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+    return value
+
+
+def _baselines(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in BASELINES]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown baseline {', '.join(unknown)}; choose from "
+                                         f"{', '.join(BASELINES)}")
+    return names
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m solver",
+        description="Solve imperfect-information games offline and manage the strategy store.")
+    parser.add_argument("--version", action="version", version=solver.__version__)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--store", metavar="PATH",
+                        help=f"strategy store (default: $STRATEGY_STORE or "
+                             f"{default_store_path()})")
+    common.add_argument("--json", action="store_true", help="print JSON")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("solve", parents=[common], help="solve one game and store the result",
+                       description="Solve GAME and store its average strategy and trace. "
+                                   f"Without a limit it stops at exploitability {DEFAULT_TARGET}.")
+    p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
+    p.add_argument("--algorithm", choices=("auto", *ALGORITHMS), default=DEFAULT_ALGORITHM,
+                   metavar="NAME", help=f"one of auto, {', '.join(ALGORITHMS)} (default auto: "
+                                        f"the fastest for the game)")
+    limit = p.add_mutually_exclusive_group()
+    limit.add_argument("--iterations", type=_positive_int, metavar="N")
+    limit.add_argument("--target-exploitability", type=_positive_float, metavar="E")
+    limit.add_argument("--seconds", type=_positive_float, metavar="S")
+    p.add_argument("--seed", type=int, default=0, help="seed of the sampling algorithms")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("build", parents=[common], help="solve the default games and store them",
+                       description="Solve the default games ("
+                                   + ", ".join(default_games()) + ") to the target "
+                                   "exploitability and store them.")
+    p.add_argument("--games", nargs="+", type=_game, metavar="GAME",
+                   help="only these games (default: " + ", ".join(default_games()) + ")")
+    p.add_argument("--background", action="store_true",
+                   help="build instead the lobby's games that take long (each by its own "
+                        "command), reporting progress to --status-file")
+    p.add_argument("--status-file", metavar="PATH",
+                   help="with --background: where to report progress (JSON)")
+    p.add_argument("--algorithm", choices=("auto", *ALGORITHMS), default=DEFAULT_ALGORITHM,
+                   metavar="NAME", help="default auto: the fastest for each game")
+    p.add_argument("--target-exploitability", type=_positive_float, default=DEFAULT_TARGET,
+                   metavar="E", help=f"default {DEFAULT_TARGET}")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+
+    dudo_games = [g for g in game_names() if isinstance(get_game(g), DudoGame)]
+    p = sub.add_parser("recall", parents=[common],
+                       help="solve a Dudo game remembering only the last bids, and store it",
+                       description="Solve a Dudo game by fixed-strategy iteration CFR in the "
+                                   "abstraction where players remember their dice and the last "
+                                   "M bids, and store it (descriptor recall=M); where the real "
+                                   "game compiles, the result is measured there.")
+    p.add_argument("game", choices=dudo_games, metavar="GAME", help="dudo or dudo-AvB")
+    p.add_argument("--memory", type=_positive_int, default=3, metavar="M",
+                   help="bids remembered (default 3)")
+    p.add_argument("--iterations", type=_positive_int, default=1000, metavar="N")
+    p.add_argument("--algorithm", choices=("cfr", "cfr+", "lcfr", "dcfr"), default="dcfr")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("recall-cost", parents=[common],
+                       help="what remembering only the last bids costs, measured exactly",
+                       description="Solve each game remembering 1, 2, ... bids and measure "
+                                   "each strategy's exploitability in the real game (a README "
+                                   "table row per line).")
+    p.add_argument("--games", nargs="+", default=["dudo", "dudo-1v2", "dudo-2v1"],
+                   choices=dudo_games, metavar="GAME")
+    p.add_argument("--memories", nargs="+", type=_positive_int, default=[1, 2, 3, 4],
+                   metavar="M")
+    p.add_argument("--iterations", type=_positive_int, default=1000, metavar="N")
+    p.add_argument("--algorithm", choices=("cfr", "cfr+", "lcfr", "dcfr"), default="dcfr")
+
+    p = sub.add_parser("buckets", parents=[common],
+                       help="solve a hold'em member with its hands bucketed, and store it",
+                       description="Solve a member of the hold'em family in the card "
+                                   "abstraction of E[HS²] percentile buckets (the first round "
+                                   "lossless), measure the strategy exactly in the real game "
+                                   "and store it with its descriptor (buckets=k:...;recall=...), "
+                                   "which the app's bot plays.")
+    p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
+    p.add_argument("--k", default="8", metavar="K[,K...]",
+                   help="buckets per round after the first, one for all or one per round; "
+                        "'all' keeps every class apart (default 8)")
+    p.add_argument("--recall", choices=("perfect", "imperfect"), default="perfect")
+    p.add_argument("--iterations", type=_positive_int, default=1000, metavar="N")
+    p.add_argument("--algorithm", choices=("cfr", "cfr+", "lcfr", "dcfr"), default="dcfr")
+    p.add_argument("--no-store", action="store_true", help="measure only; store nothing")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("bucket-cost", parents=[common],
+                       help="what bucketing a hold'em member's hands costs, measured exactly",
+                       description="Solve GAME exactly and in each bucket abstraction (every "
+                                   "K, perfect and imperfect recall), the same iterations each, "
+                                   "and print each strategy's exploitability in the real game "
+                                   "(a README table row per line).")
+    p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
+    p.add_argument("--ks", nargs="+", default=["2", "4", "8", "16", "all"], metavar="K")
+    p.add_argument("--recalls", nargs="+", choices=("perfect", "imperfect"),
+                   default=["perfect", "imperfect"])
+    p.add_argument("--iterations", type=_positive_int, default=2000, metavar="N")
+    p.add_argument("--algorithm", choices=("cfr", "cfr+", "lcfr", "dcfr"), default="dcfr")
+
+    p = sub.add_parser("match", parents=[common],
+                       help="solve every round of a full Dudo match on Dask and store it",
+                       description="Solve the rounds of a Dudo match from (1,1) up to "
+                                   "(MAX,MAX) dice, each paying in the chances of winning the "
+                                   "match, as a Dask graph (a local cluster of the machine's "
+                                   "cores, or --scheduler); store them as one solve of "
+                                   "dudo-match and the table P(a,b) beside the store.")
+    p.add_argument("--max-dice", type=_positive_int, default=5, metavar="N")
+    p.add_argument("--recall", metavar="SPEC",
+                   help="bids remembered: a default, then rounds, e.g. '2;1v1=all;2v2=3' "
+                        "(default: exact up to 1v2, 3 with 4 dice, 2 up to 7, 1 beyond)")
+    p.add_argument("--iterations", type=_positive_int, default=300, metavar="N",
+                   help="FSICFR iterations of an abstract round (default 300)")
+    p.add_argument("--target-exploitability", type=_positive_float, default=DEFAULT_TARGET,
+                   metavar="E", help=f"of an exact round (default {DEFAULT_TARGET})")
+    p.add_argument("--algorithm", choices=("cfr", "cfr+", "lcfr", "dcfr"), default="dcfr")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="a Dask scheduler (tcp://host:8786); default: a local cluster")
+    p.add_argument("--workers", type=_positive_int, metavar="N",
+                   help="local worker processes (default: the machine's cores)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("hulhe", parents=[common],
+                       help="solve heads-up limit hold'em in a bucket abstraction and store it",
+                       description="Chance-sampled CFR (linear discounting by epoch) on the "
+                                   "real betting over E[HS²] percentile buckets with imperfect "
+                                   "recall (the first round's 169 classes kept), in epochs on "
+                                   "Dask (a local cluster of the machine's cores, or "
+                                   "--scheduler), checkpointed and resumable; stored as tables "
+                                   "(descriptor ehs2=k:...).")
+    p.add_argument("--game", type=_game, default="holdem", metavar="GAME",
+                   help="a member of the hold'em family (default holdem)")
+    p.add_argument("--buckets", default="128,128,128", metavar="K1,K2,...",
+                   help="buckets of each round after the first, or 'all' (default 128,128,128)")
+    p.add_argument("--minutes", type=_positive_float, default=25.0, metavar="M",
+                   help="wall time of the solving (default 25)")
+    p.add_argument("--epochs", type=_positive_int, metavar="N",
+                   help="stop after N epochs (default: when --minutes are up)")
+    p.add_argument("--epoch-iterations", type=_positive_int, default=400_000, metavar="N",
+                   help="iterations of an epoch, summed over the workers (default 400000)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--self-play-deals", type=int, default=20_000, metavar="N",
+                   help="deals of self-play that estimate the value stored with the solve, "
+                        "with its 95%% interval (default 20000; 0: the solver's sampled value, "
+                        "no interval)")
+    p.add_argument("--checkpoint", metavar="PATH",
+                   help="checkpoint file, resumed if it holds this solve ('none': no "
+                        "checkpoints; default: in the solver cache)")
+    p.add_argument("--checkpoint-minutes", type=_positive_float, default=5.0, metavar="M",
+                   help="minutes between checkpoints (default 5; also on interrupt)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="a Dask scheduler (tcp://host:8786); default: a local cluster")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="local worker processes (default: the machine's cores; 0: this "
+                        "process)")
+    p.add_argument("--resolve-from", type=int, default=0, metavar="ROUND",
+                   help="also store the bot that re-solves from this round (1-based; 4 is "
+                        "the river) over the blueprint, as the latest solve (default: the "
+                        "blueprint alone)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("list", parents=[common], help="list the stored solves")
+
+    p = sub.add_parser("show", parents=[common], help="print a stored strategy")
+    p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
+    p.add_argument("--prefix", default="", help="only information sets whose key starts so")
+
+    p = sub.add_parser("evaluate", parents=[common],
+                       help="exact exploitability and value of the stored strategy")
+    p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
+
+    p = sub.add_parser("evaluate-holdem", parents=[common],
+                       help="a hold'em bot in the real game: duplicate matches, LBR, self-play",
+                       description="Measure a policy of a limit hold'em member by sampling the "
+                                   "real game: duplicate matches against baselines (each deal "
+                                   "played twice, seats swapped), Local Best Response against "
+                                   "it (a lower bound on its exploitability) and its self-play "
+                                   "value for seat 0, in milli-big-blinds per hand with 95% "
+                                   "intervals.")
+    p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
+    p.add_argument("--policy", default="stored", metavar="NAME",
+                   help=f"the policy to measure: one of {', '.join(policy_names())} (default "
+                        f"stored: the latest exact solve in the store)")
+    p.add_argument("--against", type=_baselines, default=list(BASELINES), metavar="NAMES",
+                   help=f"comma-separated baselines (default {','.join(BASELINES)}); '' for "
+                        f"none")
+    p.add_argument("--deals", type=_positive_int, default=20_000, metavar="N",
+                   help="deal pairs of each match and of self-play (default 20000)")
+    p.add_argument("--lbr-hands", type=int, default=1000, metavar="N",
+                   help="deal pairs LBR plays, once in each seat (default 1000; 0: no LBR)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--exact", action="store_true",
+                   help="also the exact exploitability and value (small members only)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+
+    p = sub.add_parser("export", parents=[common], help="print a stored strategy as JSON",
+                       description="Print the stored strategy of GAME to stdout. 'json' maps "
+                                   "information sets to {label: probability}; 'openspiel' maps "
+                                   "OpenSpiel information_state_string to {action id: "
+                                   "probability} for the games OpenSpiel has (kuhn, leduc, dudo, "
+                                   "the hold'em family).")
+    p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
+    p.add_argument("--format", choices=FORMATS, default="json")
+    p.add_argument("--pretty", action="store_true", help="indent the JSON")
+
+    p = sub.add_parser("info", parents=[common], help="how big a game is",
+                       description="Print GAME's sizes: information sets, histories (every "
+                                   "state, chance and terminal ones included), public nodes, "
+                                   "and for card games the betting sequences and the hands per "
+                                   "round up to suits. Exact, without solving.")
+    p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
+    return parser

@@ -1,0 +1,224 @@
+"""What a bot for a member of the limit hold'em family offers to the evaluators.
+
+`HoldemPolicy` is the shared interface of issue #11 (the contract between the abstract HULHE bot
+and these evaluators, kept verbatim): a bot answers for a whole *range* of hole cards at once,
+because Local Best Response tracks the bot's posterior over every hand it may hold and updates
+it by Bayes at each of its actions.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+from solver.algorithms.exploitability import Evaluation, evaluate_strategy
+from solver.algorithms.solve import solve
+from solver.engine.compile import compile_game
+from solver.engine.tree import PublicTree
+from solver.evaluation.stored import stored_strategy_array
+from solver.games.holdem.betting import ACTION_CHARS, Betting
+from solver.games.holdem.game import HoldemGame, HoldemState
+from solver.games.holdem.rules import HoldemRules
+from strategies import StrategyStore
+
+
+class HoldemPolicy(Protocol):
+    """A strategy for a member of the limit hold'em family, as the real game sees it."""
+
+    @property
+    def name(self) -> str:
+        """What reports call it (read-only, so frozen dataclasses qualify)."""
+        ...
+
+    def action_probabilities(self, betting: Betting, board: tuple[int, ...],
+                             holes: NDArray[np.int64]) -> NDArray[np.float64]:
+        """For each row of `holes` (shape (n, hole_cards): card ids of the deck of
+        `solver.games.holdem`), the probabilities of universal_poker's actions
+        (FOLD=0, CALL=1, RAISE=2; `solver.games.holdem.betting`), shape (n, 3), zero where
+        illegal, for the player to act in `betting` (solver.games.holdem.betting.Betting) with
+        `board` dealt so far. Vectorised over hands because LBR needs the bot's whole range."""
+
+
+ACTIONS = 3
+"""Fold, call, raise: the columns of every `HoldemPolicy.action_probabilities`."""
+
+
+def legal_mask(betting: Betting) -> NDArray[np.bool_]:
+    """The legal actions of the player to act in `betting`, as a read-only (3,) mask."""
+    return _MASKS[betting.legal_actions()]
+
+
+def _mask(actions: tuple[int, ...]) -> NDArray[np.bool_]:
+    mask = np.zeros(ACTIONS, dtype=np.bool_)
+    mask[list(actions)] = True
+    mask.flags.writeable = False
+    return mask
+
+
+_MASKS: dict[tuple[int, ...], NDArray[np.bool_]] = {
+    actions: _mask(actions) for actions in ((), (1,), (1, 2), (0, 1), (0, 1, 2))}
+
+
+def uniform_rows(betting: Betting, n: int) -> NDArray[np.float64]:
+    """`n` rows of the uniform distribution over the legal actions."""
+    mask = legal_mask(betting)
+    return np.tile(mask / mask.sum(), (n, 1))
+
+
+def hole_combos(rules: HoldemRules) -> NDArray[np.int64]:
+    """Every hand a player may hold: the `rules.hole_cards`-subsets of the deck, each row in
+    increasing order, rows in lexicographic order (shape (C(cards, hole cards), hole cards))."""
+    return np.array(list(itertools.combinations(range(rules.num_cards), rules.hole_cards)),
+                    dtype=np.int64).reshape(-1, rules.hole_cards)
+
+
+def public_key(game: HoldemGame, betting: Betting, board: tuple[int, ...]) -> str:
+    """The public part of the game's information-state keys (``rc|4c|cr``) for `betting` and
+    `board`, written by the game's own `HoldemState.public_key` so that the two never drift
+    apart (the hole cards, which that method does not read, are placeholders)."""
+    placeholder = (0,) * (2 * game.definition.hole_cards)
+    return HoldemState(game, (), placeholder + tuple(board), betting).public_key()
+
+
+def parse_public(game: HoldemGame, public: str) -> tuple[Betting, tuple[int, ...]]:
+    """The betting and the board a public key (`public_key`) writes."""
+    rules = game.definition
+    segments = public.split("|")
+    if rules.board_cards[0] == 0:
+        segments.insert(0, "")
+    betting = Betting.start(rules)
+    board: list[int] = []
+    for r in range(0, len(segments), 2):
+        board.extend(_parse_cards(game, segments[r]))
+        for char in segments[r + 1] if r + 1 < len(segments) else "":
+            betting = betting.apply(ACTION_CHARS.index(char))
+    return betting, tuple(board)
+
+
+MAX_EXACT_INFOSETS = 20_000_000
+"""The most information sets a member may have for the exact tools here (`TabularPolicy`,
+`exact_evaluation`), which compile its whole tree: 16 cards and three rounds (13.9 M) compile in
+seconds; HULHE's 3.2 × 10^14 never will."""
+
+
+def require_small(game: HoldemGame) -> None:
+    """ValueError unless `game` is small enough to compile (`MAX_EXACT_INFOSETS`)."""
+    infosets = game.sizes()["information_sets"]
+    assert isinstance(infosets, int)
+    if infosets > MAX_EXACT_INFOSETS:
+        raise ValueError(f"{game.name} has {infosets:.3g} information sets: exact strategies and "
+                         f"evaluations are for members of at most {MAX_EXACT_INFOSETS:,}; "
+                         f"measure its bots by sampling (duplicate matches, LBR)")
+
+
+def _parse_cards(game: HoldemGame, written: str) -> tuple[int, ...]:
+    ids = {name: card for card, name in enumerate(game.card_names)}
+    return tuple(ids[written[i:i + 2]] for i in range(0, len(written), 2))
+
+
+@dataclass(slots=True, eq=False)
+class TabularPolicy:
+    """An exact strategy of a member small enough to compile (holdem-mini), played through the
+    game's information-state keys: the test subject whose exploitability is known exactly.
+
+    `tables` maps a public key to an array indexed by the hole cards (``[a, b]`` for two hole
+    cards, either order; ``[a]`` for one) holding the three action probabilities.  Hands the
+    strategy never names (they share a card with the board) play uniformly.
+
+    (A mutable dataclass: `HoldemPolicy.name` is a plain attribute, which a frozen dataclass
+    cannot match for mypy.)"""
+
+    name: str
+    game: HoldemGame
+    tables: dict[str, NDArray[np.float64]]
+
+    def action_probabilities(self, betting: Betting, board: tuple[int, ...],
+                             holes: NDArray[np.int64]) -> NDArray[np.float64]:
+        key = public_key(self.game, betting, board)
+        table = self.tables.get(key)
+        if table is None:
+            raise KeyError(f"{self.name} has no information sets at public state {key!r}")
+        holes = np.asarray(holes, dtype=np.int64)
+        rows: NDArray[np.float64] = table[tuple(holes.T)].copy()
+        return rows
+
+    @classmethod
+    def from_strategy(cls, game: HoldemGame, tree: PublicTree, strategy: NDArray[np.float64],
+                      name: str = "tabular") -> TabularPolicy:
+        """The flat (infoset, action) `strategy` of the compiled `tree` of `game`."""
+        n, k = game.definition.num_cards, game.definition.hole_cards
+        tables: dict[str, NDArray[np.float64]] = {}
+        offsets = tree.infoset_regret_offset
+        for i, (key, actions) in enumerate(zip(tree.infoset_keys, tree.infoset_actions,
+                                               strict=True)):
+            private, _, public = key.partition("|")
+            table = tables.get(public)
+            if table is None:
+                betting, _ = parse_public(game, public)
+                table = np.broadcast_to(uniform_rows(betting, 1)[0], (n,) * k + (ACTIONS,)).copy()
+                tables[public] = table
+            row = np.zeros(ACTIONS)
+            row[list(actions)] = strategy[offsets[i]:offsets[i + 1]]
+            for order in itertools.permutations(_parse_cards(game, private)):
+                table[order] = row
+        return cls(name, game, tables)
+
+    @classmethod
+    def from_store(cls, game: HoldemGame, store: str | os.PathLike[str] | None = None,
+                   ) -> TabularPolicy:
+        """The latest solve of `game` in the strategy store (default: the default store)."""
+        require_small(game)
+        with StrategyStore.open(Path(store) if store else None) as opened:
+            info = opened.latest_solve(game.name)
+            if info is not None and info.abstraction:
+                raise ValueError(f"the stored {game.name} solve is abstract ({info.abstraction})"
+                                 f"; play it through its own bot, not as an exact strategy")
+            tree, flat = stored_strategy_array(opened, game)
+        return cls.from_strategy(game, tree, flat, name=f"stored {game.name}")
+
+    @classmethod
+    def solved(cls, game: HoldemGame, target: float = 1e-4) -> TabularPolicy:
+        """Solve `game` here (the repo's default algorithm) to exploitability `target`."""
+        require_small(game)
+        result = solve(game, target_exploitability=target)
+        return cls.from_strategy(game, result.tree, result.strategy,
+                                 name=f"solved {game.name}")
+
+
+def strategy_of(game: HoldemGame, tree: PublicTree, policies: Sequence[HoldemPolicy],
+                ) -> NDArray[np.float64]:
+    """A profile as the flat (infoset, action) array of `tree`, the compiled `game`: seat p
+    plays ``policies[p]`` (pass one policy to play both seats).  Every information set of a
+    public state is asked in one call, so the whole tree takes one call per public decision.
+
+    With `solver.algorithms.exploitability.evaluate_strategy` this gives any `HoldemPolicy` of a
+    small member its exact value and best responses: the yardstick of the sampled evaluators."""
+    flat = np.zeros(tree.num_regrets)
+    offsets = tree.infoset_regret_offset
+    groups: dict[str, list[int]] = {}
+    for i, key in enumerate(tree.infoset_keys):
+        groups.setdefault(key.partition("|")[2], []).append(i)
+    for public, members in groups.items():
+        betting, board = parse_public(game, public)
+        policy = policies[betting.player % len(policies)]
+        holes = np.array([_parse_cards(game, tree.infoset_keys[i].partition("|")[0])
+                          for i in members], dtype=np.int64)
+        rows = policy.action_probabilities(betting, board, holes)
+        for i, row in zip(members, rows, strict=True):
+            flat[offsets[i]:offsets[i + 1]] = row[list(tree.infoset_actions[i])]
+    return flat
+
+
+def exact_evaluation(game: HoldemGame, policies: Sequence[HoldemPolicy]) -> Evaluation:
+    """Exact value (chips to seat 0) and best-response values of a profile (`strategy_of`)
+    on a member small enough to compile (`require_small`)."""
+    require_small(game)
+    tree = compile_game(game)
+    return evaluate_strategy(tree, strategy_of(game, tree, policies))

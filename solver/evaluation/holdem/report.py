@@ -1,0 +1,108 @@
+"""One evaluation of a hold'em policy, as ``python -m solver evaluate-holdem`` prints it: duplicate
+matches against the baselines, LBR against it, and its self-play value, all in mbb/hand ± 95%.
+
+Policies are named: the baselines (`solver.evaluation.holdem.baselines.BASELINES`), ``stored`` (the
+latest solve in the strategy store: an exact solve of a small member, or an abstraction bot's
+tables, `solver.abstractions.holdem.bot.HulheBot`) and ``solve`` (a small member solved here, in
+memory). Other bots join with `register_policy`, so the command stays the same for every member and
+every bot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from solver.abstractions.holdem.bot import HulheBot
+from solver.evaluation.holdem.baselines import BASELINES, baseline
+from solver.evaluation.holdem.duplicate import duplicate_match, mbb, self_play
+from solver.evaluation.holdem.lbr import local_best_response
+from solver.evaluation.holdem.policy import HoldemPolicy, TabularPolicy, exact_evaluation
+from solver.games.holdem.game import HoldemGame
+from strategies import StrategyStore
+
+PolicyFactory = Callable[[HoldemGame, "str | None"], HoldemPolicy]
+"""(member, strategy store path or None for the default) -> the policy."""
+
+def _stored(game: HoldemGame, store: str | None) -> HoldemPolicy:
+    with StrategyStore.open(store or None) as opened:
+        tables = opened.table_strategy(game.name) is not None
+    if tables:
+        return HulheBot.from_store(game.name, store)
+    return TabularPolicy.from_store(game, store)
+
+
+_FACTORIES: dict[str, PolicyFactory] = {
+    "stored": _stored,
+    "solve": lambda game, store: TabularPolicy.solved(game),
+}
+
+
+def register_policy(name: str, factory: PolicyFactory) -> None:
+    """Make `name` a policy the command can evaluate (e.g. an abstract bot loaded from its
+    blob)."""
+    if name in BASELINES:
+        raise ValueError(f"{name!r} is a baseline's name")
+    _FACTORIES[name] = factory
+
+
+def policy_names() -> tuple[str, ...]:
+    return (*_FACTORIES, *BASELINES)
+
+
+def make_policy(name: str, game: HoldemGame, store: str | None = None) -> HoldemPolicy:
+    """The policy called `name` for `game` (see `policy_names`)."""
+    if name in BASELINES:
+        return baseline(name, game)
+    factory = _FACTORIES.get(name)
+    if factory is None:
+        raise ValueError(f"unknown policy {name!r}; choose from {', '.join(policy_names())}")
+    return factory(game, store)
+
+
+def evaluate(game: HoldemGame, policy: HoldemPolicy, against: Sequence[str], deals: int,
+             lbr_deals: int, seed: int = 0, exact: bool = False, progress: bool = False,
+             ) -> dict[str, object]:
+    """Everything the command prints, as one JSON-ready dict: ``matches`` (the policy against
+    each of `against`), ``lbr`` (if `lbr_deals`), ``self_play``, and with `exact` the exact
+    exploitability and seat-0 value (members small enough to compile only)."""
+    report: dict[str, object] = {"game": game.name, "policy": policy.name,
+                                 "big_blind": max(game.definition.blinds), "seed": seed}
+    report["matches"] = [
+        duplicate_match(game, policy, baseline(name, game), deals, seed, progress).as_dict()
+        for name in against]
+    if lbr_deals:
+        report["lbr"] = local_best_response(game, policy, lbr_deals, seed,
+                                            progress=progress).as_dict()
+    if deals > 1:
+        report["self_play"] = self_play(game, policy, deals, seed, progress).as_dict()
+    if exact:
+        evaluation = exact_evaluation(game, [policy])
+        scale = mbb(game.definition)
+        report["exact"] = {"exploitability_mbb_per_hand": evaluation.exploitability * scale,
+                           "seat0_mbb_per_hand": evaluation.value * scale}
+    return report
+
+
+def report_lines(report: dict[str, object]) -> list[str]:
+    """The report as text, one figure a line."""
+    lines = [f"{report['policy']} in {report['game']} (mbb/hand, 95% intervals; big blind "
+             f"{report['big_blind']} chips)"]
+    lines.extend(f"  vs {match['opponent']:<13} {match['mbb_per_hand']:+9.1f} ± "
+                 f"{match['ci95']:.1f}   ({match['deals']:,} deal pairs, "
+                 f"{match['seconds']:.1f} s)"
+                 for match in report.get("matches", []))  # type: ignore[attr-defined]
+    lbr = report.get("lbr")
+    if isinstance(lbr, dict):
+        lines.append(f"  LBR wins       {lbr['lbr_mbb_per_hand']:+9.1f} ± {lbr['ci95']:.1f}   "
+                     f"(seat 0 {lbr['lbr_seat0']:+.1f}, seat 1 {lbr['lbr_seat1']:+.1f}; "
+                     f"{lbr['deals']:,} deal pairs, {lbr['seconds']:.1f} s)")
+    own = report.get("self_play")
+    if isinstance(own, dict):
+        lines.append(f"  self-play seat 0 {own['seat0_mbb_per_hand']:+7.1f} ± {own['ci95']:.1f}   "
+                     f"({own['deals']:,} deals, each also with the hands exchanged, "
+                     f"{own['seconds']:.1f} s)")
+    exact = report.get("exact")
+    if isinstance(exact, dict):
+        lines.append(f"  exact: exploitability {exact['exploitability_mbb_per_hand']:.2f}, "
+                     f"seat 0 {exact['seat0_mbb_per_hand']:+.2f}")
+    return lines

@@ -1,0 +1,11 @@
+"""Jobs that solve, measure and store: what the CLI's commands run.
+
+* `store_solve`: the one way a solve of any kind goes into the strategy store;
+* `build`: the quick games, a game's own build command, the background build of the long ones;
+* `dudo_match`, `hulhe`: the two long builds, on Dask (`dask`: the one client helper);
+* `experiments`: what an abstraction costs, measured exactly (recall-cost, bucket-cost);
+* `export`: a stored strategy as JSON or in OpenSpiel's terms; `sizes`: how big a game is.
+
+Names of games are resolved here (and in the CLI and the app), with `solver.games.get_game`;
+below this layer everything takes a `Game` or a compiled tree.
+"""

@@ -1,0 +1,100 @@
+"""A whole match of Dudo as one game: rounds, dice counts, who opens, what is public."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from solver.games import CHANCE, TERMINAL, Die, get_game
+from solver.games.dudo.match import DUDO, DudoMatchState, match_table, table_path, win_chances
+from solver.games.dudo.rules import bid_labels
+
+
+def roll(state: DudoMatchState, dice: str) -> DudoMatchState:
+    """Roll `dice` (sorted faces) for the seat to roll."""
+    for outcome, _ in state.chance_outcomes():
+        if state.action_label(outcome) == dice:
+            return state.apply_action(outcome)
+    raise AssertionError(f"no roll {dice}")
+
+
+def bid(state: DudoMatchState, label: str) -> DudoMatchState:
+    return state.apply_action(bid_labels(sum(state.current.counts)).index(label))
+
+
+def test_a_round_ends_with_a_die_lost_and_the_loser_opens() -> None:
+    game = get_game("dudo-match")
+    state = game.initial_state()
+    assert state.current_player() == CHANCE and len(state.chance_outcomes()) == 252
+    state = roll(roll(state, "11234"), "56666")
+    assert state.current_player() == 0 and state.private_key(1) == "56666"
+    assert state.public_key() == "5v5:"
+    state = bid(bid(state, "3x6"), "7x6")  # five 6s and two wild 1s: seven
+    assert state.information_state_key() == "11234|5v5:3x6,7x6"
+    assert state.legal_actions()[-1] == DUDO and state.action_label(DUDO) == "dudo"
+    before = state.private_key(0)
+    state = state.apply_action(DUDO)
+    # The call does not change anybody's private key (the app would take it for a secret).
+    assert state.private_key(0) == before
+    # Four 6s and two wild 1s make six, not seven: seat 1's bid fails, seat 1 loses a die.
+    assert state.counts == (5, 4) and state.number == 2 and state.current.opener == 1
+    assert state.current_player() == CHANCE
+    assert state.public_key() == "11234-56666:3x6,7x6,dudo/5v4:"
+    (done,) = state.public_view().finished_rounds
+    assert done.loser == 1 and done.pieces[1] == tuple(map(Die, (5, 6, 6, 6, 6)))
+    view = state.public_view()
+    assert view.pieces_held == (5, 4) and view.round == 2 and view.bids == ()
+    state = roll(roll(state, "12345"), "6666")
+    assert state.current_player() == 1  # the loser opens
+    assert state.public_key() == "11234-56666:3x6,7x6,dudo/5v4:"
+    assert len(bid_labels(9)) == len(state.legal_actions())
+
+
+def test_counting_and_the_end_of_the_match() -> None:
+    state = DudoMatchState()
+    state = roll(roll(state, "11234"), "56666")
+    state = bid(bid(state, "3x6"), "7x6").apply_action(DUDO)
+    assert state.public_view().finished_rounds[0].explain(("you", "the bot")) == (
+        "You called dudo on 7x6: your dice 1 1 2 3 4, the bot's 5 6 6 6 6; four 6s and two "
+        "wild 1s make 6, the bid fails: the bot loses a die.")
+    rng = random.Random(7)
+    while not state.is_terminal():
+        if state.is_chance():
+            outcomes = state.chance_outcomes()
+            state = state.apply_action(rng.choices([o for o, _ in outcomes],
+                                                   [p for _, p in outcomes])[0])
+        else:
+            legal = state.legal_actions()
+            move = DUDO if DUDO in legal and rng.random() < 0.5 else legal[0]
+            state = state.apply_action(move)
+    assert state.current_player() == TERMINAL and 0 in state.counts
+    winner = 0 if state.counts[1] == 0 else 1
+    assert state.returns() == ((1.0, -1.0) if winner == 0 else (-1.0, 1.0))
+    names = ("you", "the bot")
+    assert state.outcome_text(names).endswith(
+        f"so {'you win' if winner == 0 else 'the bot wins'} the match in {state.number} rounds.")
+    assert len(state.public_view().finished_rounds) == state.number
+
+
+def test_bids_follow_the_dice_in_play() -> None:
+    state = roll(roll(DudoMatchState(), "11234"), "56666")
+    (bids, calls) = state.action_groups()
+    assert len(bids.labels) == 60 and bids.columns == 6 and calls.labels == ("dudo",)
+    assert state.legal_actions() == tuple(range(60))
+    with pytest.raises(ValueError, match="legal actions"):
+        state.apply_action(DUDO)  # nothing to doubt yet
+
+
+def test_win_chances_come_from_the_table_beside_the_store(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    store = tmp_path / "strategies.sqlite"
+    monkeypatch.setenv("STRATEGY_STORE", str(store))
+    assert match_table() is None and win_chances((5, 5), 0) is None
+    table_path(store).write_text(json.dumps({"table": {"5v5": 0.52, "4v5": 0.4}}))
+    assert match_table() == {"5v5": 0.52, "4v5": 0.4}
+    assert win_chances((5, 4), 1) == (pytest.approx(0.6), pytest.approx(0.4))
+    state = roll(roll(DudoMatchState(), "11234"), "56666")
+    assert state.public_view().win_chances == (0.52, pytest.approx(0.48))
