@@ -1,13 +1,14 @@
 # The app with its strategies solved at build time: `docker run -p 8000:8000 IMAGE`.
 
-# htmx comes from the npm registry, pinned by package-lock.json; only its dist files are kept.
+# htmx and Swagger UI come from the npm registry, pinned by package-lock.json; only the files
+# the pages load are kept.
 FROM python:3.11-slim AS assets
 RUN apt-get update -qq \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm >/dev/null \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /build
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund --loglevel=error
+RUN npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -29,6 +30,8 @@ COPY app app
 COPY templates templates
 COPY static static
 COPY --from=assets /build/node_modules/htmx.org/dist node_modules/htmx.org/dist
+COPY --from=assets /build/node_modules/swagger-ui-dist/swagger-ui-bundle.js \
+     /build/node_modules/swagger-ui-dist/swagger-ui.css node_modules/swagger-ui-dist/
 # The quick games are solved into the image; the long ones are built in the background when
 # the container first starts (the lobby shows their progress).
 RUN python -m solver build --quiet \

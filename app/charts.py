@@ -19,11 +19,15 @@ from dataclasses import dataclass
 from html import escape
 
 WIDTH = 560
-HEIGHT = 320
+HEIGHT = 340
 MARGIN_LEFT = 62
 MARGIN_RIGHT = 20
-MARGIN_TOP = 40
+MARGIN_TOP = 60
+"""Room for two lines above the plot: the title, then the legend on a line of its own (beside
+the title the legend of four lines ran into it)."""
 MARGIN_BOTTOM = 50
+TITLE_Y = 24
+LEGEND_Y = 46
 
 PLOT_LEFT = MARGIN_LEFT
 PLOT_RIGHT = WIDTH - MARGIN_RIGHT
@@ -225,19 +229,22 @@ def _axes(sx: Scale, sy: Scale, x_label: str, y_label: str, x_ticks: Sequence[fl
 
 
 def _legend(entries: Sequence[tuple[str, str]]) -> list[str]:
-    """Swatches in the top margin, right-aligned; ``entries`` are (css class, text)."""
+    """Swatches on the line under the title, left-aligned, wrapping to the right edge;
+    ``entries`` are (css class, text)."""
     out = ['<g class="c-legend">']
-    x = float(PLOT_RIGHT)
-    y = 22
-    for cls, label in reversed(entries):
+    x, y = 12.0, float(LEGEND_Y)
+    for cls, label in entries:
         width = 7.5 * len(label) + 34
-        x -= width
+        if x > 12 and x + width > PLOT_RIGHT:
+            x, y = 12.0, y + 16
         if cls == "c-band":
-            out.append(f'<rect class="c-band" x="{x:.2f}" y="{y - 6}" width="20" height="10"/>')
+            out.append(f'<rect class="c-band" x="{x:.2f}" y="{y - 9:.2f}" width="20" '
+                       'height="10"/>')
         else:
-            out.append(f'<line class="{cls}" x1="{x:.2f}" x2="{x + 20:.2f}" y1="{y - 1}" '
-                       f'y2="{y - 1}"/>')
-        out.append(_text(x + 25, y + 3, label, "c-label", "start"))
+            out.append(f'<line class="{cls}" x1="{x:.2f}" x2="{x + 20:.2f}" y1="{y - 4:.2f}" '
+                       f'y2="{y - 4:.2f}"/>')
+        out.append(_text(x + 25, y, label, "c-label", "start"))
+        x += width
     out.append("</g>")
     return out
 
@@ -318,7 +325,7 @@ def results_chart(cumulative: Sequence[float], expected: Sequence[float] | None,
         summary += (f", {fmt_number(round(expected[-1], 3))} expected." if expected
                     else ".")
     parts = _open_svg(f"{title}. {summary}", title, summary, "results-chart")
-    parts.append(_text(12, 24, title, "c-title", "start"))
+    parts.append(_text(12, TITLE_Y, title, "c-title", "start"))
     if n == 0:
         geo = results_scales([])
         parts += _axes(geo.x, geo.y, "hand", "winnings", [], geo.y.ticks())
@@ -401,7 +408,7 @@ def convergence_chart(iterations: Sequence[float], exploitability: Sequence[floa
     else:
         summary = "No convergence trace stored for this solve."
     parts = _open_svg(f"{title}. {summary}", title, summary, "convergence-chart")
-    parts.append(_text(12, 24, title, "c-title", "start"))
+    parts.append(_text(12, TITLE_Y, title, "c-title", "start"))
     if not points:
         dummy = Scale(1, 10, PLOT_LEFT, PLOT_RIGHT, log=True)
         parts += _axes(dummy, Scale(1, 10, PLOT_BOTTOM, PLOT_TOP, log=True), "iterations",

@@ -20,7 +20,7 @@ try:
 except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
@@ -56,22 +56,42 @@ def make_engine(database_url: str, **options: Any) -> Engine:
         cursor = dbapi_connection.cursor()
         try:
             cursor.execute("PRAGMA foreign_keys = ON")
-            cursor.execute("PRAGMA busy_timeout = 30000")
+            cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             if not memory:
                 cursor.execute("PRAGMA journal_mode = WAL")
                 cursor.execute("PRAGMA synchronous = NORMAL")  # durable across app crashes
                 # Checkpoints are WalCheckpointer's job; this only bounds the WAL if it is not
                 # running (a script, a test without the app's lifespan).
                 cursor.execute(f"PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_PAGES}")
+                # A log that was reset (all of it checkpointed, no reader on it) is cut back
+                # to this size rather than kept at its largest.
+                cursor.execute(f"PRAGMA journal_size_limit = {WAL_LIMIT_BYTES}")
         finally:
             cursor.close()
 
     return engine
 
 
-AUTOCHECKPOINT_PAGES = 20_000
-"""WAL size (pages of 4 KiB, 80 MB) at which a commit checkpoints by itself; SQLite's default is
-1,000, which under load made one commit in two hundred wait for the checkpoint's fsync."""
+BUSY_TIMEOUT_MS = 30_000
+"""How long a connection waits for another's lock before it gives up."""
+
+WAL_LIMIT_BYTES = 16 * 1024 * 1024
+"""Bound on the write-ahead log's file. Under steady load some request is always reading, so
+the log was never reset to its start (a reset needs a moment with no reader on it) and grew to
+82 MB beside a 62 MB database; `WalCheckpointer` truncates it once it passes this size, and
+``journal_size_limit`` cuts it back to this size whenever it is reset."""
+
+AUTOCHECKPOINT_PAGES = WAL_LIMIT_BYTES // 4096
+"""WAL size (pages of 4 KiB) at which a commit checkpoints by itself when no `WalCheckpointer`
+runs. SQLite's default is 1,000, which under load made one commit in two hundred wait for the
+checkpoint's fsync; with the checkpointer running, the log never gets near this size."""
+
+CHECKPOINT_SECONDS = 1.0
+"""How often `WalCheckpointer` checkpoints: the log grows by what is written meanwhile."""
+
+TRUNCATE_WAIT_MS = 200
+"""How long a truncating checkpoint waits for the readers on the log (then it is tried again
+after the next interval): writers wait for it meanwhile, so it is kept short."""
 
 
 class WalCheckpointer:
@@ -82,11 +102,19 @@ class WalCheckpointer:
     commit then waits for two fsyncs (10-25 ms on the 2-core VM of the load test), and since the
     app runs SQLite work on the event loop (:class:`app.deps.Backend`), so does every request
     of that worker. A PASSIVE checkpoint from here never blocks readers or writers; several
-    processes may each run one (a checkpoint already under way makes the others skip)."""
+    processes may each run one (a checkpoint already under way makes the others skip).
 
-    def __init__(self, engine: Engine, interval: float = 1.0) -> None:
+    A passive checkpoint copies the log back but leaves the file as long as it was; once the
+    file is over `limit` bytes (`WAL_LIMIT_BYTES`), a TRUNCATE checkpoint waits a moment for
+    the readers of older snapshots, copies the rest back and empties the file."""
+
+    def __init__(self, engine: Engine, interval: float | None = None,
+                 limit: int | None = None) -> None:
         self.engine = engine
-        self.interval = interval
+        self.interval = CHECKPOINT_SECONDS if interval is None else interval
+        self.limit = WAL_LIMIT_BYTES if limit is None else limit
+        self.truncations = 0
+        """Truncating checkpoints done (for the logs and the tests)."""
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -112,6 +140,28 @@ class WalCheckpointer:
     def checkpoint(self) -> None:
         with self.engine.connect() as conn:
             conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            if self.wal_size() > self.limit:
+                self._truncate(conn)
+
+    def wal_path(self) -> Path:
+        return Path(f"{self.engine.url.database}-wal")
+
+    def wal_size(self) -> int:
+        """The log file's size in bytes (0 without one)."""
+        try:
+            return self.wal_path().stat().st_size
+        except OSError:
+            return 0
+
+    def _truncate(self, conn: Connection) -> None:
+        conn.exec_driver_sql(f"PRAGMA busy_timeout = {TRUNCATE_WAIT_MS}")
+        try:
+            busy, _, _ = conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()
+        finally:
+            conn.exec_driver_sql(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if not busy:
+            self.truncations += 1
+            log.debug("write-ahead log truncated (checkpoint %d)", self.truncations)
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):

@@ -35,6 +35,9 @@ API_PREFIX = "/api/v1"
 SESSION_COOKIE = "solved_bots_session"
 STATIC_DIR = REPO_ROOT / "static"
 HTMX_DIR = REPO_ROOT / "node_modules" / "htmx.org" / "dist"
+SWAGGER_UI_DIR = REPO_ROOT / "node_modules" / "swagger-ui-dist"
+"""Swagger UI for ``/docs`` (app/web/routes/docs.py), from npm like htmx: FastAPI's own docs
+pages load it from a CDN, which a machine without network cannot reach."""
 
 
 class SolvedBotsApp(FastAPI):
@@ -98,6 +101,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="1.0.0",
         lifespan=lifespan,
         openapi_tags=API_TAGS,
+        docs_url=None,  # served by the pages (app/web/routes/docs.py) from node_modules
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.engine = engine
@@ -120,9 +125,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     app.include_router(api_router, prefix=API_PREFIX)  # first: the routes under load
     app.include_router(health.router)
-    # Most specific mount first: /static/vendor/htmx must not be shadowed by /static.
+    # Most specific mounts first: /static/vendor/... must not be shadowed by /static.
     if HTMX_DIR.is_dir():
         app.mount("/static/vendor/htmx", StaticFiles(directory=HTMX_DIR), name="htmx")
+    if SWAGGER_UI_DIR.is_dir():
+        app.mount("/static/vendor/swagger-ui", StaticFiles(directory=SWAGGER_UI_DIR),
+                  name="swagger-ui")
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
 
     @app.get("/favicon.ico", include_in_schema=False)

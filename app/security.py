@@ -6,9 +6,9 @@
   inline scripts, no inline style attributes, no framing (``frame-ancestors 'none'``), forms
   post only here. The one inline ``<style>`` allowed is the SVG charts' own style block, by
   its sha256 hash (:data:`app.charts.SVG_CSS`), so a chart stays a self-contained SVG.
-  ``/docs`` and ``/redoc`` (Swagger UI and ReDoc, which FastAPI loads from a CDN and start with
-  an inline script) get a relaxed policy on those routes only: they need network access to the
-  CDN, the rest of the site needs none.
+  The API docs (``/docs``, Swagger UI) are a page like the others: Swagger UI is served from
+  this app (npm's ``swagger-ui-dist``) and started by a script file, so the one policy holds
+  everywhere and nothing needs a CDN.
 - ``X-Content-Type-Options: nosniff``, ``X-Frame-Options: DENY``, ``Referrer-Policy``,
   ``Cross-Origin-Opener-Policy``, ``Permissions-Policy``; API answers also get
   ``Cache-Control: no-store`` (a new match's answer carries its token).
@@ -58,25 +58,6 @@ CONTENT_SECURITY_POLICY = _policy([
 ])
 """The policy of every page: nothing inline except the charts' style block."""
 
-CDN = "https://cdn.jsdelivr.net"
-DOCS_CONTENT_SECURITY_POLICY = _policy([
-    ("default-src", "'self'"),
-    ("script-src", f"'self' 'unsafe-inline' {CDN}"),
-    ("style-src", f"'self' 'unsafe-inline' {CDN} https://fonts.googleapis.com"),
-    ("img-src", "'self' data: https://fastapi.tiangolo.com"),
-    ("font-src", "'self' https://fonts.gstatic.com"),
-    ("connect-src", "'self'"),
-    ("worker-src", "'self' blob:"),
-    ("object-src", "'none'"),
-    ("base-uri", "'none'"),
-    ("form-action", "'self'"),
-    ("frame-ancestors", "'none'"),
-])
-"""Swagger UI (``/docs``) and ReDoc (``/redoc``): FastAPI serves them from a CDN with an
-inline start-up script, so these routes, and only these, allow both."""
-
-DOCS_PATHS = ("/docs", "/redoc")
-
 SECURITY_HEADERS: dict[str, str] = {
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
@@ -84,10 +65,6 @@ SECURITY_HEADERS: dict[str, str] = {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
 }
-
-
-def _is_docs(path: str) -> bool:
-    return any(path == p or path.startswith(p + "/") for p in DOCS_PATHS)
 
 
 class SecurityHeadersMiddleware:
@@ -102,8 +79,7 @@ class SecurityHeadersMiddleware:
             return
         path: str = scope.get("path", "")
         extra = dict(SECURITY_HEADERS)
-        extra["Content-Security-Policy"] = (
-            DOCS_CONTENT_SECURITY_POLICY if _is_docs(path) else CONTENT_SECURITY_POLICY)
+        extra["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
         if path.startswith("/api/"):
             extra["Cache-Control"] = "no-store"
         encoded = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in extra.items()]

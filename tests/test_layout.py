@@ -232,8 +232,9 @@ def _string_constants(tree: ast.Module) -> Iterator[ast.Constant]:
             yield node
 
 
-GENERIC = ("solver.engine", "solver.algorithms", "solver.runs.build", "solver.runs.store_solve",
-           "solver.runs.dask", "solver.runs.sizes", "solver.evaluation.stored")
+GENERIC = ("solver.engine", "solver.algorithms", "solver.runs.build", "solver.runs.background",
+           "solver.runs.build_status", "solver.runs.store_solve", "solver.runs.dask",
+           "solver.runs.sizes", "solver.evaluation.stored")
 
 
 @pytest.mark.parametrize("prefix", GENERIC)

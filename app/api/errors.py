@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
@@ -15,10 +16,17 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.schemas import ErrorOut, HandInProgressOut, IllegalActionOut
+from app.schemas import (
+    BuildProgress,
+    ErrorOut,
+    GameNotReadyOut,
+    HandInProgressOut,
+    IllegalActionOut,
+)
 from app.services import (
     AuthenticationError,
     BotStalledError,
+    GameNotReadyError,
     HandFinishedError,
     HandInProgressError,
     IllegalActionError,
@@ -45,6 +53,25 @@ def api_message(error: ServiceError) -> str:
     return error.message
 
 
+def json_safe(value: Any) -> Any:
+    """`value` with what JSON (or UTF-8) cannot carry made printable, so that an error can
+    always be sent: lone surrogates (``"\\ud800"`` in a body) escaped as ``\\ud800``, and
+    NaN, Infinity and numbers beyond a float (``1e400``) written as text."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "backslashreplace").decode("utf-8")
+        return value
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"
+    if isinstance(value, dict):
+        return {json_safe(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(v) for v in value]
+    return value
+
+
 def error_response(error: ServiceError) -> JSONResponse:
     body: dict[str, Any] = {"detail": api_message(error)}
     headers = None
@@ -52,9 +79,12 @@ def error_response(error: ServiceError) -> JSONResponse:
         body["legal_actions"] = list(error.legal_actions)
     if isinstance(error, HandInProgressError):
         body["hand_id"] = error.hand_id
+    if isinstance(error, GameNotReadyError):
+        body["building"] = (BuildProgress.model_validate(error.building).model_dump(mode="json")
+                            if error.building else None)
     if isinstance(error, AuthenticationError):
         headers = {"WWW-Authenticate": "Bearer"}
-    return JSONResponse(body, status_code=error.status_code, headers=headers)
+    return JSONResponse(json_safe(body), status_code=error.status_code, headers=headers)
 
 
 async def _service_error(_request: Request, exc: Exception) -> JSONResponse:
@@ -115,7 +145,9 @@ def validation_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
 
 
 def validation_response(exc: RequestValidationError) -> JSONResponse:
-    return JSONResponse({"detail": validation_errors(exc)}, status_code=422)
+    """422 with the errors; whatever the input was (a lone surrogate, NaN, 1e400), the answer
+    is valid JSON, so that it is sent and the connection stays usable."""
+    return JSONResponse(json_safe({"detail": validation_errors(exc)}), status_code=422)
 
 
 async def _validation_error(_request: Request, exc: Exception) -> Response:
@@ -170,7 +202,9 @@ def install(app: FastAPI) -> None:
 
 # For the OpenAPI description of the routes.
 NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorOut}}
-UNAVAILABLE: dict[int | str, dict[str, Any]] = {503: {"model": ErrorOut}}
+UNAVAILABLE: dict[int | str, dict[str, Any]] = {503: {
+    "model": ErrorOut, "description": "The strategy store is missing or unreadable, or the bot "
+                                      "could not answer."}}
 AUTH: dict[int | str, dict[str, Any]] = {401: {"model": ErrorOut}, 403: {"model": ErrorOut}}
 # A 409 is one of the domain's (with the legal actions, or the unfinished hand) or, when another
 # request changed the hand at the same moment, a plain one.
@@ -179,11 +213,20 @@ ILLEGAL: dict[int | str, dict[str, Any]] = {409: {
     "description": "Illegal action, not your turn, hand over, stale ``seq`` (with the legal "
                    "actions), or another request played in this hand at the same moment."}}
 IN_PROGRESS: dict[int | str, dict[str, Any]] = {409: {
-    "model": HandInProgressOut | ErrorOut,
-    "description": "The previous hand is unfinished (with its id), or another request dealt "
-                   "at the same moment."}}
+    "model": HandInProgressOut | GameNotReadyOut | ErrorOut,
+    "description": "The previous hand is unfinished (with its id), another request dealt "
+                   "at the same moment, or the game's strategy is not built (any more)."}}
+NOT_READY: dict[int | str, dict[str, Any]] = {409: {
+    "model": GameNotReadyOut,
+    "description": "The game's strategy is not built yet: being built in the background (with "
+                   "its progress), waiting its turn, failed (with why) or not started. Try "
+                   "again once it is built."}}
 TOO_LARGE: dict[int | str, dict[str, Any]] = {
     413: {"model": ErrorOut, "description": "The request body is over the size limit."}}
+MALFORMED_HTTP: dict[int | str, dict[str, Any]] = {400: {
+    "description": "Not a valid HTTP request (a malformed Transfer-Encoding header, say): "
+                   "refused by the HTTP server before the app sees it, as plain text.",
+    "content": {"text/plain": {"schema": {"type": "string"}}}}}
 JSON_BODY: dict[int | str, dict[str, Any]] = {
     415: {"model": ErrorOut, "description": "The body is not JSON."}}
 ACTION_INPUT: dict[int | str, dict[str, Any]] = {

@@ -14,6 +14,7 @@ from app.schemas.base import Frozen, UTCDateTime
 class SolveSummary(Frozen):
     solve_id: int
     algorithm: str
+    algorithm_words: str = Field(description="The algorithm in words.")
     iterations: int
     seconds: float
     exploitability: float | None = Field(
@@ -24,7 +25,33 @@ class SolveSummary(Frozen):
         default=None, description="Half-width of the 95% interval of ``value`` where it is a "
         "sampled estimate (self-play of an abstract solve, whose exact value is unknown); null "
         "where ``value`` is exact.")
+    abstraction: str | None = Field(
+        default=None, description="The abstract game the strategy was solved in (its "
+        "descriptor, e.g. ``recall=3``); null for the real game.")
     created: UTCDateTime
+
+
+class BotNature(Frozen):
+    """Whether the bot's strategy is an equilibrium of the game itself or of an abstraction."""
+
+    exact: bool = Field(description="Solved in the real game, its exploitability measured "
+                        "exactly; false for a strategy solved in an abstract game.")
+    abstraction: str | None = Field(description="What the abstract game keeps and forgets, in "
+                                    "words (after \"It plays …\"); null for an exact bot.")
+    measured: str | None = Field(description="How exploitable such a strategy was measured to "
+                                 "be in the real game, or that it was not; null for an exact "
+                                 "bot (see ``solve.exploitability``).")
+
+
+class SeatOut(Frozen):
+    """A seat as the game's players name it."""
+
+    name: str = Field(description="In a sentence: ``the big blind``, ``the first player``.")
+    short: str = Field(description="For a label: ``big blind``, ``first``.")
+    order: str = Field(description="When it acts: ``first``, ``second before the flop, first "
+                       "after it``.")
+    role: str | None = Field(description="Its name where it is more than its turn (``the big "
+                             "blind``); null where the order says it all.")
 
 
 class GameDescription(Frozen):
@@ -37,6 +64,8 @@ class GameDescription(Frozen):
     pieces: Literal["cards", "dice", "moves"] = Field(
         description="What a player's private information is drawn as.")
     simultaneous: bool = Field(description="True if both players choose at once.")
+    seats: list[SeatOut] = Field(description="Seat 0 and seat 1 as the game's players name "
+                                 "them: values ``for seat 0`` are for ``seats[0].name``.")
     notes: list[str] = Field(description="What a newcomer needs beyond the two lines of rules.")
     openspiel: str | None = Field(
         description="The OpenSpiel game this one equals (``pyspiel.load_game`` string), if any.")
@@ -56,10 +85,21 @@ class BuildProgress(Frozen):
     long builds after it serves the games that are ready)."""
 
     state: Literal["waiting", "building", "failed"]
-    step: str | None = Field(description="What the build is doing now.")
-    fraction: float | None = Field(description="How much of that step is done (0 to 1).")
-    remaining_seconds: float | None = Field(description="About how long that step still takes.")
-    message: str | None = Field(description="Why it failed, if it did.")
+    step: str | None = Field(default=None, description="What the build is doing now.")
+    phase: int | None = Field(default=None, description="Which of its phases it is in (1 on).")
+    phases: int | None = Field(default=None, description="How many phases the build has.")
+    fraction: float | None = Field(
+        default=None, description="How far the build of this game has come (0 to 1), by the "
+        "time its phases are estimated to take.")
+    step_fraction: float | None = Field(
+        default=None, description="How much of the current step is done (0 to 1).")
+    remaining_seconds: float | None = Field(
+        default=None, description="About how long the build of this game still takes.")
+    build_remaining_seconds: float | None = Field(
+        default=None, description="About how long the whole background build still takes.")
+    starts_in_seconds: float | None = Field(
+        default=None, description="While waiting: about when its build starts.")
+    message: str | None = Field(default=None, description="Why it failed, if it did.")
 
 
 class GameSummary(GameDescription):
@@ -71,6 +111,8 @@ class GameSummary(GameDescription):
         default=None, description="Set where ``value`` is only estimated (by self-play): the "
         "half-width of its 95% interval.")
     solve: SolveSummary | None
+    bot: BotNature | None = Field(default=None, description="Exact or abstract; null without a "
+                                  "solve.")
     available: bool = Field(description="True if a solved strategy is stored: the bot can play.")
     building: BuildProgress | None = Field(
         default=None, description="Set while its strategy is being built in the background.")
@@ -111,6 +153,10 @@ class TreeNode(Frozen):
     label: str = Field(description="The move into this node from its parent ('' at the root).")
     kind: NodeKind
     actor: int = Field(description="The seat to move at a decision node, else -1.")
+    hidden_moves: list[str] = Field(
+        default=[], description="Where the move into this node is a secret choice (the other "
+        "player cannot tell it from the others): every move that leads here; empty "
+        "otherwise.")
 
 
 class RangeRow(Frozen):

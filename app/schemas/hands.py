@@ -51,6 +51,9 @@ class Event(Frozen):
     label: str | None = Field(description="What happened; null while it is hidden from you.")
     hidden: bool
     text: str
+    round: int | None = Field(
+        default=None, description="The round it belongs to, in a game that counts rounds (a "
+        "betting round; a round of a match, which the table shows apart).")
 
 
 class PieceOut(Frozen):

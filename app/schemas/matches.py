@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from app.schemas.base import Frozen, UTCDateTime
+from app.schemas.games import BuildProgress
 from app.schemas.hands import HandStatus
 
 ACCURACY = ("the share of your decisions that gave up at most 1% of the pot (of the stake "
@@ -71,8 +72,11 @@ class MatchResults(Frozen):
     mean: float | None
     std: float | None = Field(description="Sample standard deviation; null under 2 hands.")
     ci95_low: float | None = Field(
-        description="95% confidence interval of the mean (Student's t); null under 2 hands.")
+        description="95% confidence interval of the mean (Student's t); null until 5 hands "
+        "with some spread (``ci95_note`` says why).")
     ci95_high: float | None
+    ci95_note: str | None = Field(
+        default=None, description="Why there is no interval yet (null when there is one).")
     game_value: float | None = Field(description="Game value for seat 0 used for expectations.")
     game_value_ci95: float | None = Field(
         default=None, description="Set where the game value is only estimated (by the bot's "
@@ -83,20 +87,28 @@ class MatchResults(Frozen):
     expected_mean: float | None
     verdict: Verdict = Field(
         description="How the mean compares with the expectation: ``too_few_hands`` before "
-        "30 hands or while the interval has no width, then ``consistent`` (expectation "
+        "30 hands or while the results have no spread, then ``consistent`` (expectation "
         "inside the interval), ``better`` or ``worse``.")
     verdict_text: str
+    verdict_basis: Literal["luck_adjusted", "raw"] | None = Field(
+        default=None, description="The interval the verdict judged: the luck-adjusted one "
+        "where every hand has a luck-adjusted result and it has an interval, else the raw one; "
+        "null without a verdict.")
     adjusted_hands: int = Field(description="Finished hands with a luck-adjusted result.")
     adjusted_mean: float | None = Field(
         description="Mean luck-adjusted result per hand: an unbiased estimate of your expected "
         "winnings per hand against the bot, with far less spread than the raw mean.")
     adjusted_ci95_low: float | None
     adjusted_ci95_high: float | None
+    adjusted_ci95_note: str | None = Field(
+        default=None, description="Why there is no luck-adjusted interval yet (null when "
+        "there is one).")
     ev_lost: float | None = Field(description="What your decisions gave up against the "
                                   "equilibrium in all (expected_total minus the adjusted sum).")
     accuracy: float | None = Field(description="Share of accurate decisions: " + ACCURACY)
     costliest: list[CostlyDecision] = Field(description="Your costliest decisions, costliest "
-                                            "first; each opens its hand's replay.")
+                                            "first, those that gave up anything (more than "
+                                            "0.0005); each opens its hand's replay.")
     series: list[SeriesPoint] = Field(
         description="Cumulative winnings after finished hands, at most 500 points spread "
         "evenly over the match (the last hand always included).")
@@ -121,7 +133,7 @@ class Health(Frozen):
     status: Literal["ok", "unavailable"]
     games: list[str] = Field(description="Games the bot can play now.")
     unsolved: list[str]
-    store: str
+    store: str = Field(description="The strategy store's file name.")
     store_error: str | None = None
 
 
@@ -130,6 +142,12 @@ class Health(Frozen):
 
 class ErrorOut(Frozen):
     detail: str
+
+
+class GameNotReadyOut(ErrorOut):
+    building: BuildProgress | None = Field(
+        description="The game's background build: how far it has come, or why it failed; null "
+        "if none is under way.")
 
 
 class IllegalActionOut(ErrorOut):

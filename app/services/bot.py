@@ -75,15 +75,15 @@ class StoredStrategyBot:
         if row is None:
             log.error("the stored %s strategy has no information set %r", game.name, key)
             raise StrategyUnavailableError(
-                f"the stored strategy for {game.name!r} in {self.source.path} does not cover "
-                f"this position; it does not match the game: {BUILD_HINT} again")
+                f"the stored strategy for {game.name!r} does not cover this position; it does "
+                f"not match the game: {BUILD_HINT} again")
         legal = legal_labels(state)
         if sorted(row.labels) != sorted(legal) or not math.fsum(row.probabilities) > 0:
             log.error("stored %s strategy at %r: %s %s, legal %s", game.name, key, row.labels,
                       row.probabilities, legal)
             raise StrategyUnavailableError(
-                f"the stored strategy for {game.name!r} in {self.source.path} does not match "
-                f"the game's actions: {BUILD_HINT} again")
+                f"the stored strategy for {game.name!r} does not match the game's actions: "
+                f"{BUILD_HINT} again")
         return Policy(row.labels, row.probabilities, row.values, row.value)
 
     def _computed(self, game: Game, state: State, abstraction: ComputedAtPlayTime) -> Policy:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import shlex
 from typing import cast
 
 from app.schemas import (
     ActionProbability,
+    BotNature,
     BuildProgress,
     Convergence,
     GameDescription,
@@ -26,16 +28,47 @@ from app.schemas import (
 )
 from app.services.errors import NotFoundError, StrategyUnavailableError
 from app.services.strategy_source import StrategySource
+from solver.abstractions import describe
+from solver.algorithms.names import describe_algorithm
 from solver.games import Game, game_names, get_game
 from solver.games.views import HandClasses
 from strategies import InfosetStrategy, PublicNode, SolveInfo, split_key
 
 
 def game_or_404(name: str) -> Game:
-    """The game called `name`; `NotFoundError` naming the valid games otherwise."""
+    """The game called `name`; `NotFoundError` naming the lobby's games otherwise."""
     if name not in game_names():
-        raise NotFoundError(f"unknown game {name!r}; valid games: {', '.join(game_names())}")
+        listed = [g for g in game_names() if get_game(g).listed]
+        raise NotFoundError(f"unknown game {name!r}; the games: {', '.join(listed)}")
     return get_game(name)
+
+
+def lobby_games(source: StrategySource) -> list[str]:
+    """The games the lobby offers: those it lists, and the variants whose solve is stored."""
+    try:
+        solved = set(source.store().games())
+    except StrategyUnavailableError:
+        solved = set()
+    return [g for g in game_names() if get_game(g).listed or g in solved]
+
+
+def offered_game(source: StrategySource, name: str) -> Game:
+    """The game called `name` if the lobby offers it; else `NotFoundError` naming the lobby's
+    games (a variant the registry knows but nobody built is not offered: its strategy, tree
+    and matches are not found, like those of a game that does not exist)."""
+    offered = lobby_games(source)
+    if name not in offered:
+        what = (f"{get_game(name).title} ({name!r}) is not offered here" if name in game_names()
+                else f"unknown game {name!r}")
+        raise NotFoundError(f"{what}; the games: {', '.join(offered)}")
+    return get_game(name)
+
+
+def ready_solve(source: StrategySource, name: str) -> SolveInfo:
+    """The latest solve of a game the lobby offers: 404 for a game it does not offer, 409
+    (`GameNotReadyError`, with its build's progress) for one not built yet."""
+    offered_game(source, name)
+    return source.solve(name)
 
 
 def game_value(source: StrategySource, game: str) -> tuple[float | None, float | None]:
@@ -54,13 +87,21 @@ def _solve_summary(info: SolveInfo) -> SolveSummary:
     return SolveSummary(
         solve_id=info.id,
         algorithm=info.algorithm,
+        algorithm_words=describe_algorithm(info.algorithm),
         iterations=info.iterations,
         seconds=info.seconds,
         exploitability=info.exploitability if math.isfinite(info.exploitability) else None,
         value=info.value,
         value_ci95=info.value_ci95,
+        abstraction=info.abstraction or None,
         created=info.created,
     )
+
+
+def _bot(info: SolveInfo) -> BotNature:
+    words = describe(info.abstraction)
+    return BotNature(exact=words is None, abstraction=words.what if words else None,
+                     measured=words.measured if words else None)
 
 
 def _description_fields(game: Game) -> dict[str, object]:
@@ -71,6 +112,8 @@ def _description_fields(game: Game) -> dict[str, object]:
         "reference_value": game.reference_value,
         "pieces": game.pieces,
         "simultaneous": game.simultaneous,
+        "seats": [{"name": seat.name, "short": seat.short, "order": seat.order,
+                   "role": seat.role or None} for seat in game.seats],
         "notes": list(game.notes),
         "openspiel": game.openspiel.game_string if game.openspiel is not None else None,
         "listed": game.listed,
@@ -91,6 +134,7 @@ def _summary_fields(game: Game, info: SolveInfo | None) -> dict[str, object]:
         "value": info.value if info is not None else None,
         "value_ci95": info.value_ci95 if info is not None else None,
         "solve": _solve_summary(info) if info is not None else None,
+        "bot": _bot(info) if info is not None else None,
         "available": info is not None,
     }
 
@@ -108,9 +152,7 @@ def list_games(source: StrategySource) -> list[GameSummary]:
         report = building.get(name) if info is None else None
         out.append(GameSummary.model_validate({
             **_summary_fields(get_game(name), info),
-            "building": BuildProgress.model_validate({
-                "step": None, "fraction": None, "remaining_seconds": None, "message": None,
-                **report}) if report else None}))
+            "building": BuildProgress.model_validate(report) if report else None}))
     return out
 
 
@@ -159,9 +201,9 @@ def strategy(
     """The stored strategy of a game: one information set (`infoset`, 404 if unknown) or those
     whose key starts with `prefix` and contains `contains`, whose private part is `private`
     and whose public history starts with `history`, in the solver's order, paged by
-    `offset`/`limit` in the store. 503 if the game has no solve."""
-    game_or_404(name)
-    info = source.solve(name)
+    `offset`/`limit` in the store. 404 for a game the lobby does not offer, 409 while it is
+    not built."""
+    info = ready_solve(source, name)
     if infoset is not None:
         row = source.infoset(name, infoset)
         if row is None:
@@ -190,8 +232,7 @@ def _example_keys(source: StrategySource, name: str) -> str:
 
 def convergence(source: StrategySource, name: str) -> Convergence:
     """The convergence trace (exploitability and value by iteration) of the latest solve."""
-    game_or_404(name)
-    info = source.solve(name)
+    info = ready_solve(source, name)
     return Convergence(
         game=name,
         solve_id=info.id,
@@ -217,8 +258,8 @@ def tree_node(source: StrategySource, name: str, idx: int = 0, *, offset: int = 
     children and a page of the range of the player to move, with the equilibrium's
     probabilities, values and reach of each private state. 404 for an unknown node, or a solve
     that stored no tree."""
-    game = game_or_404(name)
-    info = source.solve(name)
+    info = ready_solve(source, name)
+    game = get_game(name)
     found = source.nodes(name, idx=idx)
     if not found:
         root = source.nodes(name, idx=0)
@@ -236,13 +277,19 @@ def tree_node(source: StrategySource, name: str, idx: int = 0, *, offset: int = 
         everything = rows if total <= len(rows) else source.infoset_page(name, node=idx)[1]
     else:
         everything = []
+    hidden = _hidden_moves(node, children, rows[0].labels if rows else ())
+    out_path = [_tree_node(path[0])] + [
+        _tree_node(n, _hidden_moves(parent, source.nodes(name, parent=parent.idx),
+                                    _labels(source, name, parent)))
+        for parent, n in itertools.pairwise(path)]
+    out_children = ([_tree_node(children[0], hidden, label=move) for move in hidden] if hidden
+                    else [_tree_node(n) for n in children])
     reached = sum(r.reach or 0.0 for r in everything)
     value = (sum((r.reach or 0.0) * (r.value or 0.0) for r in everything) / reached
              if reached > 0 and all(r.value is not None or not r.reach for r in everything)
              else None)
     return NodeView(
-        game=name, solve_id=info.id, node=_tree_node(node),
-        path=[_tree_node(n) for n in path], children=[_tree_node(n) for n in children],
+        game=name, solve_id=info.id, node=out_path[-1], path=out_path, children=out_children,
         description=game.describe_history(node.public),
         range=[RangeRow(key=r.key, private=split_key(r.key)[0], actions=_entry(r).actions,
                         values=list(r.values) if r.values is not None else None,
@@ -285,6 +332,26 @@ def _grid(classes: HandClasses, rows: list[InfosetStrategy]) -> RangeGrid | None
                      cells=[[cell(row, column) for column in range(size)] for row in range(size)])
 
 
-def _tree_node(node: PublicNode) -> TreeNode:
-    return TreeNode(idx=node.idx, public=node.public, label=node.label,
-                    kind=cast(NodeKind, node.kind), actor=node.actor)
+def _labels(source: StrategySource, name: str, node: PublicNode) -> tuple[str, ...]:
+    """The moves of the player to act at a decision node."""
+    if node.kind != "decision":
+        return ()
+    rows = source.infoset_page(name, node=node.idx, limit=1)[1]
+    return rows[0].labels if rows else ()
+
+
+def _hidden_moves(node: PublicNode, children: list[PublicNode], moves: tuple[str, ...]
+                  ) -> list[str]:
+    """The moves of a decision node that the other player cannot tell apart (a secret choice:
+    all of them lead to its one child), or none. The tree stores that child under the first
+    of them only, so it lists every one."""
+    if node.kind == "decision" and len(children) == 1 and len(moves) > 1:
+        return list(moves)
+    return []
+
+
+def _tree_node(node: PublicNode, hidden: list[str] | None = None, label: str | None = None
+               ) -> TreeNode:
+    return TreeNode(idx=node.idx, public=node.public,
+                    label=node.label if label is None else label,
+                    kind=cast(NodeKind, node.kind), actor=node.actor, hidden_moves=hidden or [])

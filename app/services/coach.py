@@ -21,6 +21,11 @@ from app.services.bot import Bot, Policy
 from app.services.errors import StrategyUnavailableError
 from app.services.trace import Trace
 
+NEGLIGIBLE = 0.0005
+"""What a decision may give up (or gain) against the equilibrium and still count as nothing:
+it rounds to 0.000, the coach's precision, and it is the size of a solved strategy's own
+error (its actions' values differ by about its exploitability, 1e-4). Below it a decision is
+not costly and the pages say nothing was given up."""
 ACCURACY_SHARE = 0.01
 """A decision is *accurate* if it gave up at most this share of the pot against the equilibrium
 (of the stake of 1 in a game without a pot)."""

@@ -7,6 +7,8 @@ HTTP status the API answers with.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class ServiceError(Exception):
     """Base class; ``str(error)`` is a message fit for the player."""
@@ -98,6 +100,24 @@ class StrategyUnavailableError(ServiceError):
     """No usable solved strategy for the game (store missing, corrupt or without the game)."""
 
     status_code = 503
+
+
+class GameNotReadyError(StrategyUnavailableError):
+    """A game the lobby offers whose strategy is not built yet: being built in the background
+    (`building` says how far it has come), waiting its turn, failed, or not started.
+
+    409, not 503: the server is up and the game exists (its description answers), but it is
+    not in a state to be played or read yet; the answer says why and how far its build has
+    come, and the client tries again later. 503 would tell monitors and clients the server is
+    down, 404 that the game does not exist, and 425/423 mean other things (TLS early data,
+    WebDAV locks)."""
+
+    status_code = 409
+
+    def __init__(self, message: str, game: str, building: dict[str, Any] | None) -> None:
+        super().__init__(message)
+        self.game = game
+        self.building = building
 
 
 class BotStalledError(StrategyUnavailableError):

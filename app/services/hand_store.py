@@ -215,12 +215,13 @@ def insert_match(session: Session, game: str, owner: str | None, token_hash: str
                     match.created, 0, 0, 0.0, 0.0, account_id=account_id, player_kind=kind)
 
 
-def costliest_hands(session: Session, match: MatchRow, limit: int) -> list[Any]:
-    """The match's hands whose worst decision cost most against the equilibrium: (public id,
-    number, worst loss, its seq), costliest first."""
+def costliest_hands(session: Session, match: MatchRow, limit: int, above: float = 0.0
+                    ) -> list[Any]:
+    """The match's hands whose worst decision cost most against the equilibrium, more than
+    `above`: (public id, number, worst loss, its seq), costliest first."""
     query = (select(_HANDS.c.public_id, _HANDS.c.number, _HANDS.c.worst_loss,
                     _HANDS.c.worst_seq)
-             .where((_HANDS.c.match_id == match.id) & (_HANDS.c.worst_loss > 0))
+             .where((_HANDS.c.match_id == match.id) & (_HANDS.c.worst_loss > above))
              .order_by(_HANDS.c.worst_loss.desc()).limit(limit))
     return list(session.connection().execute(query))
 

@@ -26,7 +26,8 @@ from app.schemas import (
     SeriesPoint,
 )
 from app.services import hand_store, results
-from app.services.catalog import game_or_404, game_value
+from app.services.catalog import game_or_404, game_value, offered_game
+from app.services.coach import NEGLIGIBLE
 from app.services.errors import NotFoundError
 from app.services.hand_store import HandRow, MatchRow
 from app.services.strategy_source import StrategySource
@@ -45,10 +46,11 @@ MAX_EXPORT_PAGE = 500
 def create_match(session: Session, source: StrategySource, game: str,
                  owner: str | None = None, *, account_id: int | None = None,
                  kind: str = PERSON) -> MatchCreated:
-    """A new match of `game` (404 if unknown, 503 if unsolved) and its bearer token, which is
-    returned only here (the database keeps its SHA-256). `owner` ties it to a browser,
-    `account_id` to an account (played by a person or a program: `kind`)."""
-    game_or_404(game)
+    """A new match of `game` (404 if the lobby does not offer it, 409 while it is not built)
+    and its bearer token, which is returned only here (the database keeps its SHA-256).
+    `owner` ties it to a browser, `account_id` to an account (played by a person or a
+    program: `kind`)."""
+    offered_game(source, game)
     source.require(game)
     token = new_token()
     match = hand_store.insert_match(session, game, owner, hash_token(token),
@@ -84,8 +86,10 @@ def match_results(session: Session, source: StrategySource, match_id: str, acces
     expected_total = value * balance if value is not None else None
     expected_mean = (expected_total / stats.n
                      if expected_total is not None and stats.n else None)
-    judged = results.verdict(stats, expected_mean)
     adjusted = results.from_totals(match.adjusted_n, match.adjusted_sum, match.adjusted_sumsq)
+    judged = results.verdict(stats, expected_mean, adjusted)
+    interval = results.shown_interval(stats)
+    adjusted_interval = results.shown_interval(adjusted)
     page = hand_store.hand_page(session, match, before, limit + 1)
     more = len(page) > limit
     page = page[:limit]
@@ -109,23 +113,27 @@ def match_results(session: Session, source: StrategySource, match_id: str, acces
         total=stats.total,
         mean=stats.mean,
         std=stats.std,
-        ci95_low=stats.ci95_low,
-        ci95_high=stats.ci95_high,
+        ci95_low=interval.low,
+        ci95_high=interval.high,
+        ci95_note=interval.note,
         game_value=value,
         game_value_ci95=value_ci95,
         expected_total=expected_total,
         expected_mean=expected_mean,
         verdict=judged.kind,
         verdict_text=judged.text,
+        verdict_basis=judged.basis,
         adjusted_hands=adjusted.n,
         adjusted_mean=adjusted.mean,
-        adjusted_ci95_low=adjusted.ci95_low,
-        adjusted_ci95_high=adjusted.ci95_high,
+        adjusted_ci95_low=adjusted_interval.low,
+        adjusted_ci95_high=adjusted_interval.high,
+        adjusted_ci95_note=adjusted_interval.note,
         ev_lost=ev_lost,
         accuracy=match.accurate / match.decisions if match.decisions else None,
         costliest=[CostlyDecision(hand_id=row.public_id, number=row.number, seq=row.worst_seq,
                                   lost_vs_equilibrium=row.worst_loss)
-                   for row in hand_store.costliest_hands(session, match, COSTLIEST)],
+                   for row in hand_store.costliest_hands(session, match, COSTLIEST,
+                                                         above=NEGLIGIBLE)],
         series=series,
         hands=[HandSummary(hand_id=row.public_id, number=row.number, human_seat=row.human_seat,
                            status="finished" if row.status == FINISHED else "in_progress",
@@ -135,11 +143,13 @@ def match_results(session: Session, source: StrategySource, match_id: str, acces
                for row in page],
         next_cursor=page[-1].number if more and page else None,
         current_hand_id=current,
-        in_unit=_in_unit(game_or_404(match.game).result_unit, stats, adjusted, expected_mean),
+        in_unit=_in_unit(game_or_404(match.game).result_unit, stats, interval, adjusted,
+                         adjusted_interval, expected_mean),
     )
 
 
-def _in_unit(unit: ResultUnit | None, stats: results.Stats, adjusted: results.Stats,
+def _in_unit(unit: ResultUnit | None, stats: results.Stats, interval: results.Interval,
+             adjusted: results.Stats, adjusted_interval: results.Interval,
              expected_mean: float | None) -> RatesInUnit | None:
     """The rates per hand in the game's usual unit, if it has one beside chips."""
     if unit is None:
@@ -150,10 +160,10 @@ def _in_unit(unit: ResultUnit | None, stats: results.Stats, adjusted: results.St
 
     return RatesInUnit(
         unit=unit.name, meaning=unit.meaning, per_chip=unit.per_chip, mean=scaled(stats.mean),
-        ci95_low=scaled(stats.ci95_low), ci95_high=scaled(stats.ci95_high),
+        ci95_low=scaled(interval.low), ci95_high=scaled(interval.high),
         expected_mean=scaled(expected_mean), adjusted_mean=scaled(adjusted.mean),
-        adjusted_ci95_low=scaled(adjusted.ci95_low),
-        adjusted_ci95_high=scaled(adjusted.ci95_high))
+        adjusted_ci95_low=scaled(adjusted_interval.low),
+        adjusted_ci95_high=scaled(adjusted_interval.high))
 
 
 def export_hands(session: Session, match_id: str, access: Access, *, limit: int = DEFAULT_PAGE,

@@ -1,10 +1,15 @@
 """The statistics of a match from its running totals: mean, spread, a Student's t interval and
 the one verdict that the API and the pages both show.
 
-A verdict needs enough hands: with a handful of results the sample spread is a poor guess of
-the real one (two wins in Rock-Paper-Scissors have no spread at all, yet a uniform bot cannot be
-beaten), so none is given before `MIN_HANDS_FOR_VERDICT` hands nor from an interval of zero
-width.
+An interval is shown once there are `MIN_HANDS_FOR_INTERVAL` results with some spread: two
+draws in Rock-Paper-Scissors have none, and an interval of zero width ([−1, −1] after two
+losses) claims a certainty that two hands cannot give; with two to four results Student's t
+multiplies the spread by 12.7 to 3.2, which makes the interval wider than anything the game
+pays. A verdict needs more: with a handful of results the sample spread is a poor guess of the
+real one (two wins against a uniform bot have no spread at all, yet it cannot be beaten), so none
+is given before `MIN_HANDS_FOR_VERDICT` hands. Where every hand has a luck-adjusted result
+(`app.services.coach`) the verdict judges that estimate, whose interval is far narrower, and
+says so.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from typing import Literal
 
 from scipy.stats import t as student_t
 
+MIN_HANDS_FOR_INTERVAL = 5
 MIN_HANDS_FOR_VERDICT = 30
 CONFIDENCE = 0.95
 
@@ -65,13 +71,52 @@ def seat_value(value: float, seat: int) -> float:
 
 
 @dataclass(frozen=True, slots=True)
+class Interval:
+    """A 95% interval as the results show it: its ends, or none and why not yet."""
+
+    low: float | None
+    high: float | None
+    note: str | None
+    """Why there is no interval (None when there is one)."""
+
+
+def shown_interval(stats: Stats) -> Interval:
+    """The interval of `stats` once it has `MIN_HANDS_FOR_INTERVAL` results with some spread,
+    else none and why (equal results first: that is what more hands must change)."""
+    if stats.std == 0.0:
+        return Interval(None, None, "not shown: every result so far is the same, so there is "
+                                    "no spread to measure yet")
+    if stats.n < MIN_HANDS_FOR_INTERVAL or stats.ci95_low is None or stats.ci95_high is None:
+        return Interval(None, None, f"shown after {MIN_HANDS_FOR_INTERVAL} hands: fewer "
+                                    "results say too little about their spread")
+    return Interval(stats.ci95_low, stats.ci95_high, None)
+
+
+def signed(x: float, digits: int = 3) -> str:
+    """``+0.056``, ``−0.056``, and ``0.000`` for anything that rounds to zero (never a
+    negative zero)."""
+    text = f"{abs(x):.{digits}f}"
+    if not text.strip("0."):
+        return text
+    return ("+" if x > 0 else "−") + text
+
+
+Basis = Literal["luck_adjusted", "raw"]
+
+
+@dataclass(frozen=True, slots=True)
 class Verdict:
     kind: Literal["too_few_hands", "consistent", "better", "worse", "no_expectation"]
     text: str
+    basis: Basis | None = None
+    """Which results were judged: the luck-adjusted ones or the raw ones (None: no verdict)."""
 
 
-def verdict(stats: Stats, expected_mean: float | None) -> Verdict:
-    """How the player's mean compares with what equilibrium play would expect."""
+def verdict(stats: Stats, expected_mean: float | None, adjusted: Stats | None = None
+            ) -> Verdict:
+    """How the player's mean compares with what equilibrium play would expect: judged on the
+    luck-adjusted results where every hand has one and they have an interval, else on the raw
+    results."""
     n = stats.n
     if n < MIN_HANDS_FOR_VERDICT or stats.ci95_low is None or stats.ci95_high is None:
         more = MIN_HANDS_FOR_VERDICT - n
@@ -79,18 +124,33 @@ def verdict(stats: Stats, expected_mean: float | None) -> Verdict:
                        f"Play {more} more hand{'s' if more != 1 else ''} for a verdict: with "
                        f"fewer than {MIN_HANDS_FOR_VERDICT} results, luck alone decides most of "
                        "what you see.")
-    if stats.std == 0.0:
-        return Verdict("too_few_hands", "Every result so far is the same, so there is no "
-                       "spread to judge luck by yet: play on for a verdict.")
+    judged: Interval | None = None
+    if adjusted is not None and adjusted.n == n:
+        judged = shown_interval(adjusted)
+    basis: Basis = "luck_adjusted" if judged is not None and judged.low is not None else "raw"
+    if basis == "raw":
+        judged = shown_interval(stats)
+        if stats.std == 0.0:
+            return Verdict("too_few_hands", "Every result so far is the same, so there is no "
+                           "spread to judge luck by yet: play on for a verdict.")
     if expected_mean is None:
         return Verdict("no_expectation", "The game's value is unknown, so there is nothing to "
                        "compare your results with.")
-    if stats.ci95_low <= expected_mean <= stats.ci95_high:
-        return Verdict("consistent", "So far your results are consistent with equilibrium "
-                       f"play: the expected {expected_mean:+.3f} per hand lies inside your 95% "
-                       "interval.")
-    if stats.ci95_low > expected_mean:
-        return Verdict("better", "You are doing better than the equilibrium expectation, by "
-                       "more than luck alone would usually explain (95% interval above it).")
-    return Verdict("worse", "You are doing worse than the equilibrium expectation, by more "
-                   "than luck alone would usually explain (95% interval below it).")
+    assert judged is not None and judged.low is not None and judged.high is not None
+    low, high = judged.low, judged.high
+    expected = f"the expected {signed(expected_mean)} per hand"
+    if basis == "luck_adjusted":
+        where = (f"without the luck of the cards and of the bot's choices, your 95% interval "
+                 f"({signed(low)} … {signed(high)} per hand)")
+    else:
+        where = f"your 95% interval ({signed(low)} … {signed(high)} per hand)"
+    if low <= expected_mean <= high:
+        return Verdict("consistent", f"So far your results are consistent with equilibrium "
+                       f"play: {where} holds {expected}.", basis)
+    if low > expected_mean:
+        return Verdict("better", f"You are doing better than the equilibrium expectation, by "
+                       f"more than luck alone would usually explain: {where} lies above "
+                       f"{expected}.", basis)
+    return Verdict("worse", f"You are doing worse than the equilibrium expectation, by more "
+                   f"than luck alone would usually explain: {where} lies below {expected}.",
+                   basis)

@@ -3,12 +3,17 @@
 A missing or corrupt store is logged at start-up and reported by ``/healthz``; every request that
 needs a strategy then gets a :class:`StrategyUnavailableError` (HTTP 503) naming the problem and
 the fix. The store is opened again on demand, so building it while the app runs brings the games
-online without a restart.
+online without a restart. A game whose strategy is not built yet (being built in the background,
+waiting, failed) is a :class:`GameNotReadyError` (409) saying so, with its build's progress.
+
+Messages that leave the app never name a path of the server: the store's file is named by its
+name alone (the logs keep the whole path).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import sqlite3
 import threading
 import time
@@ -18,9 +23,10 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from app.services.errors import StrategyUnavailableError
-from solver.engine.progress import read_status
+from app.services.errors import GameNotReadyError, StrategyUnavailableError
+from solver.engine.progress import estimate, minutes
 from solver.games import game_names, get_game
+from solver.runs.build_status import build_report
 from strategies import (
     InfosetStrategy,
     PublicNode,
@@ -34,6 +40,18 @@ from strategies.tables import TableStrategy
 log = logging.getLogger("app.strategies")
 
 BUILD_HINT = "run `python -m solver build`"
+_PATH = re.compile(r"(?<![\w.:/~-])(?:~|[A-Za-z]:)?(?:[/\\][\w.@+~-]+){2,}[/\\]?")
+"""An absolute path (``/srv/app/data/x.sqlite``, ``C:\\data\\x``) of two parts or more."""
+
+
+def without_paths(text: str, *known: Path) -> str:
+    """`text` with the server's paths replaced by their last part: the `known` ones first (so
+    that one with spaces goes whole), then anything that looks like an absolute path."""
+    for path in known:
+        for form in {str(path), str(path.resolve())}:
+            if len(form) > 1:
+                text = text.replace(form, path.name or form)
+    return _PATH.sub(lambda m: Path(m.group(0).rstrip("/\\")).name, text)
 RETRY_SECONDS = 2.0
 """How often a store that failed to open is tried again."""
 
@@ -86,9 +104,9 @@ class StrategySource:
         try:
             self._store = StrategyStore.open(self.path)
         except _STORE_FAILURES as exc:
-            message = str(exc) or type(exc).__name__
+            message = self.public(str(exc) or type(exc).__name__)
             if message != self._error:
-                log.error("strategy store unavailable: %s", message)
+                log.error("strategy store %s unavailable: %s", self.path, exc)
             self._error = message
             return message
         if self._error is not None:
@@ -113,11 +131,15 @@ class StrategySource:
         if store is not None:
             store.close()
 
+    def public(self, text: str) -> str:
+        """`text` fit for an answer: without the server's paths (`without_paths`)."""
+        return without_paths(text, self.path, self.path.parent)
+
     def _failed(self, exc: BaseException) -> StrategyUnavailableError:
         """A read failed mid-flight (file replaced, corrupted): drop the handle, reopen later."""
-        message = (f"reading the strategy store {self.path} failed ({exc}); if the file was "
-                   f"damaged, {BUILD_HINT} to rebuild it")
-        log.error("%s", message)
+        log.error("reading the strategy store %s failed: %s", self.path, exc)
+        message = self.public(f"reading the strategy store {self.path.name} failed ({exc}); if "
+                              f"the file was damaged, {BUILD_HINT} to rebuild it")
         with self._lock:
             store, self._store = self._store, None
             self._error = message
@@ -142,9 +164,34 @@ class StrategySource:
             raise self._unsolved(game)
         return info
 
-    def _unsolved(self, game: str) -> StrategyUnavailableError:
-        return StrategyUnavailableError(
-            f"no solved strategy for {game!r} in {self.path}; {BUILD_HINT}")
+    def _unsolved(self, game: str) -> GameNotReadyError:
+        """Why `game` has no strategy to play yet, with its background build's progress."""
+        found = self.building().get(game)
+        report: dict[str, Any] = found or {}
+        title = get_game(game).title
+        state = report.get("state")
+        if state == "building":
+            where = f": {report['step']}" if report.get("step") else ""
+            if report.get("phase") and report.get("phases"):
+                where += f" (step {report['phase']} of {report['phases']})"
+            done = (f", {report['fraction']:.0%} done" if report.get("fraction") is not None
+                    else "")
+            left = (f", about {minutes(report['remaining_seconds'])} left"
+                    if report.get("remaining_seconds") else "")
+            why = f"{title} is being built in the background{where}{done}{left}"
+        elif state == "waiting":
+            starts = (f" (it starts in about {minutes(report['starts_in_seconds'])})"
+                      if report.get("starts_in_seconds") else "")
+            why = f"{title} is waiting its turn in the background build{starts}"
+        elif state == "failed":
+            why = (f"{title} is not built: its background build failed ({report['message']}); "
+                   "the app tries again when it next starts")
+        else:
+            why = (f"{title} is not built on this server yet; `python -m solver build --games "
+                   f"{game}` builds it")
+        return GameNotReadyError(f"no solved strategy for {game!r} yet: {why}. It can be "
+                                 "played once it is built; the other games can be played "
+                                 "meanwhile", game, found)
 
     def require(self, game: str) -> int:
         """The latest solve id of `game`; `StrategyUnavailableError` (503) if there is none.
@@ -209,23 +256,34 @@ class StrategySource:
 
     def building(self) -> dict[str, dict[str, Any]]:
         """The games a background build still has to build, with its report on each: the
-        one it builds (``state`` building, with the step's progress), those after it
-        (waiting) and those that failed."""
-        report = read_status(self.build_status) if self.build_status is not None else None
+        one it builds (``state`` building, with how far it has come and how long it and the
+        whole build still take), those after it (waiting, with when each starts) and those
+        that failed (with why; a build whose process died is one)."""
+        report = build_report(self.build_status) if self.build_status is not None else None
         if not report:
             return {}
         games: dict[str, dict[str, Any]] = {}
-        for name in report.get("pending", []):
-            games[str(name)] = {"state": "waiting"}
         current = report.get("current")
+        ahead = None
         if current:
-            total, done = report.get("total"), report.get("done")
+            now = time.time()
+            progress = estimate(report, now)
+            done, total = report.get("done"), report.get("total")
             games[str(current)] = {
                 "state": "building", "step": report.get("step"),
-                "fraction": done / total if total and done is not None else None,
-                "remaining_seconds": report.get("remaining_seconds")}
+                "phase": progress["phase"], "phases": progress["phases"],
+                "fraction": progress["fraction"],
+                "step_fraction": done / total if total and done is not None else None,
+                "remaining_seconds": progress["remaining_seconds"],
+                "build_remaining_seconds": progress["build_remaining_seconds"]}
+            ahead = progress["remaining_seconds"]
+        estimates = report.get("estimates") or {}
+        for name in report.get("pending", []):
+            games[str(name)] = {"state": "waiting", "starts_in_seconds": ahead}
+            took = estimates.get(name)
+            ahead = ahead + float(took) if ahead is not None and took is not None else None
         for name, message in (report.get("failed") or {}).items():
-            games[str(name)] = {"state": "failed", "message": str(message)}
+            games[str(name)] = {"state": "failed", "message": self.public(str(message))}
         return games
 
     def status(self) -> StoreStatus:

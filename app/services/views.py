@@ -72,6 +72,7 @@ def event_for(game: Game, step: Step, human_seat: int, reveal_all: bool) -> Even
     hidden = not reveal_all and secret_of is not None and secret_of != human_seat
     label = None if hidden else step.recorded.label
     shown = "hidden" if hidden else step.recorded.label
+    round_ = step.before.public_view().round
     if step.recorded.actor == CHANCE:
         seat = secret_of if secret_of is not None and secret_of >= 0 else None
         if seat is None:
@@ -80,11 +81,11 @@ def event_for(game: Game, step: Step, human_seat: int, reveal_all: bool) -> Even
             verb = "Rolled for" if game.pieces == "dice" else "Dealt to"
             text = f"{verb} {SEAT_NAMES[seat != human_seat]}: {shown}"
         return Event(seq=step.recorded.seq, actor="chance", seat=seat, label=label,
-                     hidden=hidden, text=text)
+                     hidden=hidden, text=text, round=round_)
     mine = step.recorded.actor == human_seat
     return Event(seq=step.recorded.seq, actor="you" if mine else "bot",
                  seat=step.recorded.actor, label=label, hidden=hidden,
-                 text=f"{'You' if mine else 'Bot'}: {shown}")
+                 text=f"{'You' if mine else 'Bot'}: {shown}", round=round_)
 
 
 def public_state(state: State, human_seat: int) -> PublicState:

@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.services import (
     BotStalledError,
+    GameNotReadyError,
     HandFinishedError,
     PermissionDeniedError,
     ServiceError,
@@ -76,6 +77,8 @@ def page_message(error: ServiceError) -> str:
     if isinstance(error, BotStalledError):
         return (f"The bot could not answer: {error.message}. Press “Let the bot move” on the "
                 "table once the strategies are back.")
+    if isinstance(error, GameNotReadyError):
+        return f"The bot cannot play this game yet: {error.message}."
     if isinstance(error, StrategyUnavailableError):
         return (f"The bot cannot play this game right now: {error.message}. Other games may "
                 "still be available.")
@@ -92,7 +95,8 @@ def service_error_page(request: Request, error: ServiceError) -> HTMLResponse:
     if match_id is not None and error.status_code not in (403, 404):
         return error_page(request, error.status_code, page_message(error),
                           back_url=f"/matches/{match_id}", back_text="Back to the table")
-    return error_page(request, error.status_code, page_message(error))
+    title = "Not built yet" if isinstance(error, GameNotReadyError) else None
+    return error_page(request, error.status_code, page_message(error), title=title)
 
 
 def validation_error_page(request: Request, error: RequestValidationError) -> HTMLResponse:

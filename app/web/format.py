@@ -5,9 +5,11 @@ Nothing here knows a game: labels are drawn from what the game says they are mad
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from typing import Any
 
-from app.schemas import PieceOut
+from app.schemas import ActionProbability, PieceOut
 from solver.games import Card, Die, get_game
 
 DICE = "⚀⚁⚂⚃⚄⚅"
@@ -50,6 +52,16 @@ def label_parts(game: str, label: str) -> list[dict[str, Any]]:
     return parts
 
 
+def key_words(game: str, key: str) -> dict[str, Any]:
+    """An information set's key (``Qs|rc|Kh|cr``) as the game says it: what the player holds
+    as pieces, and the public history in words."""
+    private, sep, public = key.partition("|")
+    if not sep:
+        private, public = "", key
+    return {"private": label_parts(game, private) if private else [],
+            "history": get_game(game).describe_history(public)}
+
+
 def pct(p: float) -> str:
     """``0.3333`` -> ``33.3%``; tiny non-zero values stay visible (``<0.1%``)."""
     if p <= 0:
@@ -59,6 +71,33 @@ def pct(p: float) -> str:
     if p > 0.9995 and p < 1:
         return ">99.9%"
     return f"{100 * p:.1f}%".replace(".0%", "%")
+
+
+TOP_CHOICES = 4
+"""How many of a decision's likeliest moves are listed where it has many (a bid among 60)."""
+
+
+def top_choices(actions: Sequence[ActionProbability], chosen: str | None, keep: int = TOP_CHOICES
+                ) -> tuple[list[ActionProbability], int, float]:
+    """The `keep` likeliest actions and the chosen one, likeliest first; how many others there
+    are and their total probability. A decision with few more actions than that keeps all of
+    them, in their order."""
+    if len(actions) <= keep + 2:
+        return list(actions), 0, 0.0
+    ranked = sorted(actions, key=lambda a: -a.probability)
+    shown = ranked[:keep] + [a for a in ranked[keep:] if a.label == chosen]
+    others = [a for a in ranked if a not in shown]
+    return shown, len(others), sum(a.probability for a in others)
+
+
+def duration(seconds: float) -> str:
+    """``45 s``, ``12 min``, ``1 h 20 min``: an estimate's time, rounded up to what it means."""
+    if seconds < 90:
+        return f"{max(1, round(seconds))} s"
+    whole = -(-int(seconds) // 60)
+    if whole < 60:
+        return f"{whole} min"
+    return f"{whole // 60} h" + (f" {whole % 60} min" if whole % 60 else "")
 
 
 def bar_width(p: float) -> int:
@@ -97,11 +136,15 @@ def fmt_signed(x: float | None, digits: int = 3) -> str:
     return ("+" if x > 0 else "−") + text
 
 
-def seat_order(seat: int, simultaneous: bool) -> str:
-    """``first``/``second`` to act, or nothing in a game where both choose at once."""
-    if simultaneous:
-        return ""
-    return "first" if seat == 0 else "second"
+_NEGATIVE_ZERO = re.compile(r"(?<![\w.])-(?=0(?:\.0+)?(?![\d.]))")
+
+
+def format_text(template: Any, *args: Any, **kwargs: Any) -> str:
+    """Jinja's ``format`` filter (``"%.3f"|format(x)``), with no negative zero: a value that
+    rounds to zero prints ``0.000``, never ``-0.000`` (a loss of 0.0001, or a sum that came out
+    as -0.0)."""
+    text = str(template) % (kwargs or args)
+    return _NEGATIVE_ZERO.sub("", text)
 
 
 def piece_word(pieces: str, count: int = 1) -> str:

@@ -27,10 +27,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from solver.abstractions.dudo_recall.memory import parse_recall
-from solver.abstractions.holdem.buckets import parse_buckets
+from solver.abstractions.dudo_recall.memory import describe_recall, parse_recall
+from solver.abstractions.holdem.buckets import describe_buckets, parse_buckets
 from solver.abstractions.holdem.percentiles import KIND as PERCENTILES_KIND
-from solver.abstractions.holdem.percentiles import parse_percentiles
+from solver.abstractions.holdem.percentiles import describe_percentiles, parse_percentiles
+from solver.abstractions.words import AbstractionText, Describer
 from solver.games.base import Game, State
 
 
@@ -61,13 +62,36 @@ KINDS: dict[str, Parser] = {
     PERCENTILES_KIND: parse_percentiles,
 }
 """The descriptor kinds that ship, and the parser of each (`register_kind` adds one)."""
+DESCRIBERS: dict[str, Describer] = {
+    "recall": describe_recall,
+    "buckets": describe_buckets,
+    PERCENTILES_KIND: describe_percentiles,
+}
+"""How each kind that ships is said in words (`describe`)."""
 
 _KINDS: dict[str, Parser] = dict(KINDS)
+_DESCRIBERS: dict[str, Describer] = dict(DESCRIBERS)
 
 
-def register_kind(kind: str, parser: Parser) -> None:
-    """Make `kind` a descriptor kind that `abstraction_for` parses with `parser`."""
+def register_kind(kind: str, parser: Parser, describer: Describer | None = None) -> None:
+    """Make `kind` a descriptor kind that `abstraction_for` parses with `parser` (and
+    `describe` says in words with `describer`)."""
     _KINDS[kind] = parser
+    if describer is not None:
+        _DESCRIBERS[kind] = describer
+
+
+def describe(descriptor: str | None) -> AbstractionText | None:
+    """A stored descriptor in words (without building the abstraction, which may mean big
+    tables); None for the real game."""
+    if not descriptor:
+        return None
+    kind, _, parameters = descriptor.partition("=")
+    describer = _DESCRIBERS.get(kind)
+    if describer is None:
+        return AbstractionText(f"an abstract game ({descriptor})",
+                               "How exploitable it is has not been measured.")
+    return describer(parameters)
 
 
 def abstraction_for(game: Game, descriptor: str | None) -> Abstraction:

@@ -23,10 +23,11 @@ from solver.algorithms.mccfr import MCCFRSolver
 from solver.algorithms.regret_matching import RegretMatchingSolver
 from solver.algorithms.streaming_cfr import StreamingCFRSolver, uniform_slots
 from solver.algorithms.streaming_cfr import warm_up as warm_up_streaming
+from solver.engine import memory, progress
 from solver.engine.compile import compile_game
 from solver.engine.tree import PublicTree, smallest_tree
 from solver.games import game_names, get_game
-from solver.games.base import Game, MatrixGame
+from solver.games.base import CountsItself, Game, MatrixGame
 
 SAMPLING_ALGORITHMS = ("es-mccfr", "os-mccfr")
 MATRIX_ALGORITHMS = ("rm",)
@@ -131,6 +132,26 @@ def warm_up(algorithm: str, game: Game, solver: Solver) -> None:
     evaluate_strategy(tiny, np.full(tiny.num_regrets, 0.5))
 
 
+def memory_estimate(game: Game, tree: PublicTree | None = None) -> memory.MemoryEstimate:
+    """What an exact solve of `game` needs (`solver.engine.memory`): from its counts where it
+    counts itself without being built (`CountsItself`: Dudo, the hold'em family), else from its
+    compiled `tree` (the games whose trees are walked from their states are small)."""
+    if isinstance(game, CountsItself):
+        sizes: dict[str, object] = dict(game.sizes())
+    else:
+        tree = tree if tree is not None else compile_game(game)
+        sizes = {"information_sets": tree.num_infosets,
+                 "information_set_actions": tree.num_regrets, "public_nodes": tree.num_nodes,
+                 "slots": tree.num_slots(0) + tree.num_slots(1)}
+    estimate = memory.exact_estimate(game.name, sizes)
+    own = [word for word in game.build.command if word != "--quiet"]
+    if own[:1] != ["solve"]:
+        estimate = memory.MemoryEstimate(
+            estimate.what, estimate.bytes, estimate.detail,
+            f"build it the way it fits: python -m solver {' '.join(own)}")
+    return estimate
+
+
 def checkpoint_after(iteration: int) -> int:
     """The next iteration at which to measure: every one up to 10, then about 4% apart."""
     return iteration + max(1, iteration // 25) if iteration >= 10 else iteration + 1
@@ -159,6 +180,9 @@ def solve(
         result = solve(get_game("leduc"), "dcfr", target_exploitability=1e-3)
         result.iterations, result.exploitability, result.value   # value about -0.0856
         result.strategy       # the average strategy, laid out as result.tree's information sets
+
+    A solve that would not fit in the memory available is refused before it allocates
+    (`solver.engine.memory.NotEnoughMemoryError`).
     """
     for name, limit in (("iterations", iterations), ("target exploitability",
                                                       target_exploitability),
@@ -166,11 +190,18 @@ def solve(
         if limit is not None and not (limit > 0 and math.isfinite(limit)):
             raise ValueError(f"{name} must be a positive number, got {limit}")
     algorithm = resolve_algorithm(game, algorithm)
+    counted = isinstance(game, CountsItself)
+    if counted:  # checked before the tree is built: that is where memory runs out first
+        memory.check(memory_estimate(game))
     if iterations is None and target_exploitability is None and seconds is None:
         target_exploitability = DEFAULT_TARGET
         if algorithm in SAMPLING_ALGORITHMS or algorithm in MATRIX_ALGORITHMS:
             seconds = DEFAULT_SAMPLING_SECONDS
+    progress.phase("compiling the tree")
     tree = compile_game(game)
+    if not counted:
+        memory.check(memory_estimate(game, tree))
+    progress.phase("solving")
     solver = make_solver(tree, algorithm, seed, game)
     warm_up(algorithm, game, solver)
     cap = iterations if iterations is not None else MAX_ITERATIONS

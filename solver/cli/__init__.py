@@ -2,7 +2,8 @@
 
 Arguments and printing only: the arguments are `solver.cli.parser`'s, each command prints what
 a job of `solver.runs` does (`solver.cli.commands`): solving is `solver.algorithms.solve`,
-storing `solver.runs.store_solve`, building `solver.runs.build`.
+storing `solver.runs.store_solve`, building `solver.runs.build` and `solver.runs.background`;
+``--dry-run`` prints a command's plan (`solver.cli.plans`) and runs nothing.
 
 Example::
 
@@ -19,6 +20,7 @@ from collections.abc import Callable, Sequence
 
 from solver.cli import commands
 from solver.cli.parser import build_parser
+from solver.cli.plans import dry_run
 from strategies import StoreError
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
@@ -45,6 +47,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if getattr(args, "dry_run", False):
+            return dry_run(args)
         return int(COMMANDS[args.command](args))
     except (StoreError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)

@@ -11,32 +11,29 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from solver.abstractions.dudo_recall.memory import parse_recall
 from solver.abstractions.dudo_recall.solve import solve_recall
 from solver.abstractions.holdem.bucket_solve import solve_buckets
-from solver.abstractions.holdem.percentiles import PercentileSpec
+from solver.abstractions.holdem.percentiles import check_rules, round_buckets
 from solver.abstractions.holdem.resolving_kind import ResolvingSpec
 from solver.abstractions.holdem.resolving_store import store_resolving
-from solver.abstractions.holdem.sampled_cfr import Plan, default_checkpoint
+from solver.abstractions.holdem.sampled_cfr import default_checkpoint
 from solver.algorithms.solve import DEFAULT_TARGET, Checkpoint
-from solver.engine.progress import StatusBar, progress_bar
+from solver.cards.strength import ehs_tables
+from solver.cli.plans import hulhe_plan_of, match_plan_of, plan_for, plan_of
+from solver.engine.progress import StatusBar, phase, progress_bar
 from solver.evaluation.holdem.report import evaluate, make_policy, report_lines
 from solver.evaluation.stored import evaluate_stored
 from solver.games import get_game
 from solver.games.holdem.game import HoldemGame
 from solver.runs.abstract import store_buckets, store_recall
-from solver.runs.build import (
-    Runner,
-    build_algorithm,
-    build_in_background,
-    default_games,
-    own_command,
-)
+from solver.runs.background import build_in_background
+from solver.runs.build import Runner, build_algorithm, default_games, own_command
 from solver.runs.dask import dask_client
-from solver.runs.dudo_match import MatchPlan, default_recall, solve_match, store_match
+from solver.runs.dudo_match import solve_match, store_match
 from solver.runs.experiments import bucket_cost, bucket_spec, recall_cost
 from solver.runs.export import stored_payload
 from solver.runs.hulhe import build as build_hulhe
+from solver.runs.plan import match_round_plan
 from solver.runs.sizes import game_sizes
 from solver.runs.store_solve import solve_and_store
 from strategies import StoreError, StrategyStore
@@ -122,6 +119,7 @@ def _print(payload: object, as_json: bool) -> None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    plan_for(args).start()
     summary = _solve_and_store(args.game, build_algorithm(args.game, args.algorithm),
                                iterations=args.iterations, target=args.target_exploitability,
                                seconds=args.seconds, store_path=args.store,
@@ -133,7 +131,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def cmd_build(args: argparse.Namespace, run: Runner) -> int:
     """`run` runs a game's own build command (the CLI's `main`)."""
     if args.background:
-        return build_in_background(run, args.store, args.status_file, args.games or ())
+        return build_in_background(plan_of, args.store, Path(args.status_file)
+                                   if args.status_file else None, args.games)
     summaries = []
     for game in args.games or default_games():
         own = own_command(game, args.store, args.quiet)
@@ -226,6 +225,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_recall(args: argparse.Namespace) -> int:
+    plan_for(args).start()
     with progress_bar(total=args.iterations, unit="it", desc=f"{args.game} recall={args.memory}",
               disable=args.quiet, file=sys.stderr, mininterval=0.5) as bar:
         solved = solve_recall(get_game(args.game), args.memory, args.iterations, args.algorithm,
@@ -282,22 +282,27 @@ def cmd_bucket_cost(args: argparse.Namespace) -> int:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    recall = (parse_recall(get_game("dudo-match"), args.recall) if args.recall
-              else default_recall())
-    plan = MatchPlan(max_dice=args.max_dice, recall=recall, target=args.target_exploitability,
-                     iterations=args.iterations, algorithm=args.algorithm)
+    plan = match_plan_of(args)
+    recall = plan.recall
+    plan_for(args).start()
     started = time.perf_counter()
+    phase("starting the workers")
     client = dask_client(args.scheduler, args.workers)
-    rounds = plan.rounds()
-    with client, progress_bar(total=len(rounds), unit="round", desc="dudo-match",
-                              disable=args.quiet, file=sys.stderr) as bar:
+    # The bar counts the rounds' estimated work, so that it moves as the time goes, not by
+    # 25 equal steps of which the last few take most of it.
+    work = {counts: max(1e-3, w) for counts, (_, w) in match_round_plan(plan).items()}
+    phase("solving the rounds")
+    with client, progress_bar(total=sum(work.values()), unit="work", desc="dudo-match rounds",
+                              disable=args.quiet, file=sys.stderr,
+                              bar_format="{l_bar}{bar}| {postfix}") as bar:
         def done(solved):  # type: ignore[no-untyped-def]
             bar.set_postfix_str(f"{solved.counts[0]}v{solved.counts[1]}: P={solved.win:.4f} "
                                 f"in {solved.seconds:.0f}s", refresh=False)
-            bar.update(1)
+            bar.update(work[solved.counts])
 
         results = solve_match(plan, client, on_round=done)
     wall = time.perf_counter() - started
+    phase("storing")
     solve_id, table = store_match(results, plan, args.store)
     summary = {"game": "dudo-match", "solve_id": solve_id, "abstraction": recall.descriptor,
                "wall_seconds": round(wall, 1),
@@ -321,11 +326,16 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 
 def cmd_hulhe(args: argparse.Namespace) -> int:
-    plan = Plan(game=args.game, spec=PercentileSpec.parse(f"k:{args.buckets}"),
-                iterations_per_epoch=args.epoch_iterations, seed=args.seed)
+    plan = hulhe_plan_of(args)
     plan.rules  # noqa: B018  (refuses a game outside the hold'em family now, not later)
+    plan_for(args).start()
     checkpoint = (None if args.checkpoint == "none" else
                   Path(args.checkpoint) if args.checkpoint else default_checkpoint(plan))
+    phase("hand-strength tables")
+    ehs_tables(check_rules(plan.rules), progress=not args.quiet)
+    phase("hand buckets")
+    round_buckets(plan.rules, plan.spec)
+    phase("starting the workers")
     client = None if args.workers == 0 and not args.scheduler else dask_client(args.scheduler,
                                                                                 args.workers)
     try:

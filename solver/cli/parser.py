@@ -31,6 +31,10 @@ GAME_HELP = (f"one of {', '.join((*game_names(), *named_games()))}, or a member 
              f"(the others as in heads-up limit hold'em) or 'universal_poker(...)'")
 
 
+DRY_RUN_HELP = ("build nothing: print the memory it needs (against what the machine has) and "
+                "its phases with their estimated times; exit 2 if it does not fit")
+
+
 def _positive_int(text: str) -> int:
     value = int(text)
     if value <= 0:
@@ -79,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     limit.add_argument("--seconds", type=_positive_float, metavar="S")
     p.add_argument("--seed", type=int, default=0, help="seed of the sampling algorithms")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--dry-run", action="store_true", help=DRY_RUN_HELP)
 
     p = sub.add_parser("build", parents=[common], help="solve the default games and store them",
                        description="Solve the default games ("
@@ -110,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--iterations", type=_positive_int, default=1000, metavar="N")
     p.add_argument("--algorithm", choices=("cfr", "cfr+", "lcfr", "dcfr"), default="dcfr")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--dry-run", action="store_true", help=DRY_RUN_HELP)
 
     p = sub.add_parser("recall-cost", parents=[common],
                        help="what remembering only the last bids costs, measured exactly",
@@ -174,6 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=_positive_int, metavar="N",
                    help="local worker processes (default: the machine's cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--dry-run", action="store_true", help=DRY_RUN_HELP)
 
     p = sub.add_parser("hulhe", parents=[common],
                        help="solve heads-up limit hold'em in a bucket abstraction and store it",
@@ -213,6 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "the river) over the blueprint, as the latest solve (default: the "
                         "blueprint alone)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--dry-run", action="store_true", help=DRY_RUN_HELP)
 
     p = sub.add_parser("list", parents=[common], help="list the stored solves")
 

@@ -15,6 +15,8 @@ Three ways to name a game:
 
 from __future__ import annotations
 
+import importlib
+import os
 from collections.abc import Callable
 from functools import cache
 
@@ -35,11 +37,21 @@ from solver.games.dudo.rules import MAX_DICE
 from solver.games.kuhn import KuhnGame
 from solver.games.leduc import LeducGame
 from solver.games.rps import RPSGame
-from solver.games.views import ActionGroup, Card, Die, LabelPart, Move, Piece, PublicView
+from solver.games.views import (
+    ActionGroup,
+    Card,
+    Die,
+    LabelPart,
+    Move,
+    Piece,
+    PublicView,
+    Seat,
+)
 
 __all__ = [
     "BUILD_DEFAULTS",
     "CHANCE",
+    "GAMES_ENV",
     "GAME_NAMES",
     "TERMINAL",
     "ActionGroup",
@@ -51,6 +63,7 @@ __all__ = [
     "OpenSpielMapping",
     "Piece",
     "PublicView",
+    "Seat",
     "State",
     "action_from_label",
     "game_names",
@@ -61,7 +74,6 @@ __all__ = [
     "register_game",
     "unregister_game",
 ]
-
 
 
 def _dudo(dice: tuple[int, int]) -> Callable[[], Game]:
@@ -142,3 +154,11 @@ BUILD_DEFAULTS: tuple[str, ...] = tuple(name for name in _REGISTRY
 """What ``python -m solver build`` solves when no game is named: the games that declare
 themselves quick (`BuildPlan.background` false), solved exactly in seconds.  The bigger ones
 have their own documented commands (README, "The solver")."""
+
+GAMES_ENV = "SOLVER_GAMES"
+"""Modules (comma-separated) imported with the registry, each registering games of its own
+(`register_game`): a plug-in's games, known to every process the solver starts (a background
+build runs each game's build in a process of its own)."""
+
+for _module in filter(None, (m.strip() for m in os.environ.get(GAMES_ENV, "").split(","))):
+    importlib.import_module(_module)

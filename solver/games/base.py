@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from solver.games.views import (
+    IN_TURN,
     ActionGroup,
     HandClasses,
     LabelPart,
@@ -30,6 +31,7 @@ from solver.games.views import (
     PieceKind,
     PublicView,
     ResultUnit,
+    Seat,
     StyleCounts,
     StyleStat,
 )
@@ -153,6 +155,17 @@ class MatrixGame(Protocol):
         ...
 
 
+@runtime_checkable
+class CountsItself(Protocol):
+    """A game that counts its tree without building it (Dudo, the hold'em family): exact figures
+    for members far too big to compile, which ``python -m solver info`` prints and a solve's
+    memory check reads before anything is allocated."""
+
+    def sizes(self) -> dict[str, int | dict[str, int]]:
+        """Exact counts of the game's tree, without building it."""
+        ...
+
+
 class OpenSpielMapping(Protocol):
     """How our states and actions are named in the OpenSpiel game that equals ours."""
 
@@ -178,11 +191,14 @@ class Game(Protocol):
     rules: str
     """The rules in two lines, for the lobby."""
     reference_value: float | None
-    """Published value for player 0 (first to act), for display and tests; None if unknown."""
+    """Published value for player 0 (seat 0), for display and tests; None if unknown."""
     pieces: PieceKind
     """What a player's private information is drawn as."""
     simultaneous: bool
     """True if the players choose at once (the sequential tree hides the first move)."""
+    seats: tuple[Seat, Seat]
+    """How players of the game name seat 0 and seat 1 and when each acts (`IN_TURN` unless
+    the game has names of its own: hold'em's blinds)."""
     notes: tuple[str, ...]
     """What a newcomer needs at the table beyond the two lines of rules."""
     history_legend: str
@@ -278,6 +294,7 @@ class GameDefaults:
     text, and histories described by themselves. A game overrides what it needs."""
 
     simultaneous: bool = False
+    seats: tuple[Seat, Seat] = IN_TURN
     openspiel: OpenSpielMapping | None = None
     listed: bool = True
 

@@ -187,6 +187,18 @@ class KuhnGame(GameDefaults):
     def label_parts(self, label: str) -> tuple[LabelPart, ...]:
         return (Card(label),) if label in CARDS else (label,)
 
+    def describe_history(self, public: str) -> str:
+        """``pb`` -> ``"Moves so far: check, bet"`` (p is a check, or a fold facing a bet; b a
+        bet, or a call facing one)."""
+        if not public:
+            return "Opening move: nothing has happened yet"
+        words, facing = [], False
+        for move in public:
+            words.append(("call" if facing else "bet") if move == "b" else
+                         ("fold" if facing else "check"))
+            facing = move == "b" and not facing
+        return "Moves so far: " + ", ".join(words)
+
     style_stats: tuple[StyleStat, ...] = POKER_STYLE
 
     def style_counts(self, state: State, seat: int) -> StyleCounts:

@@ -29,6 +29,8 @@ from solver.games.views import (
     PublicView,
     StyleCounts,
     StyleStat,
+    betting_words,
+    cards_text,
 )
 
 FOLD, CALL, RAISE = 0, 1, 2
@@ -272,8 +274,9 @@ class LeducGame(GameDefaults):
             return "Opening move: nothing has happened yet"
         round1, _, rest = public.partition("|")
         board, _, round2 = rest.partition("|")
-        text = f"Round 1: {round1 or '—'}"
-        return text + (f"; board {board}; round 2: {round2 or '—'}" if board else "")
+        text = f"Round 1: {betting_words(round1)}"
+        return text + (f"; board {cards_text(board)}; round 2: {betting_words(round2)}"
+                       if board else "")
 
     style_stats: tuple[StyleStat, ...] = POKER_STYLE
 

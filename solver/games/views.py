@@ -1,7 +1,8 @@
-"""How a player sees a game: its pieces (cards, dice, moves), what both players see of a
-position, how choices are laid out, the units and groupings results and ranges are shown in, and
-the figures a style is described by.  Plain values, no game logic: a game fills them in
-(`solver.games.base`), the app draws them without knowing which game it is."""
+"""How a player sees a game: its pieces (cards, dice, moves), what its seats are called, what
+both players see of a position, how choices are laid out, the units and groupings results and
+ranges are shown in, the figures a style is described by, and betting and cards in words.
+Plain values, no game logic: a game fills them in (`solver.games.base`), the app draws them
+without knowing which game it is."""
 
 from __future__ import annotations
 
@@ -44,6 +45,30 @@ Piece = Card | Die | Move
 PieceKind = Literal["cards", "dice", "moves"]
 LabelPart = str | Piece
 """An action label drawn as text and pieces: ``"2x5"`` is ``("2×", Die(5))``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """How the players of a game name a seat and when it acts, for the pages' words: poker
+    players name the blinds, most games only the order of play."""
+
+    short: str
+    """A word or two for a label or a column: ``"first"``, ``"big blind"``."""
+    order: str
+    """When the seat acts, after "acts": ``"first"``, ``"second before the flop, first after
+    it"``."""
+    role: str = ""
+    """What the seat is called where it is more than its turn (``"the big blind"``); empty
+    where the order says it all."""
+
+    @property
+    def name(self) -> str:
+        """The seat in a sentence: ``"the big blind"``, ``"the first player"``."""
+        return self.role or f"the {self.short} player"
+
+
+IN_TURN = (Seat("first", "first"), Seat("second", "second"))
+"""Seats known by their turn: the first player acts first, the second second."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,3 +181,29 @@ class StyleStat:
 StyleCounts = dict[str, tuple[float, float]]
 """Style statistic name -> (count, opportunities) in one hand; a statistic with no
 opportunity in the hand may be left out."""
+
+
+def betting_words(letters: str, facing: bool = False, opened: bool = False) -> str:
+    """A round of limit betting written ``c``/``r``/``f`` (check or call, bet or raise, fold)
+    in words: ``"rc"`` -> ``"bet, call"``. `facing`: the first to act faces a bet (a blind);
+    `opened`: a bet is already in (so the first ``r`` raises)."""
+    words = []
+    for letter in letters:
+        if letter == "f":
+            words.append("fold")
+        elif letter == "c":
+            words.append("call" if facing else "check")
+            facing = False
+        else:
+            words.append("raise" if facing or opened else "bet")
+            facing = opened = True
+    return ", ".join(words) or "nothing yet"
+
+
+SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+def cards_text(cards: str) -> str:
+    """Cards written two characters each (``Ks7d``) with suit symbols: ``K♠ 7♦``."""
+    return " ".join(cards[i] + SUIT_SYMBOLS.get(cards[i + 1], cards[i + 1])
+                    for i in range(0, len(cards) - 1, 2))

@@ -8,6 +8,7 @@ import math
 
 from solver.abstractions.dudo_recall.solve import RecallSolve
 from solver.abstractions.holdem.bucket_solve import BucketSolve
+from solver.engine.progress import phase
 from solver.runs.store_solve import SolveRecord, StorePath, store_solve
 from strategies import InfosetStrategy
 
@@ -15,6 +16,7 @@ from strategies import InfosetStrategy
 def store_recall(solved: RecallSolve, algorithm: str, store_path: StorePath = None) -> int:
     """Save an abstract solve under its game with the descriptor ``recall=M``; its id.  The
     stored exploitability is the real game's, or infinity where it could not be measured."""
+    phase("storing")
     rows = [InfosetStrategy(*row) for row in solved.graph.infoset_rows(solved.strategy)]
     info, _ = store_solve(SolveRecord(
         game=solved.game, algorithm=f"{algorithm}+fsicfr", iterations=solved.iterations,

@@ -6,7 +6,7 @@
   iterations each (``python -m solver bucket-cost``).
 
 Each yields one row per measurement as soon as it is made (the CLI prints it at once: a row can
-take minutes).
+take minutes), and checks the real game's memory estimate before it builds its tree.
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ from solver.abstractions.holdem.bucket_solve import solve_buckets
 from solver.abstractions.holdem.buckets import BucketSpec
 from solver.algorithms.cfr import CFRSolver
 from solver.algorithms.exploitability import evaluate_strategy
+from solver.algorithms.solve import memory_estimate
 from solver.engine.compile import compile_game
+from solver.engine.memory import check
 from solver.games import get_game
 from solver.games.holdem.game import HoldemGame
 
@@ -32,6 +34,7 @@ def recall_cost(games: Sequence[str], memories: Sequence[int], iterations: int,
     real game."""
     for name in games:
         game = get_game(name)
+        check(memory_estimate(game))
         exact = compile_game(game)
         for memory in memories:
             solved = solve_recall(game, memory, iterations, algorithm)
@@ -60,6 +63,7 @@ def bucket_cost(game: str, ks: Sequence[str], recalls: Sequence[str], iterations
     """`game` solved exactly, then in the bucket abstraction of every k of `ks` with every
     recall of `recalls`, `iterations` each; each strategy measured in the real game."""
     holdem = get_game(game)
+    check(memory_estimate(holdem))
     tree = compile_game(holdem)
 
     def row(recall: str, k: str, infosets: int, value: float, exploitability: float,

@@ -16,7 +16,7 @@ import numpy as np
 
 from solver.abstractions.holdem.bot import HulheBot, strategy_table
 from solver.abstractions.holdem.sampled_cfr import Plan, Solver, run, worker_count
-from solver.engine.progress import progress_bar
+from solver.engine.progress import phase, progress_bar
 from solver.evaluation.holdem.duplicate import mbb, self_play
 from solver.evaluation.holdem.policy import HoldemPolicy
 from solver.games import get_game
@@ -66,6 +66,7 @@ def build(plan: Plan, *, minutes: float | None, epochs: int | None, store_path: 
     total = (round(60 * minutes) if by_time and minutes is not None else
              target * plan.iterations_per_epoch if epochs is not None else None)
     clock = time.monotonic()
+    phase("solving")
     with progress_bar(total=total, initial=0 if by_time else solver.iterations,
                       unit="s" if by_time else "it", unit_scale=not by_time,
                       desc=f"solving {plan.game} ({plan.spec.descriptor})",
@@ -90,7 +91,9 @@ def build(plan: Plan, *, minutes: float | None, epochs: int | None, store_path: 
     ci95 = None
     bot = HulheBot.from_solver(solver)  # the tables stored are the tables played
     if self_play_deals > 1:
+        phase("self-play")
         value, ci95 = self_play_value(solver.plan, bot, self_play_deals, progress=progress)
+    phase("storing")
     solve_id = store_table_solve(solver, store_path, seconds=solver.seconds, value=value,
                            value_ci95=ci95, table=bot.table)
     return BuildResult(solve_id, solver.iterations, solver.epochs, solver.seconds,

@@ -7,20 +7,12 @@ public nodes, private-state slots) and walked (histories).
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
-
 from solver.algorithms.policy import iter_states
 from solver.engine.compile import compile_game
 from solver.games import Game, game_names, get_game
+from solver.games.base import CountsItself
 
 Sizes = dict[str, "int | dict[str, int]"]
-
-
-@runtime_checkable
-class CountsItself(Protocol):
-    def sizes(self) -> dict[str, int | dict[str, int]]:
-        """Exact counts of the game's tree, without building it."""
-        ...
 
 
 def game_sizes(game: Game | str) -> dict[str, object]:

@@ -21,6 +21,7 @@ import solver
 from solver.algorithms.action_values import action_values
 from solver.algorithms.solve import Checkpoint, SolveResult, solve
 from solver.engine.node_kinds import CHANCE_NODE, DECISION_NODE
+from solver.engine.progress import phase
 from solver.engine.tree import PublicTree
 from solver.games import get_game
 from strategies import (
@@ -132,6 +133,7 @@ def solve_and_store(game: str, algorithm: str, *, iterations: int | None = None,
     result = solve(get_game(game), algorithm, iterations=iterations,
                    target_exploitability=target, seconds=seconds, seed=seed,
                    on_checkpoint=on_checkpoint)
+    phase("storing")
     record = SolveRecord(
         game=game, algorithm=algorithm, iterations=result.iterations, seconds=result.seconds,
         exploitability=result.exploitability, value=result.value,

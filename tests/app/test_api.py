@@ -346,14 +346,20 @@ def test_malformed_bodies_are_422(api: AppHandle, url: str, body: object) -> Non
     assert response.json()["detail"]
 
 
-def test_game_without_strategy_is_503(make_app: AppFactory, store_without_leduc: Path) -> None:
+def test_game_without_strategy_is_409_saying_how_to_build_it(
+        make_app: AppFactory, store_without_leduc: Path) -> None:
+    """A game the lobby offers with no strategy stored (and no background build of it): 409,
+    not 503 (the server is up), saying that it is not built and the command that builds it."""
     api = make_app(store=store_without_leduc)
     response = api.client.post(f"{API}/matches", json={"game": "leduc"})
-    assert response.status_code == 503
-    detail = response.json()["detail"]
-    assert "no solved strategy for 'leduc'" in detail and "python -m solver build" in detail
-    assert api.client.get(f"{API}/games/leduc/strategy").status_code == 503
-    assert api.client.get(f"{API}/games/leduc/convergence").status_code == 503
+    assert response.status_code == 409
+    body = response.json()
+    assert "no solved strategy for 'leduc'" in body["detail"]
+    assert "`python -m solver build --games leduc` builds it" in body["detail"]
+    assert body["building"] is None
+    for part in ("strategy", "convergence", "tree"):
+        again = api.client.get(f"{API}/games/leduc/{part}")
+        assert again.status_code == 409 and again.json()["detail"] == body["detail"], part
     leduc = api.client.get(f"{API}/games/leduc").json()
     assert leduc["available"] is False and leduc["solve"] is None
     health = api.client.get("/healthz").json()

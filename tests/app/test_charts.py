@@ -228,3 +228,31 @@ def test_results_chart_without_expectation() -> None:
     assert len(points_of(one(root, "polyline", "c-actual"))) == 3
     assert not [e for e in root.iter(f"{SVG}polyline") if e.attrib.get("class") == "c-expected"]
     assert "expected" not in {t.text for t in root.iter(f"{SVG}text")}
+
+
+def test_the_legend_keeps_clear_of_the_title_and_inside_the_chart() -> None:
+    """With all four lines (you, no luck, expected, 95% band) the legend once ran into a long
+    title: it has a line of its own under the title, above the plot."""
+    title = "Your cumulative winnings, a long title to be sure"
+    root = parse(results_chart([1.0, -1.0, 2.0], [0.1, 0.2, 0.3],
+                               [(-1.0, 1.0), (-2.0, 2.0), (-3.0, 3.0)],
+                               adjusted=[0.5, 0.4, 0.6], title=title))
+    heading = one(root, "text", "c-title")
+    assert heading.text == title
+    title_baseline = float(heading.attrib["y"])
+    legend = next(g for g in root.iter(f"{SVG}g") if g.attrib.get("class") == "c-legend")
+    labels = [t.text for t in legend.iter(f"{SVG}text")]
+    assert labels == ["you", "no luck", "expected", "95% band"]
+    for mark in legend:
+        top = float(mark.attrib.get("y", mark.attrib.get("y1", "0")))
+        if mark.tag == f"{SVG}text":
+            top -= 13  # the labels' font size: the text rises above its baseline
+        bottom = float(mark.attrib.get("y", mark.attrib.get("y2", "0"))) + float(
+            mark.attrib.get("height", "0"))
+        assert top > title_baseline + 4, ET.tostring(mark, encoding="unicode")
+        assert bottom < PLOT_TOP, ET.tostring(mark, encoding="unicode")
+        x = float(mark.attrib.get("x", mark.attrib.get("x1", "0")))
+        assert 0 <= x < charts.WIDTH
+    texts = list(legend.iter(f"{SVG}text"))
+    ends = [float(t.attrib["x"]) + 7.5 * len(t.text or "") for t in texts]
+    assert max(ends) <= PLOT_RIGHT

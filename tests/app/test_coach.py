@@ -25,7 +25,7 @@ from solver.algorithms.exploitability import evaluate_strategy
 from solver.engine.tree import PublicTree
 from solver.evaluation.stored import stored_strategy_array
 from solver.games import CHANCE, State, get_game
-from tests.app.conftest import AppFactory, new_match
+from tests.app.conftest import AppFactory, new_match, play_random_hand
 
 Player = Callable[[State, random.Random], str]
 HANDS = {"kuhn": 4_000, "leduc": 3_000}
@@ -172,12 +172,7 @@ def test_the_service_keeps_the_coachs_figures(make_app: AppFactory) -> None:
     rng = random.Random(9)
     adjusted, lost = [], 0.0
     for _ in range(6):
-        view = api.client.post(f"/api/v1/matches/{match_id}/hands", headers=headers).json()
-        while view["status"] == "in_progress":
-            view = api.client.post(f"/api/v1/hands/{view['hand_id']}/actions",
-                                   headers=headers,
-                                   json={"action": rng.choice(view["legal_actions"]),
-                                         "seq": view["seq"]}).json()
+        view = play_random_hand(api.client, match_id, headers, rng)
         outcome = view["outcome"]
         assert outcome["coach"] is not None
         mine = [e for e in view["events"] if e["actor"] == "you"]

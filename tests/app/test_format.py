@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.web.format import fmt_signed
+from app.web.format import duration, fmt_signed, format_text
+from app.web.templating import templates
 
 
 @pytest.mark.parametrize(("x", "digits", "text"), [
@@ -13,3 +14,22 @@ from app.web.format import fmt_signed
 ])
 def test_signed_numbers_keep_their_whole_part(x: float | None, digits: int, text: str) -> None:
     assert fmt_signed(x, digits) == text
+
+
+@pytest.mark.parametrize(("template", "args", "text"), [
+    ("%.3f", (-0.0,), "0.000"), ("%.3f", (-0.0004,), "0.000"), ("%.2f", (-0.05,), "-0.05"),
+    ("%.3f … %.3f", (-0.0002, -1.5), "0.000 … -1.500"), ("%g", (-0.0,), "0"),
+    ("%.1f", (-10.04,), "-10.0"), ("%.0f", (-0.4,), "0"),
+])
+def test_the_pages_format_filter_prints_no_negative_zero(template: str, args: tuple[float, ...],
+                                                         text: str) -> None:
+    assert format_text(template, *args) == text
+    assert templates.env.from_string("{{ t|format(*a) }}").render(t=template, a=args) == text
+
+
+@pytest.mark.parametrize(("seconds", "text"), [
+    (0.2, "1 s"), (45.4, "45 s"), (89, "89 s"), (90, "2 min"), (1270, "22 min"),
+    (3600, "1 h"), (4810, "1 h 21 min"),
+])
+def test_build_times_read_as_people_say_them(seconds: float, text: str) -> None:
+    assert duration(seconds) == text

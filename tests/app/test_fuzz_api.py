@@ -220,3 +220,54 @@ def test_the_fuzzing_reached_the_app_state(live_api: LiveApi) -> None:
     acted = seen.get(f"POST {API}/hands/{{hand_id}}/actions", set())
     assert {200, 409, 401, 403, 404, 422} <= acted, seen
     assert {201, 409} <= seen.get(f"POST {API}/matches/{{match_id}}/hands", set()), seen
+
+
+UNECHOABLE = (
+    ("/matches", rb'{"game": "\ud800"}'),
+    ("/matches", rb'{"game": NaN}'),
+    ("/matches", rb'{"game": Infinity}'),
+    ("/matches", rb'{"game": -Infinity}'),
+    ("/matches", rb'{"game": -1e400}'),
+    ("/matches", rb'{"game": 1e400}'),
+    ("/matches", rb'{"game": "kuhn", "\udc00": NaN}'),
+    ("/hands/{hand}/actions", rb'{"action": "bet", "seq": 1e400}'),
+    ("/hands/{hand}/actions", rb'{"action": "bet", "seq": NaN}'),
+    ("/hands/{hand}/actions", rb'{"action": "bet", "seq": -1e400}'),
+    ("/hands/{hand}/actions", rb'{"action": "\udc00"}'),
+    ("/hands/{hand}/actions", rb'{"action": "\ud800\udc00\ud800", "seq": Infinity}'),
+)
+"""Bodies whose values JSON or UTF-8 cannot carry back (lone surrogates, NaN, Infinity, numbers
+beyond a float): the validation error that quotes them must still be sent."""
+
+
+@pytest.mark.parametrize(("path", "body"), UNECHOABLE)
+def test_bodies_an_error_cannot_echo_are_422_on_a_connection_that_stays_open(
+        live_api: LiveApi, path: str, body: bytes) -> None:
+    """Each such body is a 422 whose answer is valid JSON (the odd value written as text), and
+    the next request on the same keep-alive connection is answered."""
+    import http.client
+    import json
+    from urllib.parse import urlsplit
+
+    hand_id, token = live_api.hands[0]
+    address = urlsplit(live_api.url)
+    connection = http.client.HTTPConnection(address.hostname or "", address.port, timeout=30)
+    try:
+        headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}"}
+        connection.request("POST", API + path.format(hand=hand_id), body=body,
+                           headers=headers | {"Idempotency-Key": uuid.uuid4().hex})
+        response = connection.getresponse()
+        text = response.read()
+        assert response.status == 422, text
+        assert response.getheader("connection", "").lower() != "close"
+        detail = json.loads(text)["detail"]  # strict JSON: no NaN, no lone surrogate
+        assert detail and all(item["type"] for item in detail), detail
+        json.dumps(detail, allow_nan=False).encode("utf-8")
+        socket_before = connection.sock
+        assert socket_before is not None
+        connection.request("GET", f"{API}/games/kuhn")
+        again = connection.getresponse()
+        assert again.status == 200 and json.loads(again.read())["name"] == "kuhn"
+        assert connection.sock is socket_before  # the same connection, not a new one
+    finally:
+        connection.close()

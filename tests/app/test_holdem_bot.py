@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from pokerkit import HandHistory
 
+from solver.abstractions import describe
 from solver.cli import main
 from solver.games.holdem.history import STARTING_STACK
 from tests.app.conftest import AppFactory, AppHandle, copy_store, new_match
@@ -48,6 +49,13 @@ def test_the_lobby_says_the_value_is_an_estimate(api: AppHandle) -> None:
     lobby = page(api.client, "/")
     card = lobby.by_id("game-holdem")
     assert "the exact value is unknown" in card.text and "±" in card.text
+    # An abstraction bot, and which: the 8-bucket build of the test was not measured, so the
+    # LBR figure measured of the 128-bucket build is not claimed for it.
+    assert game["bot"]["exact"] is False and "8 a round" in game["bot"]["abstraction"]
+    assert "abstraction" in card.find("dd", cls="bot-nature").text
+    assert "was not measured" in card.text and "228" not in card.text
+    assert "nobody wins more" not in card.text
+    assert "LBR" in describe("ehs2=k:128,128,128").measured  # the README's build
 
 
 def test_hands_over_the_api_with_hints_and_phh(api: AppHandle) -> None:

@@ -212,14 +212,18 @@ def test_lobby_shows_unsolved_games_as_unavailable(make_app: AppFactory,
     assert "No solved strategy" in leduc.text and "python -m solver" in leduc.text
     assert leduc.find("form") is None  # nothing to post
     assert "unavailable" not in doc.by_id("game-kuhn").classes
-    # Trying anyway gives a friendly 503 page, not JSON.
+    # Trying anyway gives a friendly page (409: the server is up, the game not built yet),
+    # not JSON, saying what builds it.
     response = handle.client.post("/play/leduc", data=csrf(handle.client),
                                   follow_redirects=False)
-    assert response.status_code == 503
+    assert response.status_code == 409
     assert response.headers["content-type"].startswith("text/html")
     assert "no solved strategy" in response.text
-    strategy = handle.client.get("/games/leduc/strategy")
-    assert strategy.status_code == 503 and "<html" in strategy.text
+    assert "python -m solver build --games leduc" in response.text
+    for url in ("/games/leduc/strategy", "/play/leduc"):
+        shown = handle.client.get(url)
+        assert shown.status_code == 409 and "<html" in shown.text, url
+        assert "Not built yet" in shown.text, url
 
 
 def test_lobby_when_the_store_is_missing(make_app: AppFactory, tmp_path: Path) -> None:
@@ -298,13 +302,15 @@ def test_full_kuhn_hand_with_plain_form_posts(web: AppHandle, store_path: Path) 
 def test_next_hand_swaps_seats_and_updates_results(web: AppHandle) -> None:
     client = web.client
     url = start(client, "kuhn")
-    for number in (1, 2, 3):
+    for number in (1, 2, 3, 4, 5):
         doc = page(client, url)
         _, hand, _ = hand_record(web, url)
         assert hand.number == number
         assert hand.human_seat == (number - 1) % 2
         while (form := action_form(doc)) is not None:
-            assert post_action(client, form, enabled_actions(form)[-1]).status_code == 303
+            # Bet or call in odd hands, check or fold in even ones: results that differ.
+            choice = enabled_actions(form)[-1 if number % 2 else 0]
+            assert post_action(client, form, choice).status_code == 303
             doc = page(client, url)
         assert doc.by_id("stat-hands").text == str(number)
         rows = doc.by_id("history").find_all("tr", cls=None)
@@ -316,7 +322,11 @@ def test_next_hand_swaps_seats_and_updates_results(web: AppHandle) -> None:
         assert next_form is not None
         response = client.post(f"{url}/next", data=csrf(client), follow_redirects=False)
         assert response.status_code == 303 and response.headers["location"] == url
-    # After 3 hands the CI is shown and the chart has its band.
+        if number < 5:  # no interval yet, and the page says why
+            shown = doc.by_id("stat-ci").text
+            assert "…" not in shown
+            assert "after 5 hands" in shown or "every result so far is the same" in shown
+    # After 5 hands (with some spread: these differ) the CI is shown and the chart has its band.
     doc = page(client, url)
     assert "…" in doc.by_id("stat-ci").text
     assert doc.by_id("results-chart").find("path", cls="c-band") is not None

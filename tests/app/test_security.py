@@ -87,13 +87,24 @@ def test_even_an_unexpected_500_carries_them(make_app: AppFactory) -> None:
     assert response.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
 
 
-def test_swagger_ui_gets_a_relaxed_policy_on_its_routes_only(web: AppHandle) -> None:
-    docs = web.client.get("/docs")
+def test_the_api_docs_come_from_the_app_under_the_one_policy(web: AppHandle) -> None:
+    """Swagger UI is served from node_modules (npm's swagger-ui-dist, pinned) and started by a
+    script file: /docs needs no network and gets the policy of every page; /redoc is gone."""
+    docs = web.client.get("/docs", headers={"Accept": "text/html"})
     assert docs.status_code == 200
-    policy = docs.headers["content-security-policy"]
-    assert "https://cdn.jsdelivr.net" in policy and "frame-ancestors 'none'" in policy
-    assert "cdn.jsdelivr.net" in docs.text  # FastAPI's Swagger UI loads from that CDN
-    assert web.client.get("/").headers["content-security-policy"] == CONTENT_SECURITY_POLICY
+    assert docs.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", docs.text)  # nothing off-site
+    assets = re.findall(r'(?:src|href)="(/static/[^"]+)"', docs.text)
+    assert {"/static/vendor/swagger-ui/swagger-ui-bundle.js",
+            "/static/vendor/swagger-ui/swagger-ui.css", "/static/docs.js"} <= set(assets)
+    for asset in assets:
+        answer = web.client.get(asset)
+        assert answer.status_code == 200, asset
+        kind = "css" if asset.endswith(".css") else "javascript"
+        assert kind in answer.headers["content-type"], asset
+    assert "SwaggerUIBundle" in web.client.get("/static/docs.js").text
+    assert web.client.get("/openapi.json").json()["paths"]
+    assert web.client.get("/redoc").status_code == 404
 
 
 def test_pages_have_no_inline_script_or_style_but_the_charts_hashed_one(web: AppHandle) -> None:

@@ -74,6 +74,8 @@ def env(tmp_path: Path, store_path: Path) -> Iterator[Env]:
 
 T_3 = 3.182446305284263
 """Student's t, two-sided 95%, 3 degrees of freedom (any table: 3.182)."""
+T_4 = 2.7764451051977934
+"""And 4 degrees of freedom (any table: 2.776)."""
 
 
 def test_results_math_against_a_hand_computed_example() -> None:
@@ -120,24 +122,33 @@ def test_match_results_from_finished_hands(env: Env) -> None:
     for number, (seat, payoff) in enumerate([(0, 1.0), (0, -2.0), (1, 3.0), (0, 0.0)], 1):
         hand = hand_store.new_hand(row, number, seat)
         hand_store.insert_hand(env.session, hand, [], Finish(payoff))
-    current = hand_store.insert_hand(env.session, hand_store.new_hand(row, 5, 0), [], None)
+    # Four results: the interval waits for a fifth (the hand-computed one is above).
+    early = services.match_results(env.session, env.source, *match)
+    assert early.hands_played == 4 and early.std == pytest.approx(2.0816659994661326, rel=1e-12)
+    assert early.ci95_low is early.ci95_high is None and "after 5 hands" in str(early.ci95_note)
+    hand = hand_store.new_hand(row, 5, 1)
+    hand_store.insert_hand(env.session, hand, [], Finish(-2.0))
+    current = hand_store.insert_hand(env.session, hand_store.new_hand(row, 6, 0), [], None)
     value = env.source.solve("kuhn").value
     out = services.match_results(env.session, env.source, *match)
-    assert out.hands_played == 4 and out.total == 2.0 and out.mean == 0.5
-    assert out.std == pytest.approx(2.0816659994661326, rel=1e-12)
-    half = T_3 * 2.0816659994661326 / 2
-    assert out.ci95_low == pytest.approx(0.5 - half, rel=1e-9)
-    assert out.ci95_high == pytest.approx(0.5 + half, rel=1e-9)
+    # payoffs 1, -2, 3, 0, -2: total 0, mean 0; squared deviations 1 + 4 + 9 + 0 + 4 = 18,
+    # s^2 = 18 / 4, s = 2.1213203435596424; half width t(4) * s / sqrt(5)
+    assert out.hands_played == 5 and out.total == 0.0 and out.mean == 0.0
+    assert out.std == pytest.approx(2.1213203435596424, rel=1e-12)
+    half = T_4 * 2.1213203435596424 / math.sqrt(5)
+    assert out.ci95_low == pytest.approx(-half, rel=1e-9)
+    assert out.ci95_high == pytest.approx(half, rel=1e-9)
+    assert out.ci95_note is None
     assert out.game_value == value
-    assert out.expected_total == pytest.approx(2 * value)
+    assert out.expected_total == pytest.approx(value)
     assert out.verdict == "too_few_hands"
-    assert [p.cumulative for p in out.series] == [1.0, -1.0, 2.0, 2.0]
+    assert [p.cumulative for p in out.series] == [1.0, -1.0, 2.0, 2.0, 0.0]
     assert [p.expected_cumulative for p in out.series] == pytest.approx(
-        [value, 2 * value, value, 2 * value])
-    assert [h.number for h in out.hands] == [5, 4, 3, 2, 1]
+        [value, 2 * value, value, 2 * value, value])
+    assert [h.number for h in out.hands] == [6, 5, 4, 3, 2, 1]
     assert out.current_hand_id == current.public_id == out.hands[0].hand_id
     page = services.match_results(env.session, env.source, *match, limit=2)
-    assert [h.number for h in page.hands] == [5, 4] and page.next_cursor == 4
+    assert [h.number for h in page.hands] == [6, 5] and page.next_cursor == 5
     older = services.match_results(env.session, env.source, *match, limit=2, before=4)
     assert [h.number for h in older.hands] == [3, 2] and older.next_cursor == 2
     last = services.match_results(env.session, env.source, *match, limit=2, before=2)
@@ -325,7 +336,7 @@ def test_owner_and_token(env: Env) -> None:
 
 
 def test_unknown_and_unsolved(env: Env, store_without_leduc: Path) -> None:
-    with pytest.raises(services.NotFoundError, match="valid games"):
+    with pytest.raises(services.NotFoundError, match="unknown game 'chess'; the games: rps, "):
         services.create_match(env.session, env.source, "chess")
     access = services.TokenAccess("anything")
     with pytest.raises(services.NotFoundError):
@@ -334,7 +345,7 @@ def test_unknown_and_unsolved(env: Env, store_without_leduc: Path) -> None:
         services.hand_view(env.session, env.bot, "nope", access)
     partial = StrategySource(store_without_leduc)
     try:
-        with pytest.raises(services.StrategyUnavailableError, match="no solved strategy"):
+        with pytest.raises(services.GameNotReadyError, match="no solved strategy"):
             services.create_match(env.session, partial, "leduc")
         games = {g.name: g for g in services.list_games(partial)}
         assert not games["leduc"].available and games["kuhn"].available

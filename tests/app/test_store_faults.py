@@ -65,14 +65,15 @@ def test_broken_store_at_startup(kind: str, launcher: str, tmp_path: Path,
     server = start_server(tmp_path, database_url=f"sqlite:///{tmp_path / 'app.sqlite'}",
                           store=store, launcher=launcher, ready_status=503)
     try:
-        # Start-up names the file and the fix.
+        # Start-up names the file and the fix; the answers name the file, not where it lives.
         startup = server.log()
         assert str(store) in startup and FIX in startup, startup
         with httpx.Client(base_url=server.url, timeout=30) as client:
             health = client.get("/healthz")
             assert health.status_code == 503
             assert health.json()["status"] == "unavailable"
-            assert str(store) in health.json()["store_error"]
+            assert store.name in health.json()["store_error"]
+            assert str(tmp_path) not in health.text
             games = client.get(f"{API}/games")
             assert games.status_code == 200
             assert not any(g["available"] for g in games.json())
@@ -83,7 +84,8 @@ def test_broken_store_at_startup(kind: str, launcher: str, tmp_path: Path,
             ):
                 assert response.status_code == 503, response.text
                 detail = response.json()["detail"]
-                assert str(store) in detail and FIX in detail, detail
+                assert store.name in detail and FIX in detail, detail
+                assert str(tmp_path) not in detail, detail
             # The pages: the lobby says why; a game's page and starting a match are 503 pages.
             lobby = client.get("/")
             assert lobby.status_code == 200 and FIX in html.unescape(lobby.text)
@@ -141,12 +143,14 @@ def test_store_corrupted_while_hands_are_open(tmp_path: Path, store_copy: Path,
 
             corrupt_in_place(store_copy)
 
-            # The player's move: a 503 that names the file and the fix, and the move is kept.
+            # The player's move: a 503 that names the file (not where it lives) and the fix,
+            # and the move is kept.
             response = api.post(f"{API}/hands/{view['hand_id']}/actions", headers=headers,
                                 json={"action": "check", "seq": view["seq"]})
             assert response.status_code == 503, response.text
             detail = response.json()["detail"]
-            assert str(store_copy) in detail and FIX in detail, detail
+            assert store_copy.name in detail and FIX in detail, detail
+            assert str(store_copy.parent) not in detail, detail
             looked = api.get(f"{API}/hands/{view['hand_id']}", headers=headers)
             assert looked.status_code == 200  # looking never writes: the bot owes a move
             assert looked.json()["to_act"] == "bot"

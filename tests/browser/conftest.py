@@ -2,7 +2,8 @@
 
 The server runs the app from the repository in a subprocess on a free 127.0.0.1 port, with a
 temporary play database and a strategy store built once per session (``python -m solver build
---quiet``, about 30 s) unless ``TEST_STRATEGY_STORE`` names an existing one. Chromium is
+--quiet``, about 30 s, unless ``TEST_STRATEGY_STORE`` names an existing one; then a quick build
+of a whole Dudo match, about 40 s). Chromium is
 ``/usr/bin/chromium`` (``apt-get install chromium``) or ``$CHROMIUM``; without it the tests are
 skipped, except under CI (``CI=true``), where a missing browser is an error.
 """
@@ -44,9 +45,10 @@ def _chromium() -> str | None:
 
 
 @pytest.fixture(scope="session")
-def browser_store(store_path: Path) -> Path:
-    """The same strategy store as the other tests (built once per session)."""
-    return store_path
+def browser_store(match_store: Path) -> Path:
+    """The same strategy store as the other tests (built once per session), with a quick build
+    of a whole Dudo match so that its pages can be visited too."""
+    return match_store
 
 
 def _free_port() -> int:
@@ -164,6 +166,36 @@ def csp_violations(page, reports: list[str]) -> list[str]:
         except PlaywrightError:  # a page mid-navigation has no document to ask
             events = []
     return reports + list(events)
+
+
+def new_page(browser, server: str, width: int = 1280):
+    """A fresh context (its own cookies: its own player) and page, `width` pixels wide (a
+    phone's, touch and all, under 500), failing on JavaScript errors and Content-Security-
+    Policy violations; returns the page and a check to call at the end."""
+    phone = width < 500
+    context = browser.new_context(viewport={"width": width, "height": 844 if phone else 900},
+                                  base_url=server, is_mobile=phone, has_touch=phone)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    reports = watch_csp(page)
+
+    def close() -> None:
+        violations = csp_violations(page, reports)
+        context.close()
+        assert not errors, f"JavaScript errors on the page: {errors}"
+        assert not violations, f"Content-Security-Policy violations: {violations}"
+
+    return page, close
+
+
+@pytest.fixture(params=[390, 1280], ids=["phone", "desktop"])
+def any_page(request: pytest.FixtureRequest, browser, server: str):
+    """A page at a phone's width (390 px, touch) and at a desktop's, in turn."""
+    page, close = new_page(browser, server, request.param)
+    yield page
+    close()
 
 
 @pytest.fixture

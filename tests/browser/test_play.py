@@ -117,7 +117,13 @@ def test_full_kuhn_hand_by_clicking(page: Page, shots: Path) -> None:
 def test_full_holdem_mini_hand_by_clicking(page: Page, shots: Path) -> None:
     """Two hole cards each, a board card dealt face down until the flop, checks and calls to
     a showdown that names both hands; drawn from what the game says, like every game."""
-    start_match(page, "holdem-mini")
+    for _ in range(20):
+        start_match(page, "holdem-mini")
+        if not page.locator("#outcome").count():
+            break
+        # In hand 1 the bot is the small blind, who acts first, and it may fold at once: that
+        # hand has nothing to click, so start another match.
+        expect(page.locator("#explanation")).to_contain_text("The bot folded")
     expect(page.locator("#your-seat .playing-card:not(.back)")).to_have_count(2)
     expect(page.locator("#bot-seat .playing-card.back")).to_have_count(2)
     expect(page.locator("#public-state .board .playing-card.back")).to_have_count(1)

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app import services
-from app.api.errors import NOT_FOUND, UNAVAILABLE
+from app.api.errors import NOT_FOUND, NOT_READY, UNAVAILABLE
 from app.deps import GamePath, SourceDep
 from app.schemas import Convergence, GameDetail, GameSummary, NodeView, StrategyPage
 from app.services.catalog import RANGE_PAGE
@@ -30,7 +30,8 @@ def game_detail(game: GamePath, source: SourceDep) -> GameDetail:
     return services.game_detail(source, game)
 
 
-@router.get("/{game}/strategy", response_model=StrategyPage, responses=NOT_FOUND | UNAVAILABLE)
+@router.get("/{game}/strategy", response_model=StrategyPage,
+            responses=NOT_FOUND | NOT_READY | UNAVAILABLE)
 def strategy(
     game: GamePath,
     source: SourceDep,
@@ -50,7 +51,8 @@ def strategy(
     )
 
 
-@router.get("/{game}/tree", response_model=NodeView, responses=NOT_FOUND | UNAVAILABLE)
+@router.get("/{game}/tree", response_model=NodeView,
+            responses=NOT_FOUND | NOT_READY | UNAVAILABLE)
 def tree(
     game: GamePath,
     source: SourceDep,
@@ -65,7 +67,7 @@ def tree(
 
 
 @router.get("/{game}/convergence", response_model=Convergence,
-            responses=NOT_FOUND | UNAVAILABLE)
+            responses=NOT_FOUND | NOT_READY | UNAVAILABLE)
 def convergence(game: GamePath, source: SourceDep) -> Convergence:
     """Exploitability and value by iteration of the stored solve."""
     return services.convergence(source, game)

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
+from app.api.errors import MALFORMED_HTTP
 from app.deps import SourceDep
 from app.schemas import Health
 
 router = APIRouter(tags=["health"])
 
 
-@router.get("/healthz", response_model=Health, responses={503: {"model": Health}})
+UNHEALTHY: dict[int | str, dict[str, Any]] = {503: {"model": Health}}
+
+
+@router.get("/healthz", response_model=Health, responses=UNHEALTHY | MALFORMED_HTTP)
 def healthz(source: SourceDep) -> JSONResponse:
     """200 ``ok`` once the bot can play (``games``; ``unsolved`` lists the games it cannot),
     503 ``unavailable`` while the strategy store is missing, unreadable or empty."""
@@ -26,7 +30,7 @@ def healthz(source: SourceDep) -> JSONResponse:
         status=state,
         games=list(status.ready),
         unsolved=list(status.unsolved),
-        store=str(status.path),
+        store=status.path.name,  # not where it lives: answers never name the server's paths
         store_error=status.error,
     )
     return JSONResponse(health.model_dump(mode="json"), status_code=code)

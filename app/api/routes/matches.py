@@ -14,6 +14,7 @@ from app.api.errors import (
     JSON_BODY,
     NO_HAND_HISTORY,
     NOT_FOUND,
+    NOT_READY,
     UNAVAILABLE,
     require_json_body,
 )
@@ -38,7 +39,7 @@ BeforeQuery = Annotated[int | None, Query(ge=1, le=10**9, description=(
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=MatchCreated,
-             responses=NOT_FOUND | JSON_BODY | UNAVAILABLE | AUTH,
+             responses=NOT_FOUND | JSON_BODY | NOT_READY | UNAVAILABLE | AUTH,
              dependencies=[Depends(require_json_body)])
 async def create_match(body: MatchCreate, backend: BackendDep,
                        bearer: OptionalBearerDep = None) -> MatchCreated:

@@ -20,10 +20,10 @@ router = APIRouter(route_class=PageRoute)
 @router.get("/play/{game}", name="play")
 async def play_page(request: Request, game: GamePath, backend: BackendDep,
                     access: OwnerDep) -> Response:
-    """The game's start page: rules, the value, your matches of this game, a start button."""
+    """The game's start page: rules, the value, your matches of this game, a start button
+    (404 for a game the lobby does not offer, 409 saying how far its build has come)."""
+    services.ready_solve(backend.source, game)
     detail = services.game_detail(backend.source, game)
-    if not detail.available:
-        backend.source.solve(game)  # the 503 naming the reason
 
     def work(session: Session) -> list[MatchSummary]:
         account = accounts.signed_in(session, access)

@@ -64,9 +64,8 @@ def strategy_page(request: Request, game: GamePath, source: SourceDep,
     move), or every information set filtered by card/die and history (the search view)."""
     card, history = card.strip(), history.strip()
     number = int(page) if page.strip().isdigit() else 1
+    services.ready_solve(source, game)  # 404 or 409 saying why there is nothing to show
     detail = services.game_detail(source, game)
-    if not detail.available:
-        source.solve(game)  # 503 with the reason
     searching = view == "search" or bool(card or history)
     tree = None
     if not searching:

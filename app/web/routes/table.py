@@ -87,7 +87,9 @@ def results_panel(results: MatchResults) -> dict[str, Any]:
     svg = charts.results_chart([p.cumulative for p in series], expected, band,
                                hands=[p.number for p in series], adjusted=adjusted,
                                title="Your cumulative winnings")
-    return {"svg": svg, "accuracy_definition": ACCURACY}
+    return {"svg": svg, "accuracy_definition": ACCURACY, "band": band is not None,
+            "band_width": bool(results.std),
+            "expected": expected is not None, "adjusted": adjusted is not None}
 
 
 def render(request: Request, table: Table, status_code: int = 200) -> Response:

@@ -15,16 +15,24 @@ abstract strategy in the real game, where `solver.algorithms.exploitability` mea
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from solver.abstractions.dudo_recall.memory import remembered
 from solver.algorithms.fsicfr import Graph
+from solver.engine.memory import (
+    ACTION_BYTES,
+    BASE_BYTES,
+    INFOSET_BYTES,
+    MemoryEstimate,
+    tree_bytes,
+)
 from solver.engine.node_kinds import DECISION_NODE
 from solver.engine.tree import PublicTree
-from solver.games.dudo.rules import DudoRules, dice_text, tables
-from solver.games.dudo.tree import bid_tree, payoff_matrices
+from solver.games.dudo.rules import DudoRules, dice_text, rolls, tables
+from solver.games.dudo.tree import bid_tree, payoff_matrices, tree_sizes
 
 Node = tuple[int, tuple[int, ...]]
 """(player to move, the bids it remembers)."""
@@ -151,3 +159,52 @@ def real_strategy(tree: PublicTree, recall: RecallGraph, strategy: np.ndarray) -
         node = (int(depth[n]) % 2, suffixes[n])
         source[start:start + size] = block_of[node] + np.arange(size)
     return strategy[source]
+
+
+GRAPH_NODE_BYTES = 500
+"""Per node of the abstract graph while it is built in Python (its key in a set, a dict and a
+list, its row of every per-node list), beside its utility matrix and reach."""
+GRAPH_EDGE_BYTES = 100
+"""Per action out of a node (child and payoff, in lists, then arrays)."""
+ITERATION_SECONDS_PER_CELL = 3.2e-9
+"""FSICFR's time per (node, dice pair, action) and iteration: 2v2 remembering three bids, 1,000
+iterations in 155 s on the shared 2-core VM."""
+
+
+def graph_bounds(rules: DudoRules, memory: int | None) -> tuple[int, int]:
+    """Upper bounds on the abstract graph's nodes and actions without building it: a node is a
+    player and up to `memory` increasing bids (fewer only at the start, where the player is
+    known), and a node has at most every bid and the calls as actions."""
+    bids = rules.num_bids
+    kept = bids if memory is None else min(memory, bids)
+    nodes = sum(math.comb(bids, n) for n in range(kept)) + 2 * math.comb(bids, kept)
+    return nodes, nodes * (bids + (2 if rules.calzo else 1))
+
+
+def recall_estimate(rules: DudoRules, memory: int | None, what: str,
+                    measured: bool = False) -> MemoryEstimate:
+    """What `solve_recall` (or a round of a match) needs: the graph, FSICFR's arrays (a utility
+    matrix of dice pairs per node) and the stored rows, and the real game's tree where it is
+    compiled to measure the strategy (`measured`)."""
+    nodes, edges = graph_bounds(rules, memory)
+    held = (len(rolls(rules.dice[0], rules.faces)), len(rolls(rules.dice[1], rules.faces)))
+    pairs = edges * max(held)  # (information set, action) pairs, at most
+    total = (BASE_BYTES + nodes * (8 * held[0] * held[1] + 8 * sum(held) + GRAPH_NODE_BYTES)
+             + edges * GRAPH_EDGE_BYTES + pairs * ACTION_BYTES
+             + nodes * max(held) * INFOSET_BYTES)
+    detail = (f"at most {nodes:,} abstract nodes of {held[0]} x {held[1]} dice pairs, "
+              f"{pairs:,} (information set, action) pairs")
+    if measured:
+        real = tree_sizes(rules)
+        total += tree_bytes(real["information_sets"], real["information_set_actions"],
+                            real["slots"], real["public_nodes"], solved=False) - BASE_BYTES
+        detail += f", and the real game's tree ({real['information_sets']:,} information sets)"
+    return MemoryEstimate(what, total, detail,
+                          "remember fewer bids (--memory)" if memory is not None else "")
+
+
+def recall_seconds(rules: DudoRules, memory: int | None, iterations: int) -> float:
+    """About how long `iterations` FSICFR iterations take (`ITERATION_SECONDS_PER_CELL`)."""
+    _, edges = graph_bounds(rules, memory)
+    cells = len(rolls(rules.dice[0], rules.faces)) * len(rolls(rules.dice[1], rules.faces))
+    return iterations * edges * cells * ITERATION_SECONDS_PER_CELL

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol, TypeVar, runtime_checkable
 
+from solver.abstractions.words import AbstractionText
 from solver.games.base import Game, State
 
 T = TypeVar("T")
@@ -90,4 +91,33 @@ def parse_recall(game: Game, parameters: str) -> Recall:
             raise ValueError(f"a round is written AvB=memory (2v1=all), not {part!r}")
         rounds[(int(a), int(b))] = parse_memory(memory)
     return Recall(parse_memory(default), rounds)
+
+
+MEASURED = {1: "0.17 to 0.48", 2: "about 0.09", 3: "about 0.02", 4: "0.003 to 0.005"}
+"""What forgetting cost, measured exactly (`python -m solver recall-cost`, README): the
+exploitability in the real game of a strategy remembering that many bids, on the Dudo games
+small enough to check (one die each, one against two, two against one)."""
+
+
+def describe_recall(parameters: str) -> AbstractionText:
+    """``3`` or ``2;1v1=all;2v2=3`` in words."""
+    default, *rest = parameters.split(";")
+
+    def bids(text: str) -> str:
+        return "every bid" if text == "all" else "the last bid" if text == "1" else \
+            f"the last {text} bids"
+
+    what = f"a game in which a player remembers its dice, the dice counts and only {bids(default)}"
+    rounds = [part.partition("=") for part in rest]
+    if rounds:
+        what += " of a round (" + "; ".join(
+            f"{bids(memory)} with {counts.replace('v', ' against ')} dice"
+            for counts, _, memory in rounds) + ")"
+    memories = sorted({int(m) for m in [default, *(r[2] for r in rounds)] if m.isdigit()})
+    costs = "; ".join(f"remembering {m} bid{'s' if m > 1 else ''}, by {MEASURED[m]}"
+                      for m in memories if m in MEASURED)
+    measured = ("Not measured in this game, which is too big to check exactly."
+                + (f" On the Dudo games small enough to check, a strategy was exploitable, "
+                   f"{costs} a hand (the stake is 1)." if costs else ""))
+    return AbstractionText(what, measured)
 

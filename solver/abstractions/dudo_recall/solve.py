@@ -9,10 +9,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.abstractions.dudo_recall.graph import RecallGraph, real_strategy, recall_graph
+from solver.abstractions.dudo_recall.graph import (
+    RecallGraph,
+    real_strategy,
+    recall_estimate,
+    recall_graph,
+)
 from solver.algorithms.exploitability import evaluate_strategy
 from solver.algorithms.fsicfr import FSICFRSolver
 from solver.engine.compile import compile_game
+from solver.engine.memory import check
+from solver.engine.progress import phase
 from solver.games.base import Game
 from solver.games.dudo.game import DudoGame
 
@@ -51,14 +58,19 @@ def solve_recall(dudo: Game, memory: int, iterations: int, algorithm: str = "dcf
     if not isinstance(dudo, DudoGame):
         raise ValueError(f"the recall abstraction solves Dudo games (dudo, dudo-AvB), not "
                          f"{dudo.name!r}")
+    measure = 1 << dudo.dudo_rules.num_bids <= REAL_GAME_NODES
+    check(recall_estimate(dudo.dudo_rules, memory,
+                          f"solving {dudo.name} remembering {memory} bids", measure))
+    phase("building the abstract game")
     graph = recall_graph(dudo.dudo_rules, memory)
     solver = FSICFRSolver(graph.graph, algorithm)
+    phase("solving")
     started = time.perf_counter()
     solver.iterate(iterations, on_iteration)
     seconds = time.perf_counter() - started
     strategy = solver.average_strategy()
     real_value = exploitability = None
-    if 1 << dudo.dudo_rules.num_bids <= REAL_GAME_NODES:
+    if measure:
         tree = compile_game(dudo)
         evaluation = evaluate_strategy(tree, real_strategy(tree, graph, strategy))
         real_value, exploitability = evaluation.value, evaluation.exploitability

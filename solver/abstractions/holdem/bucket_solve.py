@@ -32,6 +32,7 @@ from numpy.typing import NDArray
 from solver.abstractions.holdem.buckets import BucketSpec, HandBuckets, abstract_key, hand_buckets
 from solver.algorithms.cfr import SCHEDULES
 from solver.algorithms.exploitability import evaluate_strategy
+from solver.algorithms.solve import memory_estimate
 from solver.engine.compile import compile_game
 from solver.engine.kernels import (
     card_terminal_values,
@@ -43,6 +44,7 @@ from solver.engine.kernels import (
     root_value,
     terminal_values,
 )
+from solver.engine.memory import check
 from solver.engine.node_kinds import DECISION_NODE, TERMINAL_NODE
 from solver.engine.tree import PublicTree
 from solver.games.base import Game
@@ -331,6 +333,7 @@ def solve_buckets(game: Game, spec: BucketSpec, iterations: int, algorithm: str 
                                iterations=1000)
         solved.exploitability     # in the real game, exact
     """
+    check(memory_estimate(game))  # the real game's tree is built and solved on, at most
     abstract = abstract_game(game, spec)
     solver = AbstractSolver(abstract, algorithm)
     started = time.perf_counter()

@@ -44,6 +44,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from solver.abstractions.words import AbstractionText
 from solver.cards.deck import RANK_CHARS
 from solver.cards.isomorphism import HandIndexer, IndexerTables, unindex_hand
 from solver.cards.strength import Streets, ehs_tables
@@ -367,6 +368,22 @@ def parse_buckets(game: Game, parameters: str) -> Buckets:
         raise ValueError(f"hand buckets are for the hold'em family, not {game.name!r}")
     return Buckets(rules, BucketSpec.parse(parameters))
 
+
+def bucket_counts(ks: Sequence[int | None]) -> str:
+    """``128 a round``, ``8, 16, every class by round``."""
+    words = ["every class" if k is None else str(k) for k in ks]
+    return f"{words[0]} a round" if len(set(words)) == 1 else ", ".join(words) + " by round"
+
+
+def describe_buckets(parameters: str) -> AbstractionText:
+    spec = BucketSpec.parse(parameters)
+    memory = ("each bucket remembering the earlier ones" if spec.recall == "perfect" else
+              "forgetting the earlier rounds' buckets")
+    return AbstractionText(
+        f"an abstract game with the real betting, in which a hand is known before the board "
+        f"by its class and on each later round only by its bucket of similar strength "
+        f"({bucket_counts(spec.k)}), {memory}",
+        "Its exploitability in the real game has not been measured.")
 
 
 def count_deals(rules: HoldemRules, round_: int) -> int:

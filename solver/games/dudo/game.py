@@ -27,7 +27,7 @@ from solver.games.dudo.rules import (
     tables,
 )
 from solver.games.dudo.style import DUDO_STYLE, add_round
-from solver.games.dudo.tree import compile_dudo
+from solver.games.dudo.tree import compile_dudo, tree_sizes
 from solver.games.views import (
     ActionGroup,
     Die,
@@ -258,8 +258,9 @@ class DudoGame(GameDefaults):
             "A bid must be stronger than the last: more dice, or as many on a higher face. "
             + ("Each row of bids ends with the 1s: a bid on 1s counts only 1s, so it outranks "
                "the same quantity of any other face." if dice == (1, 1) else
-               "A bid on 1s counts only 1s: n x 1 ranks just above (2n - 1) x 6 and below "
-               "2n x 2, so the grid reads in order, left to right and down."),
+               "The grid has a row per quantity and the 1s in a column of their own: a bid on "
+               "1s counts only 1s, so n x 1 ranks just above (2n - 1) x 6 and below 2n x 2 "
+               "(the bids still open to you are the ones not greyed out)."),
             "Dudo: you doubt the last bid. If fewer dice match, its bidder loses; otherwise you "
             "lose." + (" Calzo: you claim the last bid is exactly right; you win if it is, "
                        "and lose otherwise." if calzo else ""),
@@ -296,6 +297,10 @@ class DudoGame(GameDefaults):
     def compile_public_tree(self) -> PublicTree:
         """The public tree built as arrays (`solver.games.dudo.tree`), not walked."""
         return compile_dudo(self.name, self.dudo_rules)
+
+    def sizes(self) -> dict[str, int | dict[str, int]]:
+        """Exact counts without building anything (`solver.games.dudo.tree.tree_sizes`)."""
+        return dict(tree_sizes(self.dudo_rules))
 
     def __repr__(self) -> str:
         return f"DudoGame(calzo={self.calzo}, dice={self.dudo_rules.dice})"

@@ -52,6 +52,7 @@ from solver.games.views import (
     Piece,
     PieceKind,
     PublicView,
+    Seat,
     StyleCounts,
     StyleStat,
 )
@@ -329,13 +330,16 @@ class DudoMatchGame(GameDefaults):
              "loses the match.")
     reference_value: float | None = None
     pieces: PieceKind = "dice"
+    seats: tuple[Seat, Seat] = (
+        Seat("first", "first in round 1"), Seat("second", "second in round 1"))
     history_legend: str = ("History: each finished round as both rolls and its moves, then the "
                       "current round's dice counts and bids.")
     history_example: str = "e.g. 12356-2245:1x2,4x5,dudo/4v5:2x3"
     notes: tuple[str, ...] = (
         "A bid 'q x f' says that at least q of all the dice show f or a 1: 1s are wild.",
-        "A bid on 1s counts only 1s: n x 1 ranks just above (2n - 1) x 6 and below 2n x 2, so "
-        "the grid reads in order, left to right and down; it shrinks as dice are lost.",
+        "The grid has a row per quantity and the 1s in a column of their own: a bid on 1s counts "
+        "only 1s, so n x 1 ranks just above (2n - 1) x 6 and below 2n x 2 (the bids still open "
+        "to you are the ones not greyed out). It shrinks as dice are lost.",
         "Dudo: you doubt the last bid. If fewer dice match, its bidder loses a die; otherwise "
         "you do. The loser opens the next round.",
         "The bot plays to win the match, not the round: a round's stakes are the chances of "
@@ -343,15 +347,28 @@ class DudoMatchGame(GameDefaults):
     )
 
     def label_parts(self, label: str) -> tuple[LabelPart, ...]:
+        """Bids and rolls as dice; a stored key's private part, ``5v4:12356`` (the round's
+        dice counts, the opener's first, then the player's dice), with its counts in words."""
+        counts, sep, dice = label.partition(":")
+        a, v, b = counts.partition("v")
+        if sep and v and a.isdigit() and b.isdigit():
+            each = f"{a} {'die' if a == '1' else 'dice'} each" if a == b else f"{a} v {b} dice"
+            return (f"round of {each}: ", *dice_label_parts(dice))
         return dice_label_parts(label)
 
     def describe_history(self, public: str) -> str:
-        if not public:
-            return "Opening bid of the match"
+        """The match's public key (``12356-2245:1x2,dudo/4v5:2x3``: the finished rounds, then
+        this round's counts, seat 0's first, and bids) or the public part of a stored key,
+        which holds only the bids its round remembers (its counts are in the private part)."""
+        if ":" not in public:
+            bids = public.replace(",", ", ")
+            return (f"Bids remembered (the last of this round): {bids}" if bids else
+                    "The opening bid of a round")
         *done, current = public.split("/")
         counts, _, bids = current.partition(":")
-        mine = f"{len(done)} round{'s' if len(done) != 1 else ''} played; " if done else ""
-        return f"{mine}dice {counts}, bids: {bids.replace(',', ', ') or 'none yet'}"
+        a, _, b = counts.partition("v")
+        where = f"Round {len(done) + 1}, dice {a} against {b} (the first player's first)"
+        return f"{where}: {'bids ' + bids.replace(',', ', ') if bids else 'the opening bid'}"
 
     def initial_state(self) -> DudoMatchState:
         return DudoMatchState()

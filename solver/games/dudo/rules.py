@@ -209,10 +209,13 @@ def _faces(dice: tuple[int, ...]) -> str:
 
 
 def bid_groups(rules: DudoRules) -> tuple[ActionGroup, ...]:
-    """The bid grid (the bids in order, six to a row: it grows with the dice in play) and the
-    calls."""
+    """The bid grid, a row per quantity and a column per face with the 1s last, in a column of
+    their own (a bid on 1s ranks between quantities, so in the order of the bids the rows of
+    a grid would not line up by face once more than two dice are in play); then the calls."""
     labels = tables(rules).labels
-    return (ActionGroup("Bids", labels[:rules.num_bids], columns=6),
+    faces = (*range(2, rules.faces + 1), 1)
+    grid = tuple(f"{q}x{f}" for q in range(1, rules.total + 1) for f in faces)
+    return (ActionGroup("Bids", grid, columns=len(faces)),
             ActionGroup("Calls", labels[rules.num_bids:]))
 
 

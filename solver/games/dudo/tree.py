@@ -23,7 +23,7 @@ from numba import njit
 
 from solver.engine.node_kinds import DECISION_NODE, TERMINAL_NODE
 from solver.engine.tree import PublicTree, pack_tree
-from solver.games.dudo.rules import DudoRules, count_matching, dice_text, tables
+from solver.games.dudo.rules import DudoRules, count_matching, dice_text, rolls, tables
 
 
 @njit(cache=True)
@@ -74,6 +74,29 @@ def bid_tree(num_bids, calls):
             last[child] = last[node]
             call[child] = a - higher
     return kind, parent, via, depth, last, call
+
+
+def tree_sizes(rules: DudoRules) -> dict[str, int]:
+    """Exact counts of the tree `compile_dudo` builds, by arithmetic on the bids alone (so
+    ``python -m solver info`` and the memory check of a solve need not build it): every
+    increasing bid sequence is a decision node whose player holds one of its rolls, and each of
+    the sequences (but the empty one) ends in a call, or two with calzo."""
+    bids, calls = rules.num_bids, 2 if rules.calzo else 1
+    held = (len(rolls(rules.dice[0], rules.faces)), len(rolls(rules.dice[1], rules.faces)))
+    decisions = 1 << bids
+    nodes = decisions + calls * (decisions - 1)
+    # Sequences ending in bid `last`: the subsets of the bids below it, half of them (or the
+    # one empty subset) of either parity; an even number of bids so far means player 0 moves.
+    pairs = bids * held[0]  # the opening: every bid, for player 0's rolls
+    for last in range(bids):
+        odd = 1 if last == 0 else 1 << (last - 1)
+        even = 0 if last == 0 else 1 << (last - 1)
+        pairs += (bids - 1 - last + calls) * (even * held[0] + odd * held[1])
+    return {"information_sets": (decisions // 2) * (held[0] + held[1]),
+            "information_set_actions": pairs,
+            "histories": 1 + held[0] + held[0] * held[1] * nodes,
+            "public_nodes": nodes,
+            "slots": nodes * (held[0] + held[1])}
 
 
 def payoff_matrices(rules: DudoRules, loser_payoffs: tuple[float, float] = (-1.0, 1.0),

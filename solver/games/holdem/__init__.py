@@ -6,6 +6,8 @@ game definition / OpenSpiel's ``universal_poker``) and its named members.
 * `solver.games.holdem.betting`: limit betting, cards aside;
 * `solver.games.holdem.game`: the game and its states, move for move universal_poker's;
 * `solver.games.holdem.names`: poker hands in words;
+* `solver.games.holdem.words`: the rules, notes, rounds and seats in words, for the lobby and
+  the table;
 * `solver.games.holdem.tree`: the compiled public tree, built from the rules (card removal,
   showdowns by sorted hand strength);
 * `solver.games.holdem.history`: hands written as PHH, the Poker Hand History format.

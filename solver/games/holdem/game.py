@@ -38,9 +38,10 @@ from solver.games.base import (
 )
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.history import hand_history
-from solver.games.holdem.names import RANK_NAMES, kicker, name_hand
+from solver.games.holdem.names import kicker, name_hand
 from solver.games.holdem.rules import HOLDEM_MINI, HULHE, UNLIMITED_STACK, HoldemRules
 from solver.games.holdem.tree import HoldemEngine
+from solver.games.holdem.words import notes, rules_text, seat_of, street
 from solver.games.poker_style import POKER_STYLE, poker_style_counts
 from solver.games.views import (
     ActionGroup,
@@ -53,9 +54,9 @@ from solver.games.views import (
     ResultUnit,
     StyleCounts,
     StyleStat,
+    betting_words,
+    cards_text,
 )
-
-_FOUR_STREETS = ("Preflop", "Flop", "Turn", "River")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -245,8 +246,9 @@ class HoldemGame(GameDefaults):
         self.board_start = tuple(starts)
         self.openspiel: OpenSpielMapping | None = (HoldemOpenSpiel(d) if d.openspiel_loadable
                                                    else None)
-        self.rules = self._rules_text()
-        self.notes = self._notes()
+        self.rules = rules_text(d)
+        self.notes = notes(d)
+        self.seats = (seat_of(d, 0), seat_of(d, 1))
         self.history_legend = (
             "History: c = check or call, r = bet or raise, f = fold; the first round's betting, "
             "then each later round's board cards and betting, separated by |.")
@@ -284,16 +286,14 @@ class HoldemGame(GameDefaults):
         if not public:
             return "Opening move: nothing has happened yet"
         d = self.definition
-        segments = public.split("|")
-        if d.board_cards[0] == 0:
-            segments.insert(0, "")
-        parts = []
-        for r in range(min(d.num_rounds, (len(segments) + 1) // 2)):
-            board = segments[2 * r]
-            bets = segments[2 * r + 1] if 2 * r + 1 < len(segments) else ""
-            street = self._street(r)
-            parts.append(f"{street}{f' ({board})' if board else ''}: {bets or '—'}")
-        return "; ".join(parts)
+        # Each round's board and betting; a last round whose board is out may have no betting.
+        segments = [""] * (d.board_cards[0] == 0) + public.split("|") + [""]
+        blind = d.blinds[d.first_player[0]] < max(d.blinds)  # the first to act faces a blind
+        return "; ".join(
+            f"{street(d, r)}{f' ({cards_text(board)})' if board else ''}: "
+            + betting_words(bets, facing=r == 0 and blind, opened=r == 0 and max(d.blinds) > 0)
+            for r, (board, bets) in enumerate(zip(segments[:-1:2], segments[1::2], strict=False))
+            if r < d.num_rounds)
 
     # ---- shared by the states -------------------------------------------------------------
 
@@ -315,83 +315,12 @@ class HoldemGame(GameDefaults):
         name = self.card_names[card]
         return Card(name[0], name[1])
 
-    def _street(self, round_: int) -> str:
-        d = self.definition
-        if d.num_rounds == 4 and d.board_cards == (0, 3, 1, 1):
-            return _FOUR_STREETS[round_]
-        return f"Round {round_ + 1}"
-
-    # ---- what the lobby and the table say -------------------------------------------------
-
-    def _rules_text(self) -> str:
-        d = self.definition
-        top = RANK_NAMES[d.num_ranks - 1]
-        deck = (f"{d.num_cards} cards (Two to {top}"
-                + (f" in {d.num_suits} suit{'s' if d.num_suits > 1 else ''})"
-                   if d.num_suits < 4 else ")"))
-        dealt = [str(b) for b in d.board_cards if b]
-        board = (" and ".join([", ".join(dealt[:-1]), dealt[-1]] if len(dealt) > 1 else dealt)
-                 + f" board card{'s' if sum(d.board_cards) > 1 else ''}") if dealt else "no board"
-        caps = (str(d.max_raises[0]) if len(set(d.max_raises)) == 1
-                else "/".join(map(str, d.max_raises)))
-        return (f"{deck}; {d.hole_cards} private card{'s' if d.hole_cards > 1 else ''} each, "
-                f"then {board}; blinds {max(d.blinds)} and {min(d.blinds)}.\n"
-                f"Fixed bets of {'/'.join(map(str, d.raise_sizes))} by round, at most {caps} "
-                f"bets and raises a round; the best hand of private and board cards wins.")
-
-    def _role(self, seat: int) -> str:
-        small, big = sorted(self.definition.blinds)
-        if small == big:
-            return ("the first seat", "the second seat")[seat]
-        return "the big blind" if self.definition.blinds[seat] == big else "the small blind"
-
-    def _notes(self) -> tuple[str, ...]:
-        d = self.definition
-        small, big = sorted(d.blinds)
-        if small == big:
-            blinds = f"Both seats post a blind of {big} before the cards"
-        else:
-            blinds = (f"The first seat posts the {self._role(0).removeprefix('the ')} "
-                      f"({d.blinds[0]}) and the second the "
-                      f"{self._role(1).removeprefix('the ')} ({d.blinds[1]}) before the cards")
-        order = f"{blinds}; {self._role(d.first_player[0])} acts first in the first round"
-        if d.num_rounds > 1:
-            later = {self._role(p) for p in d.first_player[1:]}
-            order += (f" and {later.pop()} in the later ones." if len(later) == 1
-                      else ", and the later rounds alternate as the rules say.")
-        else:
-            order += "."
-        sizes = ", ".join(f"{size} in round {r + 1}" for r, size in enumerate(d.raise_sizes))
-        caps = (f"{d.max_raises[0]}" if len(set(d.max_raises)) == 1
-                else " / ".join(map(str, d.max_raises)) + " (round by round)")
-        notes = [
-            order,
-            f"Bets and raises have a fixed size: {sizes}. Each round allows at most {caps} bets "
-            f"and raises, the blinds not counted (a raise in the first round raises the big "
-            f"blind).",
-            "Facing a bet you may fold, call or raise; otherwise check or bet. A round ends "
-            "when a bet is called or both players check.",
-        ]
-        total = d.hole_cards + sum(d.board_cards)
-        if total >= 5:
-            notes.append("At the showdown the best five of your cards and the board play, "
-                         "ranked as in Texas hold'em; equal hands split the pot.")
-        else:
-            kinds = ["four of a kind"] if total >= 4 and d.num_suits >= 4 else []
-            kinds += ["three of a kind"] if total >= 3 and d.num_suits >= 3 else []
-            kinds += ["two pair"] if total >= 4 else []
-            kinds += ["a pair", "high cards"]
-            notes.append(f"At the showdown each player has {total} cards, too few for straights "
-                         f"or flushes: from the best, {', '.join(kinds)} (higher ranks first, "
-                         f"then the kickers). Equal hands split the pot.")
-        return tuple(notes)
-
     # ---- sizes and the compiled tree ------------------------------------------------------
 
     @cached_property
     def engine(self) -> HoldemEngine:
         """The compiler of this member's public tree."""
-        return HoldemEngine(self)
+        return HoldemEngine(self.name, self.definition)
 
     @property
     def build(self) -> BuildPlan:

@@ -189,7 +189,10 @@ def test_one_die_against_two() -> None:
     view = state.public_view()
     assert view.bids == ("2x6", "3x2") and view.last_bid == "3x2" and view.pieces_held == (1, 2)
     bids, calls = state.action_groups()
-    assert bids.labels == labels and bids.columns == 6 and calls.labels == ("dudo",)
+    # A row per quantity, the 1s in a column of their own: every bid once.
+    assert bids.labels == tuple(f"{q}x{f}" for q in (1, 2, 3) for f in (2, 3, 4, 5, 6, 1))
+    assert sorted(bids.labels) == sorted(labels) and bids.columns == 6
+    assert calls.labels == ("dudo",)
     end = state.apply_action(18)
     assert end.returns() == (1.0, -1.0)  # two wild 1s make 2 < 3: the bid fails
     assert end.outcome_text(("you", "the bot")) == (

@@ -9,7 +9,14 @@ from pathlib import Path
 import pytest
 
 from solver.games import CHANCE, TERMINAL, Die, get_game
-from solver.games.dudo.match import DUDO, DudoMatchState, match_table, table_path, win_chances
+from solver.games.dudo.match import (
+    DUDO,
+    DudoMatchState,
+    Round,
+    match_table,
+    table_path,
+    win_chances,
+)
 from solver.games.dudo.rules import bid_labels
 
 
@@ -98,3 +105,30 @@ def test_win_chances_come_from_the_table_beside_the_store(tmp_path: Path,
     assert win_chances((5, 4), 1) == (pytest.approx(0.6), pytest.approx(0.4))
     state = roll(roll(DudoMatchState(), "11234"), "56666")
     assert state.public_view().win_chances == (0.52, pytest.approx(0.48))
+
+
+def test_the_bid_grid_lines_up_by_face_with_the_1s_apart() -> None:
+    """A row per quantity, a column per face with the 1s last: with 7 dice in play the bids
+    in their order of strength would put 2x1 among the 3s, so the grid is not that order."""
+    state = roll(roll(DudoMatchState((Round((3, 4), 0),)), "123"), "1234")
+    (bids, _) = state.action_groups()
+    rows = [bids.labels[i:i + bids.columns] for i in range(0, len(bids.labels), bids.columns)]
+    assert len(rows) == 7 and all(len(r) == 6 for r in rows)
+    for quantity, row in enumerate(rows, 1):
+        assert row == tuple(f"{quantity}x{face}" for face in (2, 3, 4, 5, 6, 1))
+    assert sorted(bids.labels) == sorted(state.action_label(a) for a in range(42))
+
+
+def test_a_stored_round_is_described_as_a_round_not_the_match() -> None:
+    game = get_game("dudo-match")
+    # Stored keys remember the round's counts (opener first) and its last bids only.
+    assert game.describe_history("") == "The opening bid of a round"
+    assert game.describe_history("2x3,3x4") == (
+        "Bids remembered (the last of this round): 2x3, 3x4")
+    assert game.label_parts("1v1:3") == ("round of 1 die each: ", Die(3))
+    assert game.label_parts("5v4:16")[0] == "round of 5 v 4 dice: "
+    # The match's own public key says which round and with how many dice.
+    assert game.describe_history("12356-2245:1x2,dudo/4v5:2x3") == (
+        "Round 2, dice 4 against 5 (the first player's first): bids 2x3")
+    assert DudoMatchState().public_key() == "5v5:"
+    assert game.describe_history("5v5:").endswith("the opening bid")

@@ -3,12 +3,14 @@ affordable: the course's game, calzo, and three-faced dice with one and two dice
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
 from solver.algorithms.exploitability import evaluate_strategy
+from solver.cli import main
 from solver.engine.compile import _build, compile_game
 from solver.engine.node_kinds import DECISION_NODE, TERMINAL_NODE
 from solver.engine.tree import PublicTree
@@ -71,3 +73,30 @@ def test_bid_tree_sizes() -> None:
     assert np.count_nonzero(kind == TERMINAL_NODE) == 2 ** 18 - 1
     assert (parent[1:] < np.arange(1, len(kind))).all()
     assert depth.max() == 18 and last.max() == 17 and (call[kind == TERMINAL_NODE] == 0).all()
+
+
+@pytest.mark.parametrize("name", ["dudo", "dudo-calzo", *(g.name for g in SMALL)])
+def test_dudo_counts_its_tree_without_building_it(name: str) -> None:
+    game = get_game(name)
+    assert isinstance(game, DudoGame)
+    sizes = game.sizes()
+    tree = compile_game(game)
+    assert sizes["information_sets"] == tree.num_infosets
+    assert sizes["information_set_actions"] == tree.num_regrets
+    assert sizes["public_nodes"] == tree.num_nodes
+    assert sizes["slots"] == tree.num_slots(0) + tree.num_slots(1)
+
+
+def test_dudo_2v2_is_counted_as_the_readme_says(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["info", "dudo-2v2", "--json"]) == 0  # at once: nothing is built
+    sizes = json.loads(capsys.readouterr().out)
+    assert sizes["information_sets"] == 2**24 * 21 == 352_321_536
+    assert sizes["information_set_actions"] == (2**25 - 2) * 21 == 704_643_030
+
+
+def test_dudo_2v2_is_built_remembering_three_bids() -> None:
+    """Its exact tree does not fit in a machine's memory (above); the lobby's build is the
+    recall solve (the exact one ran before: the game's command was set but never read)."""
+    assert get_game("dudo-2v2").build.command == ("recall", "dudo-2v2", "--memory", "3",
+                                                  "--quiet")
+    assert get_game("dudo-1v2").build.command == ("solve", "dudo-1v2")

@@ -143,9 +143,14 @@ def test_how_a_hand_is_seen() -> None:
     game = get_game("holdem-mini")
     assert game.label_parts("3d2c") == (Card("3", "d"), Card("2", "c"))
     assert game.label_parts("raise") == ("raise",)
-    assert game.describe_history("rrrc|4c|cr") == "Round 1: rrrc; Round 2 (4c): cr"
+    # In words: the small blind faces the big blind's extra chip, so its c calls and its r
+    # raises; after the board nobody faces a bet until somebody bets.
+    assert game.describe_history("rrrc|4c|cr") == (
+        "Round 1: raise, raise, raise, call; Round 2 (4♣): check, bet")
     assert get_game("holdem").describe_history("rc|Ks7d2c|cr|9h|") == (
-        "Preflop: rc; Flop (Ks7d2c): cr; Turn (9h): —")
+        "Preflop: raise, call; Flop (K♠ 7♦ 2♣): check, bet; Turn (9♥): nothing yet")
+    assert get_game("holdem").describe_history("cr|Ks7d2c|rrf") == (
+        "Preflop: call, raise; Flop (K♠ 7♦ 2♣): bet, raise, fold")
 
 
 def test_hands_by_name() -> None:

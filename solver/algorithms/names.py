@@ -1,0 +1,34 @@
+"""The solvers' algorithms in words, for the people reading what a stored solve ran: the store
+keeps a short name (``pdcfr+``, ``dcfr+fsicfr``, ``cs-cfr``), the pages explain it."""
+
+from __future__ import annotations
+
+NAMES = {
+    "cfr": "counterfactual regret minimisation (CFR), in which each iteration walks the whole "
+           "game and each decision moves towards the moves it regrets not having made",
+    "cfr+": "CFR+, CFR whose regrets never go below zero and whose later iterations count "
+            "more",
+    "lcfr": "Linear CFR, CFR whose iteration t counts t times",
+    "dcfr": "Discounted CFR, CFR that discounts old regrets so that early mistakes fade",
+    "pcfr+": "predictive CFR+, CFR+ that plays as if the next iteration's regrets were the "
+             "last ones again",
+    "pdcfr+": "predictive discounted CFR+, which discounts old regrets and plays as if the "
+              "next iteration's regrets were the last ones again",
+    "es-mccfr": "external-sampling Monte Carlo CFR, CFR on sampled chance outcomes and "
+                "opponent moves",
+    "os-mccfr": "outcome-sampling Monte Carlo CFR, CFR along one sampled play at a time",
+    "rm": "regret matching in self-play",
+    "cs-cfr": "chance-sampled CFR with Linear CFR's weighting: one deal of the cards per "
+              "iteration, every betting sequence of it",
+}
+FSICFR = ("fixed-strategy iteration CFR (FSICFR), which updates each position of the "
+          "abstract game once per iteration")
+
+
+def describe_algorithm(name: str) -> str:
+    """``pdcfr+`` or ``dcfr+fsicfr`` (a schedule run by FSICFR) in words; an unknown name as
+    it is."""
+    schedule, fsicfr, _ = name.partition("+fsicfr")
+    if fsicfr and schedule in NAMES:
+        return f"{FSICFR}, weighted as in {NAMES[schedule].split(',')[0]}"
+    return NAMES.get(name, name)

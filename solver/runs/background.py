@@ -1,0 +1,142 @@
+"""``python -m solver build --background``: the lobby's long builds, one after the other, each in
+a process of its own, reporting to a status file the app reads.
+
+A build that runs out of memory is killed by the kernel without a word; in a process of its own
+that leaves this one alive to say so (the lobby shows the game as failed, with why) and to go
+on with the next game. Before a game starts, its plan (`solver.runs.plan`) is checked against
+the memory available, so one that cannot fit is refused with a message instead of being killed
+75 seconds in. The builds write plain progress lines (``SOLVER_PLAIN_PROGRESS``) to the log.
+
+This process holds a lock (``<status>.lock``) while it works; `solver.runs.build_status` tells a
+reader (the app) whether a build the status file says is under way still has a process behind
+it.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from solver.engine.progress import PLAIN_ENV, STATUS_ENV, minutes, write_status
+from solver.games import get_game
+from solver.runs.build_status import background_games, lock_path
+from solver.runs.plan import RunPlan
+
+LOCK_ATTEMPTS = 50
+"""Tries (10 ms apart) to take the lock: a reader checking it holds it for a moment."""
+
+Planner = Callable[[Sequence[str]], RunPlan]
+"""The plan of ``python -m solver`` arguments, without running them (the CLI parses them)."""
+
+
+def command_of(game: str, store: str | None) -> list[str]:
+    """The ``python -m solver`` arguments that build `game` into `store`."""
+    return [*get_game(game).build.command, *(["--store", store] if store else [])]
+
+
+def build_in_background(plan_of: Planner, store: str | None, status_path: Path | None,
+                        only: Sequence[str] | None = None) -> int:
+    """Build the games `background_games` names (those of `only`, if given), each by its own
+    command in a process of its own, reporting to `status_path`; `plan_of` tells what each
+    command will take before it runs. One such build at a time per status file: a second one
+    finds the first at work and leaves. A game that fails (refused, killed, an error) is
+    reported and the build goes on with the next."""
+    lock = _exclusive(lock_path(status_path)) if status_path is not None else None
+    if status_path is not None and lock is None:
+        print("another background build is at work", file=sys.stderr)
+        return 0
+    games = [g for g in background_games(store) if not only or g in only]
+    plans: dict[str, RunPlan] = {}
+    failed: dict[str, str] = {}
+    for game in games:
+        try:
+            plans[game] = plan_of(command_of(game, store))
+        except (ValueError, SystemExit) as error:
+            why = f": {error}" if isinstance(error, ValueError) else ""
+            failed[game] = (f"its build command `python -m solver "
+                            f"{' '.join(get_game(game).build.command)}` cannot run{why}")
+    started = time.time()
+    for position, game in enumerate(games):
+        if game in failed:
+            continue
+        command = command_of(game, store)
+        pending = [g for g in games[position + 1:] if g not in failed]
+        plan = plans[game]
+        if status_path is not None:
+            write_status(status_path, {
+                "current": game, "pending": pending, "failed": failed,
+                "position": position + 1, "of": len(games), "started": time.time(),
+                "build_started": started,
+                "estimates": {g: round(plans[g].seconds) for g in pending},
+                "pending_seconds": sum(plans[g].seconds for g in pending)})
+        _say(f"building {game}: python -m solver {' '.join(command)} "
+            f"(about {minutes(plan.seconds)}; {plan.estimate.text()})")
+        problem = _run(command, status_path, get_game(game).build.command)
+        if problem is not None:
+            failed[game] = problem
+            _say(f"{game} failed: {problem}")
+        else:
+            _say(f"{game} built")
+    if status_path is not None:
+        write_status(status_path, {"current": None, "pending": [], "failed": failed,
+                                   "finished": time.time()})
+    return 1 if failed else 0
+
+
+def _say(text: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", flush=True)
+
+
+def _run(command: list[str], status_path: Path | None, shown: Sequence[str]) -> str | None:
+    """Run ``python -m solver COMMAND`` in a process of its own (which refuses by itself to
+    start what does not fit in memory), its output into ours; None if it built, else what
+    went wrong: its last error line, or the signal that killed it (`shown` is the command as
+    a message names it: without the store's path)."""
+    env = {**os.environ, PLAIN_ENV: "1"}
+    if status_path is not None:
+        env[STATUS_ENV] = str(status_path)
+    process = subprocess.Popen([sys.executable, "-m", "solver", *command], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               errors="replace", bufsize=1)
+    last_error = None
+    assert process.stdout is not None
+    try:
+        for line in process.stdout:
+            sys.stdout.write(line)
+            sys.stdout.flush()
+            if line.startswith("error: "):
+                last_error = line.removeprefix("error: ").strip()
+        code = process.wait()
+    except BaseException:  # interrupted with the app: stop the build too
+        process.terminate()
+        process.wait()
+        raise
+    if code == 0:
+        return None
+    if code < 0:
+        name = signal.Signals(-code).name
+        why = (", most likely by the kernel for lack of memory" if -code == signal.SIGKILL
+               else "")
+        return f"the build process was killed ({name}{why})"
+    return last_error or f"`python -m solver {' '.join(shown)}` exited with {code}"
+
+
+def _exclusive(path: Path) -> int | None:
+    """An open lock file held exclusively for the rest of the process, or None if another
+    process holds it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    for _ in range(LOCK_ATTEMPTS):
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except OSError:
+            time.sleep(0.01)
+    os.close(fd)
+    return None
