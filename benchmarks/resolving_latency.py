@@ -32,10 +32,15 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--from-round", type=int, default=4, help="1-based: 4 is the river")
     parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--turn-iterations", type=int, help="iterations of a turn re-solve in "
+                        "the turn's layout (default: the general layout)")
+    parser.add_argument("--turn-sample", type=int, default=0,
+                        help="river cards a turn iteration plays (0: all)")
     parser.add_argument("--mode", default="maxmargin")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    spec = BotSpec(args.game, args.store, args.from_round - 1, args.mode, args.iterations)
+    spec = BotSpec(args.game, args.store, args.from_round - 1, args.mode, args.iterations,
+                   args.turn_iterations, args.turn_sample)
     game = spec.member()
     blueprint = spec.blueprint()
     dealt = deal(game.definition, args.hands, args.seed)
@@ -55,6 +60,7 @@ def main() -> None:
             seconds.setdefault(r + 1, []).extend(values)
             cpu.setdefault(r + 1, []).extend(bot.cpu_seconds[r])
     print(json.dumps({"hands": args.hands, "iterations": args.iterations,
+                      "turn_iterations": args.turn_iterations, "turn_sample": args.turn_sample,
                       "from_round": args.from_round, "wall": _quantiles(seconds),
                       "cpu": _quantiles(cpu),
                       "wall_seconds": round(time.perf_counter() - started, 1)}, indent=1))

@@ -77,7 +77,7 @@ def normalize_average(tree, average, out):
 
 
 @njit(cache=True)
-def _gadget_step(mode, follow, alternatives, weight, gadget, root, positive, negative, floor):
+def gadget_step(mode, follow, alternatives, weight, gadget, root, positive, negative, floor):
     """One update of the gadget at O's root slots from O's follow values `follow`, leaving O's
     root reach for the next pass in `root`.  `gadget` holds per slot the regrets of following
     and of terminating (``resolve``) or of choosing the slot (``maxmargin``, row 0)."""
@@ -134,9 +134,9 @@ def resolve_iterations(tree, player, mode, own_range, opponent_range, alternativ
                            discounts[t, 2], discounts[t, 3], empty)
         if mode != UNSAFE:
             roots = tree.slot_count[other, 0]
-            _gadget_step(mode, values[other][:roots], alternatives, opponent_range, gadget,
-                         root, positive, negative, floor)
-            reach_from(tree, other, strategy, root, reach[other])
+            gadget_step(mode, values[other][:roots], alternatives, opponent_range, gadget, root,
+                        positive, negative, floor)
+        reach_from(tree, other, strategy, root, reach[other])  # O's strategy has moved
         kernels.cfr_update(tree, player, strategy, reach[player], reach[other], values[player],
                            action_values, regrets, average, positive, negative, floor,
                            discounts[t, 2], discounts[t, 3], empty)

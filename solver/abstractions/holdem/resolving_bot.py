@@ -30,8 +30,16 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+from solver.abstractions.holdem.solved import Solved, TurnSolved
 from solver.abstractions.holdem.subgame import Subgame, compile_subgame, hand_cards
-from solver.algorithms.resolving import MODES, Resolved, reach_from, resolve
+from solver.abstractions.holdem.turn_resolve import (
+    Buffers,
+    best_response_values,
+    blueprint_strategy,
+    resolve_turn,
+)
+from solver.abstractions.holdem.turn_subgame import TurnSubgame, compile_turn
+from solver.algorithms.resolving import MODES, reach_from, resolve
 from solver.engine import kernels
 from solver.engine.node_kinds import DECISION_NODE
 from solver.evaluation.holdem.policy import ACTIONS, HoldemPolicy
@@ -40,15 +48,6 @@ from solver.games.holdem.rules import HoldemRules
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Solved:
-    """One re-solve: its subgame, the player who re-solved and the result."""
-
-    subgame: Subgame
-    player: int
-    resolved: Resolved
 
 
 def path(betting: Betting) -> list[tuple[Betting, int]]:
@@ -75,10 +74,13 @@ class ResolvingBot:
     from_round: int = 2
     mode: str = "maxmargin"
     iterations: int = 200
-    keep: int = 256
+    turn_iterations: int | None = None
+    turn_sample: int = 0
+    keep: int = 64
     _cards: IntArray = field(init=False, repr=False)
     _index: dict[tuple[int, ...], int] = field(init=False, repr=False)
-    _cache: OrderedDict[tuple[str, tuple[int, ...]], Solved] = field(init=False, repr=False)
+    _cache: OrderedDict[tuple[str, tuple[int, ...]], Solved | TurnSolved] = field(
+        init=False, repr=False)
     _lock: threading.RLock = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -94,22 +96,18 @@ class ResolvingBot:
         """See `solver.evaluation.holdem.policy.HoldemPolicy`."""
         if betting.round < self.from_round:
             return self.blueprint.action_probabilities(betting, board, holes)
-        solved = self.solved(betting, tuple(board))
-        sub = solved.subgame
-        count = int(sub.arrays.num_actions[0])
-        root = sub.root_hands
+        root, grid = self.solved(betting, tuple(board)).root_strategy()
         position = np.full(len(self._cards), -1, np.int64)
         position[root] = np.arange(len(root))
         rows = np.asarray(holes, np.int64).reshape(-1, self.rules.hole_cards)
         wanted = position[[self._index[tuple(sorted(int(c) for c in row))] for row in rows]]
         if (wanted < 0).any():
             raise ValueError("a hand shares a card with the board")
-        grid = solved.resolved.strategy[:count * len(root)].reshape(len(root), count)
         out = np.zeros((len(rows), ACTIONS))
         out[:, list(betting.legal_actions())] = grid[wanted]
         return out
 
-    def solved(self, betting: Betting, board: tuple[int, ...]) -> Solved:
+    def solved(self, betting: Betting, board: tuple[int, ...]) -> Solved | TurnSolved:
         """The re-solve at a public state where the bot acts (from the cache if done)."""
         key = (betting.acpc(), board)
         with self._lock:
@@ -123,27 +121,46 @@ class ResolvingBot:
                 self._cache.popitem(last=False)
             return solved
 
-    def _solve(self, betting: Betting, board: tuple[int, ...]) -> Solved:
+    def _solve(self, betting: Betting, board: tuple[int, ...]) -> Solved | TurnSolved:
         player = betting.player
         history = path(betting)
         earlier = [b for b, _ in history if b.player == player and b.round >= self.from_round]
-        sub = compile_subgame(self.rules, betting, board, self._cards)
-        hands = sub.root_hands
+        turn = self._turn_layout(betting)
+        sub: Subgame | TurnSubgame = (compile_turn(self.rules, betting, board, self._cards)
+                                      if turn else
+                                      compile_subgame(self.rules, betting, board, self._cards))
+        hands = sub.hand_ids if isinstance(sub, TurnSubgame) else sub.root_hands
         opponent = self._blueprint_reach(history, board, hands, 1 - player)
+        buffers = Buffers(sub) if isinstance(sub, TurnSubgame) else None
         if earlier:
             before = earlier[-1]
             previous = self.solved(before, board[:self.rules.board_dealt(before.round)])
-            node = previous.subgame.node(betting, board)
-            slots = previous.subgame.slots(node)
-            own = previous.resolved.own_reach[slots]
-            weight = previous.subgame.node_weight[node]
-            alternatives = previous.resolved.opponent_values[slots] / weight
+            own, alternatives = (v[hands] for v in previous.carry(betting, board,
+                                                                  len(self._cards)))
         else:
             own = self._blueprint_reach(history, board, hands, player)
-            alternatives = self._blueprint_values(sub, player, own)
+            if isinstance(sub, TurnSubgame) and buffers is not None:
+                blueprint_strategy(sub, player, self.blueprint, buffers.strategy)
+                alternatives = best_response_values(sub, player, own, buffers.strategy,
+                                                    buffers)
+            elif isinstance(sub, Subgame):
+                alternatives = self._blueprint_values(sub, player, own)
+        if isinstance(sub, TurnSubgame):
+            turned = resolve_turn(sub, player, own, mode=self.mode,
+                                  iterations=self.turn_iterations or self.iterations,
+                                  opponent_range=opponent, alternatives=alternatives,
+                                  buffers=buffers, sampled=self.turn_sample)
+            return TurnSolved(sub, player, turned)
         resolved = resolve(sub.arrays, player, own, mode=self.mode, iterations=self.iterations,
                            opponent_range=opponent, alternatives=alternatives)
         return Solved(sub, player, resolved)
+
+    def _turn_layout(self, betting: Betting) -> bool:
+        """Whether the state is re-solved in the turn's layout: the second-to-last round, one
+        card to come on the last."""
+        rules = self.rules
+        return (self.turn_iterations is not None and betting.round == rules.num_rounds - 2
+                and rules.board_cards[-1] == 1 and rules.hole_cards == 2)
 
     def _blueprint_reach(self, history: list[tuple[Betting, int]], board: tuple[int, ...],
                          hands: IntArray, player: int) -> FloatArray:

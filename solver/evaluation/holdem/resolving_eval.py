@@ -50,6 +50,8 @@ class BotSpec:
     from_round: int = 3
     mode: str = "maxmargin"
     iterations: int = 200
+    turn_iterations: int | None = None
+    turn_sample: int = 0
 
     def blueprint(self) -> HulheBot:
         return HulheBot.from_store(self.game, self.store, name="blueprint")
@@ -58,7 +60,7 @@ class BotSpec:
         blueprint = self.blueprint()
         return ResolvingBot(f"re-solving ({self.mode}, from round {self.from_round + 1})",
                             blueprint.rules, blueprint, self.from_round, self.mode,
-                            self.iterations)
+                            self.iterations, self.turn_iterations, self.turn_sample)
 
     def member(self) -> HoldemGame:
         game = get_game(self.game)
@@ -89,12 +91,13 @@ class TimedPolicy:
         return out
 
 
-def match_chunk(spec: BotSpec, deals: int, seed: int
+def match_chunk(spec: BotSpec, deals: int, seed: int, against: BotSpec | None = None
                 ) -> tuple[FloatArray, dict[int, list[float]]]:
-    """The re-solving bot against its blueprint on `deals` deal pairs from `seed`: per pair,
-    the re-solving bot's mean winnings in chips; and its decisions' seconds per round."""
+    """The re-solving bot against its blueprint (or the re-solving bot `against`) on `deals`
+    deal pairs from `seed`: per pair, the re-solving bot's mean winnings in chips; and its
+    decisions' seconds per round."""
     game = spec.member()
-    blueprint = spec.blueprint()
+    blueprint: HoldemPolicy = spec.blueprint() if against is None else against.resolving()
     rules = game.definition
     dealt = deal(rules, deals, seed)
     uniforms = decision_uniforms(rules, deals, np.random.default_rng([seed, 1]))
@@ -128,15 +131,21 @@ def _chunks(total: int, size: int) -> list[int]:
 
 
 def evaluate(spec: BotSpec, deals: int, lbr_deals: int, client: Any, chunk: int = 50,
-             seed: int = 0, lbr_of: Sequence[str] = ("resolving",)) -> dict[str, object]:
-    """The duplicate match, LBR against each of `lbr_of`, and the per-round decision times."""
+             seed: int = 0, lbr_of: Sequence[str] = ("resolving",),
+             against: BotSpec | None = None) -> dict[str, object]:
+    """The duplicate match (against the blueprint, or the re-solving bot `against`), LBR
+    against each of `lbr_of`, and the per-round decision times."""
     game = spec.member()
     scale = mbb(game.definition)
     report: dict[str, object] = {"game": spec.game, "from_round": spec.from_round + 1,
-                                 "mode": spec.mode, "iterations": spec.iterations}
+                                 "mode": spec.mode, "iterations": spec.iterations,
+                                 "turn_iterations": spec.turn_iterations,
+                                 "turn_sample": spec.turn_sample,
+                                 "against": "blueprint" if against is None else
+                                 f"re-solving from round {against.from_round + 1}"}
     started = time.perf_counter()
     base = seed * 1_000_003
-    futures = [client.submit(match_chunk, spec, n, base + i, pure=False)
+    futures = [client.submit(match_chunk, spec, n, base + i, against, pure=False)
                for i, n in enumerate(_chunks(deals, chunk))]
     lbr_futures = {which: [client.submit(lbr_chunk, spec, which, n, base + 7_919 + i,
                                          pure=False)
@@ -179,17 +188,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--from-round", type=int, default=4, help="1-based: 4 is the river")
     parser.add_argument("--mode", default="maxmargin")
     parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--turn-iterations", type=int, help="CFR+ iterations of a turn "
+                        "re-solve in the turn's layout (default: the general layout)")
+    parser.add_argument("--turn-sample", type=int, default=0,
+                        help="river cards a turn iteration plays (0: all)")
+    parser.add_argument("--against-from-round", type=int, default=0,
+                        help="play the duplicate match against the bot that re-solves from "
+                             "this round (1-based; default: against the blueprint)")
     parser.add_argument("--chunk", type=int, default=50, help="deal pairs a Dask task")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--scheduler", help="a Dask scheduler; default: a local cluster")
     parser.add_argument("--workers", type=int, help="local worker processes")
     args = parser.parse_args(argv)
-    spec = BotSpec(args.game, args.store, args.from_round - 1, args.mode, args.iterations)
+    spec = BotSpec(args.game, args.store, args.from_round - 1, args.mode, args.iterations,
+                   args.turn_iterations, args.turn_sample)
+    against = (BotSpec(args.game, args.store, args.against_from_round - 1, args.mode,
+                       args.iterations) if args.against_from_round else None)
     spec.resolving()  # refuses a bad store or mode before any cluster starts
     client = dask_client(args.scheduler, args.workers)
     try:
         report = evaluate(spec, args.deals, args.lbr_deals, client, args.chunk, args.seed,
-                          tuple(w for w in args.lbr_of.split(",") if w))
+                          tuple(w for w in args.lbr_of.split(",") if w), against)
     finally:
         client.close()
     json.dump(report, sys.stdout, indent=1)
