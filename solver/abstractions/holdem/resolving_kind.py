@@ -41,33 +41,47 @@ class ResolvingSpec:
     mode: str = "maxmargin"
     iterations: int = 200
     blueprint: str = "ehs2=k:128,128,128"
+    turn: int | None = None
+    """Iterations of a turn re-solve in the turn's own layout
+    (`solver.abstractions.holdem.turn_subgame`); None: the general layout, `iterations`."""
+    sample: int = 0
+    """River cards a turn iteration plays (0: all of them)."""
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise ValueError(f"re-solving modes are {', '.join(MODES)}, not {self.mode!r}")
-        if self.from_round < 2 or self.iterations < 1:
+        if self.from_round < 2 or self.iterations < 1 or (self.turn is not None
+                                                          and self.turn < 1):
             raise ValueError("re-solving starts in round 2 or later, with at least one "
                              "iteration")
+        if self.sample < 0:
+            raise ValueError(f"a turn iteration samples 0 (all) or more river cards, not "
+                             f"{self.sample}")
 
     @property
     def descriptor(self) -> str:
+        turn = "" if self.turn is None else f"turn:{self.turn};sample:{self.sample};"
         return (f"{KIND}=from:{self.from_round};mode:{self.mode};"
-                f"iterations:{self.iterations};blueprint:{self.blueprint}")
+                f"iterations:{self.iterations};{turn}blueprint:{self.blueprint}")
 
     @classmethod
     def parse(cls, parameters: str) -> ResolvingSpec:
-        """``from:4;mode:maxmargin;iterations:200;blueprint:ehs2=k:...`` (any order)."""
+        """``from:3;mode:maxmargin;iterations:200;turn:10;sample:12;blueprint:ehs2=k:...``
+        (any order; turn: and sample: may be left out)."""
         fields: dict[str, str] = {}
+        names = ("from", "mode", "iterations", "turn", "sample", "blueprint")
         for part in parameters.split(";"):
             name, sep, value = part.partition(":")
-            if not sep or name.strip() not in ("from", "mode", "iterations", "blueprint"):
-                raise ValueError(f"resolving takes from:, mode:, iterations: and blueprint:, "
-                                 f"not {part!r}")
+            if not sep or name.strip() not in names:
+                raise ValueError(f"resolving takes from:, mode:, iterations:, turn:, sample: "
+                                 f"and blueprint:, not {part!r}")
             fields[name.strip()] = value.strip()
         try:
+            turn = fields.get("turn")
             return cls(int(fields.get("from", "4")), fields.get("mode", "maxmargin"),
                        int(fields.get("iterations", "200")),
-                       fields.get("blueprint", "ehs2=k:128,128,128"))
+                       fields.get("blueprint", "ehs2=k:128,128,128"),
+                       None if turn is None else int(turn), int(fields.get("sample", "0")))
         except ValueError as exc:
             raise ValueError(f"resolving {parameters!r}: {exc}") from None
 
@@ -102,7 +116,8 @@ class Resolving:
                 return known[1]
             blueprint = HulheBot("blueprint", self.rules, self.blueprint.spec, table)
             bot = ResolvingBot("re-solving", self.rules, blueprint, self.spec.from_round - 1,
-                               self.spec.mode, self.spec.iterations)
+                               self.spec.mode, self.spec.iterations, self.spec.turn,
+                               self.spec.sample)
             self._bots = {id(table): (table, bot)}
             return bot
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from dataclasses import replace
 
 import solver
 from solver.abstractions.holdem.resolving_kind import ResolvingSpec
@@ -33,7 +34,7 @@ def store_resolving(store_path: str | None, game: str = "holdem",
                              f"ehs2 table blueprint")
         chosen = spec if spec is not None else ResolvingSpec(blueprint=blueprint)
         if chosen.blueprint != blueprint:
-            chosen = ResolvingSpec(chosen.from_round, chosen.mode, chosen.iterations, blueprint)
+            chosen = replace(chosen, blueprint=blueprint)
         saved = store.save_solve(
             game, f"{info.algorithm}+resolving", info.iterations, info.seconds,
             info.exploitability, info.value, [], [], solver.__version__,
@@ -49,8 +50,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--from-round", type=int, default=4, help="1-based: 4 is the river")
     parser.add_argument("--mode", default="maxmargin")
     parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--turn-iterations", type=int,
+                        help="iterations of a turn re-solve in the turn's layout")
+    parser.add_argument("--turn-sample", type=int, default=0,
+                        help="river cards a turn iteration plays (0: all)")
     args = parser.parse_args(argv)
-    spec = ResolvingSpec(args.from_round, args.mode, args.iterations)
+    spec = ResolvingSpec(args.from_round, args.mode, args.iterations,
+                         turn=args.turn_iterations, sample=args.turn_sample)
     print(f"stored solve {store_resolving(args.store, args.game, spec)} "
           f"({spec.descriptor.split(';blueprint')[0]})")
     return 0

@@ -17,6 +17,10 @@ def test_the_descriptor_reads_back() -> None:
     abstraction = abstraction_for(get_game("holdem"), spec.descriptor)
     assert isinstance(abstraction, Resolving) and isinstance(abstraction, ComputedAtPlayTime)
     assert abstraction.blueprint.descriptor == "ehs2=k:8,8,8"
+    turn = ResolvingSpec(3, "maxmargin", 200, "ehs2=k:8,8,8", turn=10, sample=12)
+    assert turn.descriptor == ("resolving=from:3;mode:maxmargin;iterations:200;turn:10;"
+                               "sample:12;blueprint:ehs2=k:8,8,8")
+    assert ResolvingSpec.parse(turn.descriptor.partition("=")[2]) == turn
 
 
 @pytest.mark.parametrize(("descriptor", "message"), [
@@ -24,6 +28,8 @@ def test_the_descriptor_reads_back() -> None:
     ("resolving=from:1", "round 2 or later"),
     ("resolving=when:4", "takes from:"),
     ("resolving=iterations:many", "resolving"),
+    ("resolving=turn:0", "at least one iteration"),
+    ("resolving=turn:5;sample:-1", "samples 0"),
     ("resolving=blueprint:recall=3", "ehs2 table solve"),
 ])
 def test_bad_descriptors_are_refused(descriptor: str, message: str) -> None:
