@@ -125,3 +125,43 @@ def test_a_store_of_the_blueprint_alone_keeps_playing_its_tables(
     state = _river(game, 0)
     policy = StoredStrategyBot(StrategySource(blueprint)).policy(game, state)
     assert sum(policy.probabilities) == pytest.approx(1.0)
+
+
+def test_a_bot_that_re_solves_the_turn_carries_it_to_the_river(
+        stores: tuple[Path, Path], tmp_path: Path) -> None:
+    """Stored to re-solve from the turn in the turn's layout (two iterations, to keep the test
+    quick): at the turn the bot's probabilities are its re-solve's, and on the river its range
+    and the opponent's values come from that turn re-solve (the river's re-solve finds them)."""
+    game = get_game("holdem")
+    assert isinstance(game, HoldemGame)
+    turned = copy_store(stores[1], tmp_path / "turn.sqlite")
+    store_resolving(str(turned), "holdem", ResolvingSpec(3, "maxmargin", ITERATIONS, turn=2))
+    with StrategyStore.open(turned) as store:
+        info = store.latest_solve("holdem")
+        table = store.table_strategy("holdem")
+    assert info is not None and table is not None and ";turn:2;" in info.abstraction
+    abstraction = abstraction_for(game, info.abstraction)
+    assert isinstance(abstraction, Resolving)
+    source = StrategySource(turned)
+    bot = StoredStrategyBot(source)
+    rng = random.Random(3)
+    state = game.initial_state()
+    while not (state.betting.round == 2 and not state.is_chance()):
+        state = state.apply_action(rng.choice(state.legal_actions()) if state.is_chance()
+                                   else 1)
+    player = state.current_player()
+    turn = bot.policy(game, state)
+    resolving = abstraction.bot(source.table_strategy("holdem") or table)
+    mine = resolving.action_probabilities(state.betting, state.board(),
+                                          np.array([state.hole(player)]))
+    assert turn.probabilities == pytest.approx([mine[0, a] for a in state.legal_actions()])
+    while not (state.betting.round == 3 and not state.is_chance()
+               and state.current_player() == player):
+        state = state.apply_action(rng.choice(state.legal_actions()) if state.is_chance()
+                                   else 1)
+    river = bot.policy(game, state)
+    mine = resolving.action_probabilities(state.betting, state.board(),
+                                          np.array([state.hole(player)]))
+    assert river.probabilities == pytest.approx([mine[0, a] for a in state.legal_actions()])
+    kinds = {type(solved).__name__ for solved in resolving._cache.values()}
+    assert kinds == {"TurnSolved", "Solved"}  # the turn's re-solve, then the river's from it
