@@ -396,9 +396,11 @@ def describe_buckets(parameters: str) -> AbstractionText:
     spec = BucketSpec.parse(parameters)
     memory = ("each bucket remembering the earlier ones" if spec.recall == "perfect" else
               "forgetting the earlier rounds' buckets")
+    similar = ("similar strength" if spec.metric == "ehs2" else
+               "similar chances on the cards to come")
     return AbstractionText(
         f"an abstract game with the real betting, in which a hand is known before the board "
-        f"by its class and on each later round only by its bucket of similar strength "
+        f"by its class and on each later round only by its bucket of {similar} "
         f"({bucket_counts(spec.k)}), {memory}",
         "Its exploitability in the real game has not been measured.")
 
