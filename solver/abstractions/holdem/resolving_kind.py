@@ -20,10 +20,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.abstractions import register_kind
+from solver.abstractions import describe, register_kind
 from solver.abstractions.holdem.bot import HulheBot
 from solver.abstractions.holdem.percentiles import Percentiles, PercentileSpec
 from solver.abstractions.holdem.resolving_bot import ResolvingBot
+from solver.abstractions.words import AbstractionText
 from solver.algorithms.resolving import MODES
 from solver.games.base import Game, State
 from solver.games.holdem.game import HoldemState
@@ -132,6 +133,53 @@ class Resolving:
         return tuple(float(row[a]) for a in state.legal_actions())
 
 
+ROUND_NAMES = {3: "the turn", 4: "the river"}
+"""How the words name the round re-solving starts in (hold'em's; others by number)."""
+
+EXACT = {
+    4: "on small games whose tree compiles, safe re-solving of the last round cut the "
+       "exploitability of an abstraction's strategy 2.2 times (holdem-mini, two rounds) and "
+       "1.2 times (a 16-card game of three rounds)",
+    3: "on a 16-card game of three rounds, whose tree compiles, safe re-solving from the "
+       "second round on cut the exploitability of an abstraction's strategy 2.3 times "
+       "(0.333 to 0.143 chips a hand)",
+}
+"""What the exact measurements say of re-solving from a round (1-based; hold'em's rounds)."""
+
+HULHE = {4: "in this game, a bot re-solving the river won +18.5 ± 43.6 mbb/hand against the "
+         "strategy it re-solves (1,000 duplicate deal pairs), and local best response, a lower "
+         "bound on what a perfect opponent could win, won 243 ± 250 mbb/hand from it (300 deal "
+         "pairs): not yet measured closely enough to tell them apart",
+         3: "in this game, the bot re-solving from the turn has not been measured yet against "
+            "best response or other bots"}
+"""What was measured in heads-up limit hold'em itself (`resolving_eval`), by the round the
+re-solving starts in."""
+
+
+def describe_resolving(parameters: str) -> AbstractionText:
+    """The blueprint's words, then what re-solving changes and what was measured of it: the
+    exact small-member figures for the round it starts in, and what HULHE's sampled measures
+    say (never that the bot cannot be beaten)."""
+    spec = ResolvingSpec.parse(parameters)
+    blueprint = describe(spec.blueprint)
+    start = ROUND_NAMES.get(spec.from_round, f"round {spec.from_round}")
+    base = blueprint.what if blueprint is not None else "the game itself"
+    safety = {"resolve": "safely (CFR-D's gadget: no more exploitable there than the "
+                         "abstraction's strategy, up to the re-solve's error)",
+              "maxmargin": "safely (max-margin's gadget: no more exploitable there than the "
+                           "abstraction's strategy, up to the re-solve's error)"}.get(
+        spec.mode, "without a safety gadget (it may be more exploitable than the abstraction's "
+                   "strategy)")
+    exact = EXACT.get(spec.from_round)
+    measured = "; ".join(part for part in (exact, HULHE.get(spec.from_round)) if part)
+    return AbstractionText(
+        f"{base}; from {start} on it does not read that strategy but re-solves the rest of "
+        f"the hand with the real cards at each of its decisions, keeping its own range and the "
+        f"opponent's values from one decision to the next, {safety}",
+        f"Its exploitability cannot be computed exactly. Measured: {measured} (README, "
+        f"'re-solving at play time').")
+
+
 def parse_resolving(game: Game, parameters: str) -> Resolving:
     rules = getattr(game, "definition", None)
     if not isinstance(rules, HoldemRules):
@@ -139,4 +187,4 @@ def parse_resolving(game: Game, parameters: str) -> Resolving:
     return Resolving(rules, ResolvingSpec.parse(parameters))
 
 
-register_kind(KIND, parse_resolving)
+register_kind(KIND, parse_resolving, describe_resolving)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver.abstractions import abstraction_for
+from solver.abstractions import abstraction_for, describe
 from solver.abstractions.holdem.resolving_kind import Resolving, ResolvingSpec
 from solver.abstractions.play_time import ComputedAtPlayTime
 from solver.games import get_game
@@ -40,3 +40,21 @@ def test_bad_descriptors_are_refused(descriptor: str, message: str) -> None:
 def test_only_the_holdem_family_re_solves() -> None:
     with pytest.raises(ValueError, match="hold'em family"):
         abstraction_for(get_game("leduc"), "resolving=from:2")
+
+
+def test_the_bot_is_said_to_re_solve_with_what_was_measured() -> None:
+    river = describe("resolving=from:4;mode:maxmargin;iterations:200;"
+                     "blueprint:ehs2=k:128,128,128")
+    assert river is not None
+    assert "128 a round" in river.what and "from the river on" in river.what
+    assert "re-solves the rest of the hand" in river.what
+    assert "cannot be computed exactly" in river.measured and "mbb/hand" in river.measured
+    turn = describe("resolving=from:3;mode:maxmargin;iterations:200;turn:10;sample:0;"
+                    "blueprint:ehs2=k:128,128,128")
+    assert turn is not None and "from the turn on" in turn.what
+    assert "second round" in turn.measured and "not been measured yet" in turn.measured
+    assert "2.3 times" in turn.measured and "safely" in turn.what
+    unsafe = describe("resolving=from:4;mode:unsafe;iterations:200;"
+                      "blueprint:ehs2=k:128,128,128")
+    assert unsafe is not None
+    assert "safely" not in unsafe.what and "without a safety gadget" in unsafe.what
