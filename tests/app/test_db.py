@@ -227,6 +227,22 @@ def test_the_migrated_schema_is_the_models_schema(database_url: str) -> None:
         engine.dispose()
 
 
+def test_the_head_written_in_the_code_is_alembics(database_url: str) -> None:
+    """`migrate.HEAD` lets a start on a current database skip Alembic: it must be the newest
+    migration, and a database is current only once it is there."""
+    assert migrate.head() == migrate.HEAD
+    engine = make_engine(database_url)
+    try:
+        assert not migrate.is_current(engine)  # a new database has no version table
+        create_tables(engine)
+        assert migrate.is_current(engine)
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE alembic_version SET version_num = '0001'"))
+        assert not migrate.is_current(engine)
+    finally:
+        engine.dispose()
+
+
 def test_writers_never_wait_for_the_lock_without_a_connection(tmp_path: Path,
                                                               store_path: Path) -> None:
     """Many more requests than pooled connections, all writing at once on SQLite: a thread
