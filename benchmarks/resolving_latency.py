@@ -7,6 +7,11 @@ a fresh bot (empty cache) for each hand, so every re-solve is timed cold; a deci
 reuses a re-solve of the same hand (the bot's own re-solves carry from one decision to the
 next) is timed as it is.  Prints the count, p50, p95 and maximum seconds per round, of wall
 time (what a player waits) and of CPU time (what it costs on a machine of its own).
+
+Every decision is asked twice, as the app does for the bot's move and for the hint at the same
+position: the second answer comes from the re-solve kept for that public state, and its times
+are reported apart (``reused``), with the count of decisions whose second answer differed
+from the first (0 if the kept re-solve is the one reused).
 """
 
 from __future__ import annotations
@@ -16,13 +21,36 @@ import json
 import time
 
 import numpy as np
+from numpy.typing import NDArray
 
 from solver.evaluation.holdem.duplicate import Deals, deal, decision_uniforms, play
+from solver.evaluation.holdem.policy import HoldemPolicy
 from solver.evaluation.holdem.resolving_eval import BotSpec, TimedPolicy
+from solver.games.holdem.betting import Betting
 
 
 def _one(dealt: Deals, i: int) -> Deals:
     return Deals(dealt.holes[i:i + 1], dealt.boards[i:i + 1], dealt.values[i:i + 1])
+
+
+class AskedTwice:
+    """Times the bot's decision, then asks it again at the same position (the hint's call)."""
+
+    def __init__(self, policy: HoldemPolicy) -> None:
+        self.first = TimedPolicy(policy)
+        self.again = TimedPolicy(policy)
+        self.differed = 0
+
+    @property
+    def name(self) -> str:
+        return self.first.name
+
+    def action_probabilities(self, betting: Betting, board: tuple[int, ...],
+                             holes: NDArray[np.int64]) -> NDArray[np.float64]:
+        out = self.first.action_probabilities(betting, board, holes)
+        again = self.again.action_probabilities(betting, board, holes)
+        self.differed += not np.array_equal(out, again)
+        return out
 
 
 def main() -> None:
@@ -48,21 +76,27 @@ def main() -> None:
                                  np.random.default_rng([args.seed, 3]))
     seconds: dict[int, list[float]] = {}
     cpu: dict[int, list[float]] = {}
+    reused: dict[int, list[float]] = {}
+    reused_cpu: dict[int, list[float]] = {}
+    differed = 0
     started = time.perf_counter()
     warm = TimedPolicy(spec.resolving())  # compiles the kernels before anything is timed
     play(game, (warm, blueprint), _one(dealt, 0), uniforms[:1])
     for i in range(args.hands):
-        bot = TimedPolicy(spec.resolving())
+        bot = AskedTwice(spec.resolving())
         one = _one(dealt, i)
         seats = (bot, blueprint) if i % 2 == 0 else (blueprint, bot)
         play(game, seats, one, uniforms[i:i + 1])
-        for r, values in bot.seconds.items():
-            seconds.setdefault(r + 1, []).extend(values)
-            cpu.setdefault(r + 1, []).extend(bot.cpu_seconds[r])
+        differed += bot.differed
+        for timed, wall, cpus in ((bot.first, seconds, cpu), (bot.again, reused, reused_cpu)):
+            for r, values in timed.seconds.items():
+                wall.setdefault(r + 1, []).extend(values)
+                cpus.setdefault(r + 1, []).extend(timed.cpu_seconds[r])
     print(json.dumps({"hands": args.hands, "iterations": args.iterations,
                       "turn_iterations": args.turn_iterations, "turn_sample": args.turn_sample,
                       "from_round": args.from_round, "wall": _quantiles(seconds),
-                      "cpu": _quantiles(cpu),
+                      "cpu": _quantiles(cpu), "reused_wall": _quantiles(reused),
+                      "reused_cpu": _quantiles(reused_cpu), "reused_differed": differed,
                       "wall_seconds": round(time.perf_counter() - started, 1)}, indent=1))
 
 

@@ -165,3 +165,22 @@ def test_a_bot_that_re_solves_the_turn_carries_it_to_the_river(
     assert river.probabilities == pytest.approx([mine[0, a] for a in state.legal_actions()])
     kinds = {type(solved).__name__ for solved in resolving._cache.values()}
     assert kinds == {"TurnSolved", "Solved"}  # the turn's re-solve, then the river's from it
+
+
+def test_the_lobby_and_the_game_page_say_the_bot_re_solves(
+        make_app: AppFactory, stores: tuple[Path, Path]) -> None:
+    """The words come from the stored descriptor through the game module's kind: an abstraction
+    that re-solves, what was measured of it, and no claim that nobody can beat it."""
+    api = make_app(store=stores[1])
+    lobby = api.client.get("/").text
+    page = api.client.get("/play/holdem").text
+    for text in (lobby, page):
+        assert "from the river on it does not read that strategy but re-solves" in text
+        assert "cannot be computed exactly" in text and "243 ± 250 mbb/hand" in text
+    assert "nobody wins more than that" not in page
+    game = api.client.get(f"{API}/games/holdem").json()
+    assert "re-solves the rest of the hand" in game["bot"]["abstraction"]
+    assert "holdem-mini" in game["bot"]["measured"]
+    # The store of the blueprint alone says so, without a word of re-solving.
+    blueprint = make_app(store=stores[0]).client.get("/play/holdem").text
+    assert "re-solves" not in blueprint and "(8 a round)" in blueprint

@@ -35,6 +35,7 @@ from solver.evaluation.holdem.lbr import LocalBestResponse
 from solver.evaluation.holdem.policy import HoldemPolicy
 from solver.games import get_game
 from solver.games.holdem import HoldemGame
+from solver.games.holdem.betting import Betting
 from solver.runs.dask import dask_client
 
 FloatArray = NDArray[np.float64]
@@ -83,7 +84,8 @@ class TimedPolicy:
     def name(self) -> str:
         return self.policy.name
 
-    def action_probabilities(self, betting, board, holes):  # type: ignore[no-untyped-def]
+    def action_probabilities(self, betting: Betting, board: tuple[int, ...],
+                             holes: NDArray[np.int64]) -> NDArray[np.float64]:
         started, cpu = time.perf_counter(), time.process_time()
         out = self.policy.action_probabilities(betting, board, holes)
         self.seconds.setdefault(betting.round, []).append(time.perf_counter() - started)
