@@ -11,7 +11,10 @@ time (what a player waits) and of CPU time (what it costs on a machine of its ow
 Every decision is asked twice, as the app does for the bot's move and for the hint at the same
 position: the second answer comes from the re-solve kept for that public state, and its times
 are reported apart (``reused``), with the count of decisions whose second answer differed
-from the first (0 if the kept re-solve is the one reused).
+from the first (0 if the kept re-solve is the one reused).  And, per round, the safe gadget's
+margins of the re-solves the bot made (`Solved.margins`: per unit of its range, the smallest
+over the opponent's hands and the mean; negative means that a best-responding opponent gains
+there more than against what the bot played before).
 """
 
 from __future__ import annotations
@@ -79,15 +82,21 @@ def main() -> None:
     reused: dict[int, list[float]] = {}
     reused_cpu: dict[int, list[float]] = {}
     differed = 0
+    margins: dict[int, list[tuple[float, float]]] = {}
     started = time.perf_counter()
     warm = TimedPolicy(spec.resolving())  # compiles the kernels before anything is timed
     play(game, (warm, blueprint), _one(dealt, 0), uniforms[:1])
     for i in range(args.hands):
-        bot = AskedTwice(spec.resolving())
+        resolving = spec.resolving()
+        bot = AskedTwice(resolving)
         one = _one(dealt, i)
         seats = (bot, blueprint) if i % 2 == 0 else (blueprint, bot)
         play(game, seats, one, uniforms[i:i + 1])
         differed += bot.differed
+        for acpc, solved in resolving.kept():
+            found = solved.margins()
+            if found is not None:
+                margins.setdefault(acpc.count("/") + 1, []).append(found)
         for timed, wall, cpus in ((bot.first, seconds, cpu), (bot.again, reused, reused_cpu)):
             for r, values in timed.seconds.items():
                 wall.setdefault(r + 1, []).extend(values)
@@ -97,6 +106,11 @@ def main() -> None:
                       "from_round": args.from_round, "wall": _quantiles(seconds),
                       "cpu": _quantiles(cpu), "reused_wall": _quantiles(reused),
                       "reused_cpu": _quantiles(reused_cpu), "reused_differed": differed,
+                      "margins": {str(r): {
+                          "resolves": len(v), "smallest": round(min(m[0] for m in v), 5),
+                          "mean_of_means": round(float(np.mean([m[1] for m in v])), 5),
+                          "negative_means": sum(m[1] < 0 for m in v)}
+                          for r, v in sorted(margins.items())},
                       "wall_seconds": round(time.perf_counter() - started, 1)}, indent=1))
 
 

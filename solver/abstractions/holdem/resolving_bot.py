@@ -121,6 +121,11 @@ class ResolvingBot:
                 self._cache.popitem(last=False)
             return solved
 
+    def kept(self) -> list[tuple[str, Solved | TurnSolved]]:
+        """The re-solves kept, oldest first, each with its public state's betting (ACPC)."""
+        with self._lock:
+            return [(key[0], solved) for key, solved in self._cache.items()]
+
     def _solve(self, betting: Betting, board: tuple[int, ...]) -> Solved | TurnSolved:
         player = betting.player
         history = path(betting)

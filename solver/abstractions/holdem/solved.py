@@ -41,6 +41,13 @@ class Solved:
         count = int(sub.arrays.num_actions[0])
         return root, self.resolved.strategy[:count * len(root)].reshape(len(root), count)
 
+    def margins(self) -> tuple[float, float] | None:
+        """The gadget's smallest and mean margin over the opponent's root hands, per unit of
+        the player's range at the root (chips a deal that reaches the state, card removal
+        aside); None for an unsafe re-solve."""
+        own = self.resolved.own_reach[:len(self.subgame.root_hands)]
+        return _per_range(self.resolved.margins, float(own.sum()))
+
     def carry(self, betting: Betting, board: tuple[int, ...], hands: int
               ) -> tuple[FloatArray, FloatArray]:
         """The player's reach and the opponent's values at the state (`hands`: all of the
@@ -66,6 +73,10 @@ class TurnSolved:
     def root_strategy(self) -> tuple[IntArray, FloatArray]:
         return self.subgame.hand_ids, self.resolved.root_strategy.T
 
+    def margins(self) -> tuple[float, float] | None:
+        """As `Solved.margins`."""
+        return _per_range(self.resolved.margins, float(self.resolved.own_reach[0].sum()))
+
     def carry(self, betting: Betting, board: tuple[int, ...], hands: int
               ) -> tuple[FloatArray, FloatArray]:
         sub = self.subgame
@@ -88,3 +99,9 @@ class TurnSolved:
         alternatives[ids] = got.river_values[int(sub.arrays.t_leaf[leaf]), card,
                                              int(where[0])] / sub.arrays.weight
         return own, alternatives
+
+
+def _per_range(margins: FloatArray | None, own: float) -> tuple[float, float] | None:
+    if margins is None or not len(margins) or own <= 0.0:
+        return None
+    return float(margins.min()) / own, float(margins.mean()) / own
