@@ -178,6 +178,7 @@ def test_the_lobby_and_the_game_page_say_the_bot_re_solves(
         assert "from the river on it does not read that strategy but re-solves" in text
         assert "cannot be computed exactly" in text and "243 ± 250 mbb/hand" in text
     assert "nobody wins more than that" not in page
+    assert "and at play time CFR+ over the rest of the hand" in page  # not "cs-cfr+resolving"
     game = api.client.get(f"{API}/games/holdem").json()
     assert "re-solves the rest of the hand" in game["bot"]["abstraction"]
     assert "holdem-mini" in game["bot"]["measured"]
