@@ -9,6 +9,7 @@ to know nothing of the game or the method.  Importing this module registers ever
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from solver.abstractions.holdem import resolving_kind  # noqa: F401  (registers the kind)
@@ -26,3 +27,9 @@ class ComputedAtPlayTime(Protocol):
     def strategy_key(self, state: State, player: int) -> str: ...
 
     def play_time_policy(self, state: State, table: TableStrategy) -> tuple[float, ...]: ...
+
+    def play_time_policies(self, states: Sequence[State], table: TableStrategy
+                           ) -> list[tuple[float, ...]]:
+        """`play_time_policy` of each of `states`, positions that differ only in the private
+        cards of the player to move, in one computation (what the explorer's grid asks)."""
+        ...

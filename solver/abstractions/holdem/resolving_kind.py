@@ -16,6 +16,7 @@ are reused across requests for the same public state.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -131,6 +132,27 @@ class Resolving:
         hole = np.array([state.hole(player)], np.int64)
         row = self.bot(table).action_probabilities(state.betting, state.board(), hole)[0]
         return tuple(float(row[a]) for a in state.legal_actions())
+
+    def play_time_policies(self, states: Sequence[State], table: TableStrategy
+                           ) -> list[tuple[float, ...]]:
+        """`play_time_policy` of positions that differ only in the hole cards of the player to
+        move (the explorer's grid), in one call: one re-solve answers every hand."""
+        if not states:
+            return []
+        first = states[0]
+        if not isinstance(first, HoldemState) or first.game.definition != self.rules:
+            raise ValueError(f"not a position of {self.rules.spec}")
+        player = first.current_player()
+        holes = []
+        for state in states:
+            if (not isinstance(state, HoldemState) or state.betting != first.betting
+                    or state.board() != first.board() or state.game is not first.game):
+                raise ValueError("the positions must share their board and betting")
+            holes.append(state.hole(player))
+        rows = self.bot(table).action_probabilities(first.betting, first.board(),
+                                                    np.array(holes, np.int64))
+        legal = first.legal_actions()
+        return [tuple(float(row[a]) for a in legal) for row in rows]
 
 
 ROUND_NAMES = {3: "the turn", 4: "the river"}

@@ -29,6 +29,7 @@ from solver.games.base import (
     CHANCE,
     TERMINAL,
     BuildPlan,
+    ClassSpots,
     GameDefaults,
     OpenSpielMapping,
     PlayedHand,
@@ -40,6 +41,7 @@ from solver.games.holdem.betting import Betting
 from solver.games.holdem.history import hand_history
 from solver.games.holdem.names import kicker, name_hand
 from solver.games.holdem.rules import HOLDEM_MINI, HULHE, UNLIMITED_STACK, HoldemRules
+from solver.games.holdem.spots import class_spots
 from solver.games.holdem.tree import HoldemEngine
 from solver.games.holdem.words import notes, rules_text, seat_of, street
 from solver.games.poker_style import POKER_STYLE, poker_style_counts
@@ -338,6 +340,9 @@ class HoldemGame(GameDefaults):
     @property
     def hand_history_format(self) -> str | None:
         return "phh" if self.is_heads_up_limit_holdem else None
+
+    def class_spots(self, board: str, line: str) -> ClassSpots:
+        return class_spots(self, board, line)
 
     def hand_histories(self, hands: Sequence[PlayedHand]) -> str:
         """PHH, the Poker Hand History format (`solver.games.holdem.history`): several hands
