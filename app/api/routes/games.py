@@ -7,9 +7,17 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app import services
-from app.api.errors import NOT_FOUND, NOT_READY, UNAVAILABLE, ErrorOut
+from app.api.errors import NOT_FOUND, NOT_READY, UNAVAILABLE
 from app.deps import GamePath, SourceDep
-from app.schemas import Convergence, GameDetail, GameSummary, NodeView, SpotGrid, StrategyPage
+from app.schemas import (
+    Convergence,
+    ErrorOut,
+    GameDetail,
+    GameSummary,
+    NodeView,
+    SpotGrid,
+    StrategyPage,
+)
 from app.services.catalog import RANGE_PAGE
 
 router = APIRouter(prefix="/games", tags=["games"])
