@@ -193,10 +193,12 @@ class RangeGrid(Frozen):
 
 
 class SpotMove(Frozen):
-    """A legal action at a spot, and the betting line that follows it."""
+    """A step from a spot (a legal action, or back one action): the board and betting line of
+    the spot it leads to."""
 
     letter: str
     label: str
+    board: str
     line: str
 
 
@@ -212,6 +214,8 @@ class SpotGrid(Frozen):
     description: str
     player: int = Field(description="The seat to act.")
     moves: list[SpotMove]
+    back: SpotMove | None = Field(description="The spot one action earlier, or none at the "
+                                  "start.")
     blueprint: RangeGrid = Field(description="The stored strategy, each cell the plain mean "
                                  "over the class's hands the board leaves possible.")
     computed: RangeGrid | None = Field(

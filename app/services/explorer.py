@@ -77,8 +77,10 @@ def spot_grid(source: StrategySource, name: str, *, board: str = "", line: str =
     return SpotGrid(
         game=name, board=spots.board, line=spots.line, public=spots.public,
         description=game.describe_history(spots.public), player=player,
-        moves=[SpotMove(letter=letter, label=label, line=spots.line + letter)
+        moves=[SpotMove(letter=letter, label=label, board=spots.board, line=spots.line + letter)
                for letter, label in spots.moves],
+        back=(SpotMove(letter="", label="back", board=spots.back[0], line=spots.back[1])
+              if spots.back is not None else None),
         blueprint=blueprint, computed=computed, computed_note=note)
 
 

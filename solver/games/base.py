@@ -290,6 +290,9 @@ class ClassSpots:
     moves: tuple[tuple[str, str], ...]
     """(letter, label) of each legal action of the player to act: the next steps of the line."""
     round: int
+    back: tuple[str, str] | None
+    """(board, line) of the spot one action earlier (with the board cards it had not reached
+    left out), or None at the start."""
     """The betting round (0 is the first)."""
     cells: tuple[ClassCell, ...]
 

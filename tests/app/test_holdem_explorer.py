@@ -102,6 +102,8 @@ def test_the_preflop_grid_is_the_stored_strategy(web: AppHandle, resolving_store
     # The bot re-solves the river only: before it, it plays the stored strategy.
     assert body["computed"] is None and "later round" in body["computed_note"]
     assert [m["line"] for m in body["moves"]] == [line + "f", line + "c", line + "r"]
+    assert body["back"] == (None if not line else
+                            {"letter": "", "label": "back", "board": "", "line": line[:-1]})
 
 
 def test_a_river_grid_averages_the_hands_and_shows_the_re_solve(
@@ -122,6 +124,8 @@ def test_a_river_grid_averages_the_hands_and_shows_the_re_solve(
     assert {c["label"]: c["hands"] for row in body["blueprint"]["cells"] for c in row
             if c["label"] in ("22", "AA", "AKo", "AKs")} == {"22": 3, "AA": 3, "AKo": 7,
                                                             "AKs": 2}
+    # One step back is the turn's first check, with the turn's board.
+    assert body["back"]["board"] == "Ah Kd 7c 2s" and body["back"]["line"] == "rcccc"
     # The re-solve: the very call the bot plays with, hand by hand.
     assert body["computed"] is not None
     played = [bot.policy(game, s).as_dict() for s in states]

@@ -98,12 +98,21 @@ def class_spots(game: HoldemGame, board: str, line: str) -> ClassSpots:
         rest = [c for c in others if c not in (a, b)][:2]
         hole = (a, b, *rest) if player == 0 else (*rest, a, b)
         cells.setdefault(place, []).append(_replay(template, hole))
+    back = None
+    for count in reversed(counts):
+        if actions and count <= len(cards):
+            try:
+                _walk(game, tuple(others[:4]), cards[:count], actions[:-1])
+            except ValueError:
+                continue
+            back = (" ".join(game.card_names[c] for c in cards[:count]), _written(actions[:-1]))
+            break
     size = len(classes.ranks)
     return ClassSpots(
         public=template.public_key(), player=player, line=_written(actions),
         board=" ".join(game.card_names[c] for c in cards),
         moves=tuple(("fcr"[a], template.action_label(a)) for a in template.legal_actions()),
-        round=template.betting.round,
+        round=template.betting.round, back=back,
         cells=tuple(ClassCell(r, c, classes.label(r, c), tuple(cells.get((r, c), ())))
                     for r in range(size) for c in range(size)))
 
