@@ -240,6 +240,9 @@ class Game(Protocol):
     hand_classes: HandClasses | None
     """How the range view groups private states into a grid (two-card poker hands)."""
 
+    spot_legend: str
+    """How a board and a betting line are written, for the form that asks for them."""
+
     def class_spots(self, board: str, line: str) -> ClassSpots:
         """The grid's positions at the spot a board and a betting line reach (for a solve with
         no public tree to walk); `ValueError` naming what is legal, or if the game has none."""
@@ -340,6 +343,7 @@ class GameDefaults:
     notes: tuple[str, ...] = ()
     result_unit: ResultUnit | None = None
     hand_classes: HandClasses | None = None
+    spot_legend: str = ""
     history_legend: str = ""
     history_example: str = ""
 

@@ -158,6 +158,7 @@ def test_a_bad_board_or_line_is_a_422_naming_what_is_legal(
 
 def test_the_page_draws_the_grids_and_walks_the_betting(web: AppHandle) -> None:
     doc = page(web.client, "/games/holdem/strategy")
+    assert "c checks or calls" in doc.by_id("spot-legend").text  # the game's words
     grid = doc.by_id("spot-grid")
     assert len(grid.find_all("td")) == 169
     assert [td.attrs["data-class"] for td in grid.find_all("td")][:3] == ["AA", "AKs", "AQs"]

@@ -138,8 +138,10 @@ def strategy_page(request: Request, game: GamePath, source: SourceDep,
 
 def spot_context(source: StrategySource, game: str, board: str, line: str) -> dict[str, Any]:
     """The grid at a board and a line, or the form again with what was wrong (a 422)."""
+    found: dict[str, Any] = {"spot": None, "spot_error": None, "board": board, "line": line,
+                             "spot_legend": get_game(game).spot_legend}
     try:
-        return {"spot": services.spot_grid(source, game, board=board, line=line),
-                "spot_error": None, "board": board, "line": line}
+        found["spot"] = services.spot_grid(source, game, board=board, line=line)
     except InvalidRequestError as exc:
-        return {"spot": None, "spot_error": str(exc), "board": board, "line": line}
+        found["spot_error"] = str(exc)
+    return found

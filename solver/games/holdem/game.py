@@ -254,6 +254,11 @@ class HoldemGame(GameDefaults):
         self.history_legend = (
             "History: c = check or call, r = bet or raise, f = fold; the first round's betting, "
             "then each later round's board cards and betting, separated by |.")
+        self.spot_legend = (
+            "The board: none before the flop, then the flop's cards, the turn's and the river's "
+            "(like As Kd 7c). The betting: c checks or calls, r bets or raises, f folds; the "
+            "rounds may be split by |. When a betting round ends, add the next board cards."
+            if d.num_rounds > 1 else "The betting: c checks or calls, r bets or raises, f folds.")
         self.history_example = "e.g. " + ("rc|4c|cr" if d.num_rounds > 1 else "rc")
         self._card_ids = {name: c for c, name in enumerate(self.card_names)}
         big_blind = max(d.blinds)
