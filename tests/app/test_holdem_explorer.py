@@ -95,6 +95,8 @@ def test_the_preflop_grid_is_the_stored_strategy(web: AppHandle, resolving_store
     assert body["blueprint"]["cells"][0][0]["label"] == "AA"
     assert body["blueprint"]["cells"][0][1]["label"] == "AKs"
     assert body["blueprint"]["cells"][1][0]["label"] == "AKo"
+    assert [body["blueprint"]["cells"][r][c]["hands"] for r, c in ((0, 0), (0, 1), (1, 0))] == [
+        6, 4, 12]
     for label, hand in (("AA", "AsAh"), ("AKs", "AdKd"), ("72o", "7h2c"), ("T9s", "Tc9c")):
         want = stored(resolving_store, deal(game, hand, "", line))
         got = cell(body["blueprint"], label)

@@ -3,9 +3,9 @@
 
 The user names a board and a betting line; `class_spots` checks both against the rules (a
 `ValueError` saying what is legal otherwise) and deals, for each cell of the grid, every hand
-of its class that the board leaves possible to the player to act (one hand a class before the
-flop, where suits do not matter yet), with the other player holding cards the board and that
-hand leave. The app asks its bot for each position and averages a cell's hands.
+of its class that the board leaves possible to the player to act (6, 4 or 12 before the flop),
+with the other player holding cards the board and that hand leave. The app asks its bot for
+each position and averages a cell's hands.
 """
 
 from __future__ import annotations
@@ -89,11 +89,10 @@ def class_spots(game: HoldemGame, board: str, line: str) -> ClassSpots:
     others = [c for c in range(rules.num_cards) if c not in cards]
     template = _walk(game, tuple(others[:4]), cards, actions)
     player = template.current_player()
-    suited_matters = len(cards) > 0
     cells: dict[tuple[int, int], list[State]] = {}
     for a, b in combinations(others, 2):
         place = classes.cell(game.card_names[a] + game.card_names[b])
-        if place is None or (not suited_matters and place in cells):
+        if place is None:
             continue
         rest = [c for c in others if c not in (a, b)][:2]
         hole = (a, b, *rest) if player == 0 else (*rest, a, b)
