@@ -11,7 +11,6 @@ from app.api.errors import NOT_FOUND, NOT_READY, UNAVAILABLE
 from app.deps import GamePath, SourceDep
 from app.schemas import (
     Convergence,
-    ErrorOut,
     GameDetail,
     GameSummary,
     NodeView,
@@ -75,7 +74,9 @@ def tree(
 
 
 @router.get("/{game}/grid", response_model=SpotGrid,
-            responses=NOT_FOUND | NOT_READY | UNAVAILABLE | {422: {"model": ErrorOut}})
+            responses=NOT_FOUND | NOT_READY | UNAVAILABLE | {422: {
+                "description": "Invalid query, or a board or betting line the rules do not "
+                               "allow (the message says what is legal)."}})
 def grid(
     game: GamePath,
     source: SourceDep,
