@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from app.services.bot import StoredStrategyBot
+from app.services.errors import StrategyUnavailableError
 from app.services.strategy_source import StrategySource
 from solver.abstractions import abstraction_for
 from solver.abstractions.holdem.resolving_kind import ResolvingSpec
@@ -174,3 +175,21 @@ def test_the_page_draws_the_grids_and_walks_the_betting(web: AppHandle) -> None:
     river = page(web.client, f"/games/holdem/strategy?board={RIVER}&line=rccccc")
     assert len(river.by_id("computed-grid").find_all("td")) == 169
     assert "River (3♥)" in river.by_id("spot").text
+
+
+class TablesMissing(StrategySource):
+    """A source whose latest solve lost its tables (a store written by hand, say)."""
+
+    def table_strategy(self, game: str) -> None:
+        return None
+
+
+def test_a_bot_without_tables_says_so_without_the_store_path(resolving_store: Path) -> None:
+    game = get_game("holdem")
+    assert isinstance(game, HoldemGame)
+    state = deal(game, "2h2d", RIVER, "rccccc")
+    with pytest.raises(StrategyUnavailableError) as raised:
+        StoredStrategyBot(TablesMissing(resolving_store)).policy(game, state)
+    message = str(raised.value)
+    assert "has no tables to play from" in message
+    assert str(resolving_store) not in message and ".sqlite" not in message
