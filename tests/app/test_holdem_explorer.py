@@ -8,6 +8,7 @@ marked to re-solve the river with few iterations (as in `test_resolving_bot`).""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,8 +67,8 @@ def deal(game: HoldemGame, hand: str, board: str, line: str) -> HoldemState:
     raise AssertionError("unreachable")
 
 
-def cell(grid: dict[str, object], label: str) -> dict[str, float]:
-    cells = [c for row in grid["cells"] for c in row if c["label"] == label]  # type: ignore[index, union-attr, attr-defined]
+def cell(grid: dict[str, Any], label: str) -> dict[str, float]:
+    cells = [c for row in grid["cells"] for c in row if c["label"] == label]
     assert len(cells) == 1
     return {a["label"]: a["probability"] for a in cells[0]["actions"]}
 
