@@ -218,6 +218,38 @@ class RangeGrid(Frozen):
     cells: list[list[GridCell]]
 
 
+class SpotMove(Frozen):
+    """A step from a spot (a legal action, or back one action): the board and betting line of
+    the spot it leads to."""
+
+    letter: str
+    label: str
+    board: str
+    line: str
+
+
+class SpotGrid(Frozen):
+    """The grid of hand classes at a spot named by a board and a betting line (for a solve
+    with no public tree): the stored strategy's probabilities, and, for a bot that computes its
+    strategy at play time, what it computes there."""
+
+    game: str
+    board: str
+    line: str
+    public: str = Field(description="The spot's public history, as the keys write it.")
+    description: str
+    player: int = Field(description="The seat to act.")
+    moves: list[SpotMove]
+    back: SpotMove | None = Field(description="The spot one action earlier, or none at the "
+                                  "start.")
+    blueprint: RangeGrid = Field(description="The stored strategy, each cell the plain mean "
+                                 "over the class's hands the board leaves possible.")
+    computed: RangeGrid | None = Field(
+        default=None, description="What the bot computes at play time (a re-solve), where it "
+        "differs from the stored strategy and was computed in time.")
+    computed_note: str | None = Field(default=None, description="Why `computed` is missing.")
+
+
 class NodeView(Frozen):
     """A public node of the equilibrium: how it was reached, what follows, and the whole range
     of the player to move."""

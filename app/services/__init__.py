@@ -49,6 +49,7 @@ from app.services.errors import (
     StrategyUnavailableError,
     UnguardedActionError,
 )
+from app.services.explorer import spot_grid
 from app.services.matches import (
     create_match,
     export_hand_histories,
@@ -118,6 +119,7 @@ __all__ = [
     "ready_solve",
     "require_token",
     "resume_hand",
+    "spot_grid",
     "start_hand",
     "strategy",
     "system_rng",

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from app.services.errors import StrategyUnavailableError
 from app.services.strategy_source import BUILD_HINT, StrategySource
 from solver.abstractions import abstraction_for
+from solver.abstractions.play_time import ComputedAtPlayTime
 from solver.games import Game, State, legal_labels
 from strategies import SolveInfo
+from strategies.tables import TableStrategy
 
 log = logging.getLogger("app.bot")
 
@@ -70,6 +73,8 @@ class StoredStrategyBot:
         except ValueError as exc:
             raise StrategyUnavailableError(f"the stored solve of {game.name!r} cannot be played: "
                                            f"{exc}") from None
+        if isinstance(abstraction, ComputedAtPlayTime):
+            return self._computed(game, state, abstraction)
         key = abstraction.strategy_key(state, state.current_player())
         row = self.source.infoset(game.name, key)
         if row is None:
@@ -86,6 +91,40 @@ class StoredStrategyBot:
                 f"{BUILD_HINT} again")
         return Policy(row.labels, row.probabilities, row.values, row.value)
 
+    def _table(self, game: Game) -> TableStrategy:
+        table = self.source.table_strategy(game.name)
+        if table is None:
+            log.error("the stored solve of %s in %s has no tables", game.name, self.source.path)
+            raise StrategyUnavailableError(
+                f"the stored solve of {game.name!r} has no tables to play from: {BUILD_HINT} "
+                f"again")
+        return table
+
+    def _computed(self, game: Game, state: State, abstraction: ComputedAtPlayTime) -> Policy:
+        """A strategy computed now from the stored tables (a bot that re-solves): the same
+        call serves the bot's move, the hint and the coach."""
+        table = self._table(game)
+        try:
+            probabilities = abstraction.play_time_policy(state, table)
+        except ValueError as exc:
+            log.error("computing the %s strategy failed: %s", game.name, exc)
+            raise StrategyUnavailableError(
+                f"the stored solve of {game.name!r} cannot be played: {BUILD_HINT} again"
+            ) from None
+        return Policy(tuple(legal_labels(state)), probabilities)
+
+    def computed_policies(self, game: Game, states: Sequence[State],
+                          abstraction: ComputedAtPlayTime) -> list[tuple[float, ...]]:
+        """`_computed`'s probabilities for positions that differ only in the private cards of
+        the player to move, in one computation (the explorer's grid)."""
+        table = self._table(game)
+        try:
+            return abstraction.play_time_policies(states, table)
+        except ValueError as exc:
+            log.error("computing the %s strategy failed: %s", game.name, exc)
+            raise StrategyUnavailableError(
+                f"the stored solve of {game.name!r} cannot be played: {BUILD_HINT} again"
+            ) from None
 
 class OpponentBot:
     """Plays an exploitable opponent of a game (`solver.runs.opponents`): the latest stored

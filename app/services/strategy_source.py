@@ -35,6 +35,7 @@ from strategies import (
     StrategyStore,
     TracePoint,
 )
+from strategies.tables import TableStrategy
 
 log = logging.getLogger("app.strategies")
 
@@ -227,6 +228,14 @@ class StrategySource:
         store = self.store()
         try:
             return store.opponents(game)
+        except _STORE_FAILURES as exc:
+            raise self._failed(exc) from exc
+
+    def table_strategy(self, game: str) -> TableStrategy | None:
+        """The latest solve's strategy tables, or None if it is stored as rows."""
+        store = self.store()
+        try:
+            return store.table_strategy(game)
         except _STORE_FAILURES as exc:
             raise self._failed(exc) from exc
 

@@ -1,5 +1,6 @@
 """The solvers' algorithms in words, for the people reading what a stored solve ran: the store
-keeps a short name (``pdcfr+``, ``dcfr+fsicfr``, ``cs-cfr``), the pages explain it."""
+keeps a short name (``pdcfr+``, ``dcfr+fsicfr``, ``cs-cfr``, ``cs-cfr+resolving``), the pages
+explain it."""
 
 from __future__ import annotations
 
@@ -21,13 +22,18 @@ NAMES = {
     "cs-cfr": "chance-sampled CFR with Linear CFR's weighting: one deal of the cards per "
               "iteration, every betting sequence of it",
 }
+RESOLVING = ("CFR+ over the rest of the hand at each of the bot's decisions, from the "
+             "blueprint's ranges")
 FSICFR = ("fixed-strategy iteration CFR (FSICFR), which updates each position of the "
           "abstract game once per iteration")
 
 
 def describe_algorithm(name: str) -> str:
-    """``pdcfr+`` or ``dcfr+fsicfr`` (a schedule run by FSICFR) in words; an unknown name as
-    it is."""
+    """``pdcfr+``, ``dcfr+fsicfr`` (a schedule run by FSICFR) or ``cs-cfr+resolving`` (a
+    blueprint the bot re-solves from at play time) in words; an unknown name as it is."""
+    base, resolving, _ = name.partition("+resolving")
+    if resolving:
+        return f"{describe_algorithm(base)}, and at play time {RESOLVING}"
     schedule, fsicfr, _ = name.partition("+fsicfr")
     if fsicfr and schedule in NAMES:
         return f"{FSICFR}, weighted as in {NAMES[schedule].split(',')[0]}"

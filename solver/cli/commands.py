@@ -14,6 +14,8 @@ from pathlib import Path
 from solver.abstractions.dudo_recall.solve import solve_recall
 from solver.abstractions.holdem.bucket_solve import solve_buckets
 from solver.abstractions.holdem.percentiles import check_rules, round_buckets
+from solver.abstractions.holdem.resolving_kind import ResolvingSpec
+from solver.abstractions.holdem.resolving_store import store_resolving
 from solver.abstractions.holdem.sampled_cfr import default_checkpoint
 from solver.algorithms.solve import DEFAULT_TARGET, Checkpoint
 from solver.cards.strength import ehs_tables
@@ -377,7 +379,12 @@ def cmd_hulhe(args: argparse.Namespace) -> int:
     finally:
         if client is not None:
             client.close()
-    summary = {"game": args.game, "solve_id": result.solve_id,
+    resolving_id = None
+    if args.resolve_from:
+        resolving_id = store_resolving(args.store, args.game, ResolvingSpec(
+            args.resolve_from, turn=args.turn_iterations, sample=args.turn_sample))
+    summary = {"game": args.game, "solve_id": resolving_id or result.solve_id,
+               "blueprint_solve_id": result.solve_id,
                "abstraction": plan.spec.descriptor, "infosets": result.infosets,
                "iterations": result.iterations, "epochs": result.epochs,
                "workers": result.workers, "solver_seconds": round(result.solver_seconds, 1),

@@ -226,6 +226,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, metavar="N",
                    help="local worker processes (default: the machine's cores; 0: this "
                         "process)")
+    p.add_argument("--resolve-from", type=int, default=0, metavar="ROUND",
+                   help="also store the bot that re-solves from this round (1-based; 4 is "
+                        "the river) over the blueprint, as the latest solve (default: the "
+                        "blueprint alone)")
+    p.add_argument("--turn-iterations", type=int, metavar="N",
+                   help="with --resolve-from 3 or less: re-solve the turn in its own layout "
+                        "with N CFR+ iterations (default: the general layout)")
+    p.add_argument("--turn-sample", type=int, default=0, metavar="K",
+                   help="river cards a turn iteration plays (default 0: all of them)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--dry-run", action="store_true", help=DRY_RUN_HELP)
 

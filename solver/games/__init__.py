@@ -24,6 +24,7 @@ from solver.games import holdem
 from solver.games.base import (
     CHANCE,
     TERMINAL,
+    ClassSpots,
     Game,
     OpenSpielMapping,
     State,
@@ -56,6 +57,7 @@ __all__ = [
     "TERMINAL",
     "ActionGroup",
     "Card",
+    "ClassSpots",
     "Die",
     "Game",
     "LabelPart",

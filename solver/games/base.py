@@ -246,6 +246,14 @@ class Game(Protocol):
     hand_classes: HandClasses | None
     """How the range view groups private states into a grid (two-card poker hands)."""
 
+    spot_legend: str
+    """How a board and a betting line are written, for the form that asks for them."""
+
+    def class_spots(self, board: str, line: str) -> ClassSpots:
+        """The grid's positions at the spot a board and a betting line reach (for a solve with
+        no public tree to walk); `ValueError` naming what is legal, or if the game has none."""
+        ...
+
     def hand_histories(self, hands: Sequence[PlayedHand]) -> str:
         """Finished hands in `hand_history_format`, as one file."""
         ...
@@ -263,6 +271,40 @@ class Game(Protocol):
         where the game has one (whether or not folding is legal just here), its worst result
         otherwise."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class ClassCell:
+    """One cell of the grid: its place, its label and a position for each hand of it."""
+
+    row: int
+    column: int
+    label: str
+    states: tuple[State, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ClassSpots:
+    """A spot of the betting named by a board and a line, and the grid's cells there: what the
+    explorer draws for a game whose solve has no public tree (`Game.class_spots`)."""
+
+    public: str
+    """The public history (as the game's keys write it), for `describe_history`."""
+    player: int
+    """The seat to act."""
+    line: str
+    """The betting line, normalised to letters."""
+    board: str
+    """The board, as cards written together."""
+    moves: tuple[tuple[str, str], ...]
+    """(letter, label) of each legal action of the player to act: the next steps of the line."""
+    round: int
+    back: tuple[str, str] | None
+    """(board, line) of the spot one action earlier (with the board cards it had not reached
+    left out), or None at the start."""
+    """The betting round (0 is the first)."""
+    cells: tuple[ClassCell, ...]
+
 
 
 def action_from_label(state: State, label: str) -> int:
@@ -307,6 +349,7 @@ class GameDefaults:
     notes: tuple[str, ...] = ()
     result_unit: ResultUnit | None = None
     hand_classes: HandClasses | None = None
+    spot_legend: str = ""
     history_legend: str = ""
     history_example: str = ""
 
@@ -324,6 +367,9 @@ class GameDefaults:
     @property
     def hand_history_format(self) -> str | None:
         return None
+
+    def class_spots(self, board: str, line: str) -> ClassSpots:
+        raise ValueError("this game has no grid of hand classes to explore by board and line")
 
     def hand_histories(self, hands: Sequence[PlayedHand]) -> str:
         raise ValueError(f"{getattr(self, 'name', 'this game')} has no hand-history format")

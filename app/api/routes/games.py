@@ -9,7 +9,14 @@ from fastapi import APIRouter, Query
 from app import services
 from app.api.errors import NOT_FOUND, NOT_READY, UNAVAILABLE
 from app.deps import GamePath, SourceDep
-from app.schemas import Convergence, GameDetail, GameSummary, NodeView, StrategyPage
+from app.schemas import (
+    Convergence,
+    GameDetail,
+    GameSummary,
+    NodeView,
+    SpotGrid,
+    StrategyPage,
+)
 from app.services.catalog import RANGE_PAGE
 
 router = APIRouter(prefix="/games", tags=["games"])
@@ -64,6 +71,24 @@ def tree(
     their ``idx``), and the range of the player to move with each private state's action
     probabilities, values and reach."""
     return services.tree_node(source, game, node, offset=offset, limit=limit)
+
+
+@router.get("/{game}/grid", response_model=SpotGrid,
+            responses=NOT_FOUND | NOT_READY | UNAVAILABLE | {422: {
+                "description": "Invalid query, or a board or betting line the rules do not "
+                               "allow (the message says what is legal)."}})
+def grid(
+    game: GamePath,
+    source: SourceDep,
+    board: Annotated[str, Query(max_length=40, description="The board's cards, e.g. "
+                                "``As Kd 7c`` (none before the flop).")] = "",
+    line: Annotated[str, Query(max_length=60, description="The betting so far: c check or "
+                               "call, r bet or raise, f fold (``rc|cr``).")] = "",
+) -> SpotGrid:
+    """The grid of hand classes of the player to act at the spot a board and a betting line
+    reach, for a game of two-card hands whose solve has no public tree: the stored strategy,
+    and what a bot that re-solves at play time computes there."""
+    return services.spot_grid(source, game, board=board, line=line)
 
 
 @router.get("/{game}/convergence", response_model=Convergence,

@@ -14,7 +14,8 @@ from fastapi.responses import Response
 from app import charts, services
 from app.deps import GamePath, SourceDep
 from app.schemas import InfosetEntry
-from app.services import NotFoundError
+from app.services import InvalidRequestError, NotFoundError
+from app.services.strategy_source import StrategySource
 from app.web.errors import PageRoute, htmx_target
 from app.web.format import label_parts
 from app.web.templating import templates
@@ -59,7 +60,9 @@ def strategy_page(request: Request, game: GamePath, source: SourceDep,
                   page: Annotated[str, Query(max_length=12)] = "1",
                   view: Annotated[str, Query(max_length=8)] = "",
                   node: Annotated[int, Query(ge=0, le=10**9)] = 0,
-                  offset: Annotated[int, Query(ge=0, le=10**9)] = 0) -> Response:
+                  offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+                  board: Annotated[str, Query(max_length=40)] = "",
+                  line: Annotated[str, Query(max_length=60)] = "") -> Response:
     """The equilibrium as a tree to walk (a public node with the whole range of the player to
     move), or every information set filtered by card/die and history (the search view)."""
     card, history = card.strip(), history.strip()
@@ -68,16 +71,25 @@ def strategy_page(request: Request, game: GamePath, source: SourceDep,
     detail = services.game_detail(source, game)
     searching = view == "search" or bool(card or history)
     tree = None
+    spot: dict[str, Any] | None = None
     if not searching:
         try:
             tree = services.tree_node(source, game, node, offset=offset)
         except NotFoundError:
             if node != 0:
                 raise
-            searching = True  # a solve of an abstraction has no public tree to walk
+            # A solve of an abstraction has no public tree to walk: two-card hands are shown
+            # by board and betting line instead, anything else by key.
+            searching = get_game(game).hand_classes is None
+            if not searching:
+                spot = spot_context(source, game, board, line)
     if tree is not None and htmx_target(request) == "tree":
         return templates.TemplateResponse(request, "partials/tree.html",
                                           {"game": detail, "tree": tree})
+    if spot is not None and htmx_target(request) == "spot":
+        return templates.TemplateResponse(request, "partials/spot.html",
+                                          {"game": detail, **spot},
+                                          status_code=422 if spot["spot_error"] else 200)
     options = private_options(game)
     if card and card not in options:
         raise NotFoundError(f"no {'die' if detail.pieces == 'dice' else 'card'} {card!r} in "
@@ -111,6 +123,7 @@ def strategy_page(request: Request, game: GamePath, source: SourceDep,
         "filtered": bool(card or history),
         "card_options": [(c, label_parts(game, c)) for c in options],
         "tree": tree,
+        **(spot or {"spot": None, "spot_error": None}),
         "searching": searching,
         "convergence_svg": charts.convergence_chart(
             [p.iteration for p in trace], [p.exploitability for p in trace],
@@ -119,4 +132,16 @@ def strategy_page(request: Request, game: GamePath, source: SourceDep,
     }
     if htmx_target(request) == "infosets":
         return templates.TemplateResponse(request, "partials/infosets.html", context)
-    return templates.TemplateResponse(request, "strategy.html", context)
+    return templates.TemplateResponse(request, "strategy.html", context,
+                                      status_code=422 if spot and spot["spot_error"] else 200)
+
+
+def spot_context(source: StrategySource, game: str, board: str, line: str) -> dict[str, Any]:
+    """The grid at a board and a line, or the form again with what was wrong (a 422)."""
+    found: dict[str, Any] = {"spot": None, "spot_error": None, "board": board, "line": line,
+                             "spot_legend": get_game(game).spot_legend}
+    try:
+        found["spot"] = services.spot_grid(source, game, board=board, line=line)
+    except InvalidRequestError as exc:
+        found["spot_error"] = str(exc)
+    return found

@@ -26,6 +26,7 @@ from solver.abstractions.holdem.percentiles import (
     PercentileSpec,
     bucket_text,
     hand_codes,
+    round_buckets,
 )
 from solver.abstractions.holdem.sampled_cfr import Layout, Solver
 from solver.abstractions.holdem.sampled_kernel import SLOTS
@@ -106,12 +107,30 @@ class HulheBot:
         """See `solver.evaluation.holdem.policy.HoldemPolicy`."""
         if betting.over:
             raise ValueError(f"the hand is over after {betting.acpc()!r}: nobody acts")
+        holes = np.asarray(holes, np.int64).reshape(-1, self.rules.hole_cards)
+        codes = hand_codes(self.rules, self.spec, betting.round, holes, board)
+        return self.probabilities_of(betting, codes)
+
+    def codes_of(self, round_: int, deals: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The buckets in round `round_` of `deals` (rows: hole cards, then the board dealt so
+        far), each row with its own board: what `probabilities_of` reads."""
+        info = round_buckets(self.rules, self.spec)[round_]
+        return np.asarray(info.codes[info.indexer.index_many(np.asarray(deals, np.int64))],
+                          np.int64)
+
+    def probabilities_of(self, betting: Betting, codes: NDArray[np.int64]
+                         ) -> NDArray[np.float64]:
+        """The probabilities of fold, call and raise after `betting` for hands in the buckets
+        `codes` (of the betting's round)."""
+        return self.bucket_probabilities(betting)[codes]
+
+    def bucket_probabilities(self, betting: Betting) -> NDArray[np.float64]:
+        """The probabilities of fold, call and raise after `betting`, per bucket of its round:
+        ``(buckets, 3)``."""
         part = self.table.publics.get(public_key(betting))
         if part is None:
             raise ValueError(f"no betting {betting.acpc()!r} in the solve of {self.rules.spec}")
-        holes = np.asarray(holes, np.int64).reshape(-1, self.rules.hole_cards)
-        codes = hand_codes(self.rules, self.spec, betting.round, holes, board)
         grid = self.table.tables[part.group][part.row]  # (bucket, slot)
-        out = np.zeros((len(holes), SLOTS))
-        out[:, list(part.slots)] = dequantise(grid[codes], part.slots)
+        out = np.zeros((len(grid), SLOTS))
+        out[:, list(part.slots)] = dequantise(grid, part.slots)
         return out

@@ -44,6 +44,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from solver.abstractions.holdem.histograms import equity_histograms, histogram_buckets
 from solver.abstractions.words import AbstractionText
 from solver.cards.deck import RANK_CHARS
 from solver.cards.isomorphism import HandIndexer, IndexerTables, unindex_hand
@@ -56,6 +57,7 @@ IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
 
 RECALLS = ("perfect", "imperfect")
+METRICS = ("ehs2", "hist")
 MAX_CLASSES = 20_000_000
 """The most classes of one round the tables are built for (weights, strengths and a sort of
 each, in memory): full hold'em's turn fits, its river (123 M classes with the board as one
@@ -69,17 +71,26 @@ class BucketSpec:
 
     k: tuple[int | None, ...]
     recall: str = "perfect"
+    metric: str = "ehs2"
+    """How a round before the last is cut: ``ehs2``, percentiles of E[HS²]; ``hist``, k-means
+    of equity histograms (`solver.abstractions.holdem.histograms`; imperfect recall only).
+    The last round is cut by E[HS²] (its HS²) either way."""
 
     def __post_init__(self) -> None:
         if self.recall not in RECALLS:
             raise ValueError(f"recall is perfect or imperfect, not {self.recall!r}")
         if any(k is not None and k < 1 for k in self.k):
             raise ValueError(f"a round needs at least one bucket: {self.k}")
+        if self.metric not in METRICS:
+            raise ValueError(f"buckets are cut by {' or '.join(METRICS)}, not {self.metric!r}")
+        if self.metric == "hist" and self.recall != "imperfect":
+            raise ValueError("histogram buckets are built with imperfect recall")
 
     @property
     def descriptor(self) -> str:
         ks = ",".join("all" if k is None else str(k) for k in self.k)
-        return f"buckets=k:{ks};recall={self.recall}"
+        metric = "" if self.metric == "ehs2" else f";metric={self.metric}"
+        return f"buckets=k:{ks};recall={self.recall}{metric}"
 
     @classmethod
     def parse(cls, parameters: str) -> BucketSpec:
@@ -87,9 +98,10 @@ class BucketSpec:
         fields: dict[str, str] = {}
         for part in parameters.split(";"):
             name, sep, value = part.replace(":", "=", 1).partition("=")
-            if not sep or name.strip() not in ("k", "recall") or name.strip() in fields:
-                raise ValueError(f"buckets take k:K1,K2,... and recall=perfect|imperfect, not "
-                                 f"{parameters!r}")
+            if not sep or name.strip() not in ("k", "recall", "metric") or \
+                    name.strip() in fields:
+                raise ValueError(f"buckets take k:K1,K2,..., recall=perfect|imperfect and "
+                                 f"metric=ehs2|hist, not {parameters!r}")
             fields[name.strip()] = value.strip()
         if "k" not in fields:
             raise ValueError(f"buckets need k:K1,K2,... (one per round after the first), not "
@@ -103,7 +115,7 @@ class BucketSpec:
                 ks.append(int(text))
             else:
                 raise ValueError(f"a round's k is a positive number or 'all', not {text!r}")
-        return cls(tuple(ks), fields.get("recall", "perfect"))
+        return cls(tuple(ks), fields.get("recall", "perfect"), fields.get("metric", "ehs2"))
 
 
 # --- the pieces: class weights and percentiles -------------------------------------------------
@@ -276,6 +288,11 @@ class HandBuckets:
                 radix = int(bucket.max()) + 1 if k is None else k
                 built.append(_Round(indexer, carries, parent * radix + bucket,
                                     previous.radices + (radix,)))
+            elif spec.metric == "hist" and street < streets.last:
+                indexer = streets.indexer(street)
+                bucket = histogram_buckets(equity_histograms(streets, tables, street),
+                                           class_weights(indexer).astype(float), k)
+                built.append(_Round(indexer, carries, bucket, ()))
             else:
                 indexer = streets.indexer(street)
                 strength = tables.lookup(street, np.arange(indexer.size))[1]
@@ -379,9 +396,11 @@ def describe_buckets(parameters: str) -> AbstractionText:
     spec = BucketSpec.parse(parameters)
     memory = ("each bucket remembering the earlier ones" if spec.recall == "perfect" else
               "forgetting the earlier rounds' buckets")
+    similar = ("similar strength" if spec.metric == "ehs2" else
+               "similar chances on the cards to come")
     return AbstractionText(
         f"an abstract game with the real betting, in which a hand is known before the board "
-        f"by its class and on each later round only by its bucket of similar strength "
+        f"by its class and on each later round only by its bucket of {similar} "
         f"({bucket_counts(spec.k)}), {memory}",
         "Its exploitability in the real game has not been measured.")
 

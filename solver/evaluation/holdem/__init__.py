@@ -8,5 +8,7 @@ bot;
 * `solver.evaluation.holdem.duplicate`: duplicate matches (each deal played twice, the seats
 swapped)
   and self-play, in milli-big-blinds per hand with 95% intervals;
-* `solver.evaluation.holdem.lbr`: Local Best Response, a lower bound on a policy's exploitability.
+* `solver.evaluation.holdem.lbr`: Local Best Response, a lower bound on a policy's exploitability;
+* `solver.evaluation.holdem.resolving_exact` / `resolving_eval`: the re-solving bot judged by
+  exact best response on small members, and in the real game (duplicate, LBR, decision times).
 """

@@ -31,6 +31,7 @@ from solver.games.base import (
     CHANCE,
     TERMINAL,
     BuildPlan,
+    ClassSpots,
     GameDefaults,
     OpenSpielMapping,
     PlayedHand,
@@ -42,6 +43,7 @@ from solver.games.holdem.betting import Betting
 from solver.games.holdem.history import hand_history
 from solver.games.holdem.names import kicker, name_hand
 from solver.games.holdem.rules import HOLDEM_MINI, HULHE, UNLIMITED_STACK, HoldemRules
+from solver.games.holdem.spots import class_spots
 from solver.games.holdem.tree import HoldemEngine
 from solver.games.holdem.words import notes, rules_text, seat_of, street
 from solver.games.opponents import POKER_STYLES, OpponentStyle, poker_bend
@@ -255,6 +257,11 @@ class HoldemGame(GameDefaults):
         self.history_legend = (
             "History: c = check or call, r = bet or raise, f = fold; the first round's betting, "
             "then each later round's board cards and betting, separated by |.")
+        self.spot_legend = (
+            "The board: none before the flop, then the flop's cards, the turn's and the river's "
+            "(like As Kd 7c). The betting: c checks or calls, r bets or raises, f folds; the "
+            "rounds may be split by |. When a betting round ends, add the next board cards."
+            if d.num_rounds > 1 else "The betting: c checks or calls, r bets or raises, f folds.")
         self.history_example = "e.g. " + ("rc|4c|cr" if d.num_rounds > 1 else "rc")
         self._card_ids = {name: c for c, name in enumerate(self.card_names)}
         big_blind = max(d.blinds)
@@ -333,9 +340,11 @@ class HoldemGame(GameDefaults):
     @property
     def build(self) -> BuildPlan:
         """HULHE is solved in its bucket abstraction (`solver.runs.hulhe`, ``python -m solver
-        hulhe``, 25 minutes); a small member exactly, holdem-mini among the quick games."""
+        hulhe``, 25 minutes) and played by the bot that re-solves the river over it
+        (`solver.abstractions.holdem.resolving_kind`); a small member exactly, holdem-mini among
+        the quick games."""
         if self.is_heads_up_limit_holdem:
-            return BuildPlan(("hulhe", "--quiet"))
+            return BuildPlan(("hulhe", "--quiet", "--resolve-from", "4"))
         mini = self.definition == HOLDEM_MINI
         return BuildPlan(("solve", self.name), background=not mini, opponents=mini)
 
@@ -345,6 +354,9 @@ class HoldemGame(GameDefaults):
     @property
     def hand_history_format(self) -> str | None:
         return "phh" if self.is_heads_up_limit_holdem else None
+
+    def class_spots(self, board: str, line: str) -> ClassSpots:
+        return class_spots(self, board, line)
 
     def hand_histories(self, hands: Sequence[PlayedHand]) -> str:
         """PHH, the Poker Hand History format (`solver.games.holdem.history`): several hands

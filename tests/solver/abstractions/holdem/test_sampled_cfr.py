@@ -203,7 +203,7 @@ def test_epochs_on_a_two_worker_local_cluster(tmp_path: Path,
         assert info is not None
         assert info.value_ci95 == pytest.approx(summary["value_ci95"], abs=1e-4)
         assert abs(info.value - exact) <= 1.5 * info.value_ci95, (info.value, exact)
-    assert get_game("holdem").build.command == ("hulhe", "--quiet")
+    assert get_game("holdem").build.command == ("hulhe", "--quiet", "--resolve-from", "4")
     assert get_game("holdem-mini").build.command == ("solve", "holdem-mini")
 
 

@@ -1,0 +1,66 @@
+"""Store the re-solving bot: the latest table solve of a hold'em member (its blueprint, from
+``python -m solver hulhe``) saved again as a new solve whose descriptor says that it re-solves
+from a round on (`solver.abstractions.holdem.resolving_kind`).  Being the latest solve, it is
+what the app plays from then on; the blueprint's row stays in the store.
+
+``python -m solver.abstractions.holdem.resolving_store [--store PATH] [--from-round 4]``
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from dataclasses import replace
+
+import solver
+from solver.abstractions.holdem.resolving_kind import ResolvingSpec
+from strategies import StrategyStore
+
+
+def store_resolving(store_path: str | None, game: str = "holdem",
+                    spec: ResolvingSpec | None = None) -> int:
+    """The new solve's id (ValueError if the store has no ``ehs2`` table solve of `game`)."""
+    with StrategyStore.open(store_path or None, create=False) as store:
+        info = store.latest_solve(game)
+        table = store.table_strategy(game)
+        if info is None or table is None:
+            raise ValueError(f"no table solve of {game!r} in the store: build its blueprint "
+                             f"first (python -m solver hulhe)")
+        blueprint = info.abstraction
+        if blueprint.startswith("resolving="):
+            blueprint = ResolvingSpec.parse(blueprint.partition("=")[2]).blueprint
+        if not blueprint.startswith("ehs2="):
+            raise ValueError(f"the latest solve of {game!r} uses {info.abstraction!r}, not an "
+                             f"ehs2 table blueprint")
+        chosen = spec if spec is not None else ResolvingSpec(blueprint=blueprint)
+        if chosen.blueprint != blueprint:
+            chosen = replace(chosen, blueprint=blueprint)
+        saved = store.save_solve(
+            game, f"{info.algorithm}+resolving", info.iterations, info.seconds,
+            info.exploitability, info.value, [], [], solver.__version__,
+            abstraction=chosen.descriptor, value_ci95=info.value_ci95, table=table)
+    return saved.id
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m solver.abstractions.holdem.resolving_store",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--store", help="the strategy store (default: the default store)")
+    parser.add_argument("--game", default="holdem")
+    parser.add_argument("--from-round", type=int, default=4, help="1-based: 4 is the river")
+    parser.add_argument("--mode", default="maxmargin")
+    parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--turn-iterations", type=int,
+                        help="iterations of a turn re-solve in the turn's layout")
+    parser.add_argument("--turn-sample", type=int, default=0,
+                        help="river cards a turn iteration plays (0: all)")
+    args = parser.parse_args(argv)
+    spec = ResolvingSpec(args.from_round, args.mode, args.iterations,
+                         turn=args.turn_iterations, sample=args.turn_sample)
+    print(f"stored solve {store_resolving(args.store, args.game, spec)} "
+          f"({spec.descriptor.split(';blueprint')[0]})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,128 @@
+"""A spot of the betting with every hand class the player to act may hold: what the explorer's
+13×13 grid is drawn from when the stored solve has no public tree (an abstraction's).
+
+The user names a board and a betting line; `class_spots` checks both against the rules (a
+`ValueError` saying what is legal otherwise) and deals, for each cell of the grid, every hand
+of its class that the board leaves possible to the player to act (6, 4 or 12 before the flop),
+with the other player holding cards the board and that hand leave. The app asks its bot for
+each position and averages a cell's hands.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from solver.games.base import ClassCell, ClassSpots, State
+from solver.games.holdem.betting import CALL, FOLD, RAISE
+
+if TYPE_CHECKING:
+    from solver.games.holdem.game import HoldemGame, HoldemState
+
+LETTERS = {"f": FOLD, "c": CALL, "r": RAISE}
+"""The betting line's letters: f fold, c check or call, r bet or raise."""
+
+
+def _parse_line(line: str) -> tuple[int, ...]:
+    packed = "".join(ch for ch in line.lower() if ch not in " |/,-")
+    bad = sorted({ch for ch in packed if ch not in LETTERS})
+    if bad:
+        raise ValueError(f"a betting line is written with c (check or call), r (bet or raise) "
+                         f"and f (fold), rounds optionally separated by |; not {''.join(bad)!r}")
+    return tuple(LETTERS[ch] for ch in packed)
+
+
+def _walk(game: HoldemGame, hole: tuple[int, ...], board: tuple[int, ...],
+          line: tuple[int, ...]) -> HoldemState:
+    """The position after dealing `hole` (both players'), then the line with the board's cards
+    dealt as each round opens; `ValueError` saying what is missing or illegal."""
+    state = game.initial_state()
+    for card in hole:
+        state = state.apply_action(card)
+    left = list(board)
+    letters = "fcr"
+    for step, action in enumerate(line):
+        while state.is_chance() and left:
+            state = state.apply_action(left.pop(0))
+        if state.is_chance():
+            raise ValueError(f"the line's action {step + 1} is in a round whose board cards "
+                             f"were not given: add the next board card(s)")
+        if state.is_terminal():
+            raise ValueError(f"the hand is over after the line's first {step} actions")
+        if action not in state.legal_actions():
+            legal = ", ".join(f"{letters[a]} ({state.action_label(a)})"
+                              for a in state.legal_actions())
+            raise ValueError(f"illegal betting line: action {step + 1} "
+                             f"({letters[action]}) is not legal there; legal: {legal}")
+        state = state.apply_action(action)
+    while state.is_chance() and left:
+        state = state.apply_action(left.pop(0))
+    if state.is_terminal():
+        raise ValueError("the line ends the hand: there is no decision left to show")
+    if state.is_chance():
+        dealt = len(state.board())
+        needed = game.cards_needed[state.betting.round] - 2 * game.definition.hole_cards
+        raise ValueError(f"the betting round is over: give the board's next "
+                         f"{needed - dealt} card(s) to go on (the board has {dealt})")
+    if left:
+        raise ValueError(f"the board has {len(left)} card(s) more than the line reaches: the "
+                         f"line must finish round {state.betting.round + 1}'s betting first")
+    return state
+
+
+def class_spots(game: HoldemGame, board: str, line: str) -> ClassSpots:
+    """The grid's positions at the spot `board` (cards like ``"As Kd 7c"``, empty before the
+    flop) and `line` (``"rc|cr"``) reach; `ValueError` naming what is legal otherwise."""
+    rules = game.definition
+    classes = game.hand_classes
+    if classes is None or rules.hole_cards != 2:
+        raise ValueError(f"{game.title} has no grid of two-card hand classes")
+    try:
+        cards = rules.deck.parse_cards(board)
+    except ValueError as exc:
+        raise ValueError(f"bad board: {exc}; write cards like As Kd 7c") from None
+    counts = [sum(rules.board_cards[1:r + 1]) for r in range(rules.num_rounds)]
+    if len(cards) not in counts:
+        sizes = ", ".join(str(c) for c in counts[:-1]) + f" or {counts[-1]}"
+        raise ValueError(f"a board has {sizes} cards (none before the flop), not {len(cards)}")
+    actions = _parse_line(line)
+    others = [c for c in range(rules.num_cards) if c not in cards]
+    template = _walk(game, tuple(others[:4]), cards, actions)
+    player = template.current_player()
+    cells: dict[tuple[int, int], list[State]] = {}
+    for a, b in combinations(others, 2):
+        place = classes.cell(game.card_names[a] + game.card_names[b])
+        if place is None:
+            continue
+        rest = [c for c in others if c not in (a, b)][:2]
+        hole = (a, b, *rest) if player == 0 else (*rest, a, b)
+        cells.setdefault(place, []).append(_replay(template, hole))
+    back = None
+    for count in reversed(counts):
+        if actions and count <= len(cards):
+            try:
+                _walk(game, tuple(others[:4]), cards[:count], actions[:-1])
+            except ValueError:
+                continue
+            back = (" ".join(game.card_names[c] for c in cards[:count]), _written(actions[:-1]))
+            break
+    size = len(classes.ranks)
+    return ClassSpots(
+        public=template.public_key(), player=player, line=_written(actions),
+        board=" ".join(game.card_names[c] for c in cards),
+        moves=tuple(("fcr"[a], template.action_label(a)) for a in template.legal_actions()),
+        round=template.betting.round, back=back,
+        cells=tuple(ClassCell(r, c, classes.label(r, c), tuple(cells.get((r, c), ())))
+                    for r in range(size) for c in range(size)))
+
+
+def _replay(template: HoldemState, hole: tuple[int, ...]) -> HoldemState:
+    """`template`'s history with other hole cards."""
+    state = template.game.initial_state()
+    for step, action in enumerate(template.history):
+        state = state.apply_action(hole[step] if step < len(hole) else action)
+    return state
+
+
+def _written(actions: tuple[int, ...]) -> str:
+    return "".join("fcr"[a] for a in actions)

@@ -1,0 +1,60 @@
+"""The ``resolving`` descriptor: written and read back, refused when it cannot be played."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.abstractions import abstraction_for, describe
+from solver.abstractions.holdem.resolving_kind import Resolving, ResolvingSpec
+from solver.abstractions.play_time import ComputedAtPlayTime
+from solver.games import get_game
+
+
+def test_the_descriptor_reads_back() -> None:
+    spec = ResolvingSpec(3, "resolve", 50, "ehs2=k:8,8,8")
+    assert spec.descriptor == "resolving=from:3;mode:resolve;iterations:50;blueprint:ehs2=k:8,8,8"
+    assert ResolvingSpec.parse(spec.descriptor.partition("=")[2]) == spec
+    abstraction = abstraction_for(get_game("holdem"), spec.descriptor)
+    assert isinstance(abstraction, Resolving) and isinstance(abstraction, ComputedAtPlayTime)
+    assert abstraction.blueprint.descriptor == "ehs2=k:8,8,8"
+    turn = ResolvingSpec(3, "maxmargin", 200, "ehs2=k:8,8,8", turn=10, sample=12)
+    assert turn.descriptor == ("resolving=from:3;mode:maxmargin;iterations:200;turn:10;"
+                               "sample:12;blueprint:ehs2=k:8,8,8")
+    assert ResolvingSpec.parse(turn.descriptor.partition("=")[2]) == turn
+
+
+@pytest.mark.parametrize(("descriptor", "message"), [
+    ("resolving=from:4;mode:bold", "modes are"),
+    ("resolving=from:1", "round 2 or later"),
+    ("resolving=when:4", "takes from:"),
+    ("resolving=iterations:many", "resolving"),
+    ("resolving=turn:0", "at least one iteration"),
+    ("resolving=turn:5;sample:-1", "samples 0"),
+    ("resolving=blueprint:recall=3", "ehs2 table solve"),
+])
+def test_bad_descriptors_are_refused(descriptor: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        abstraction_for(get_game("holdem"), descriptor)
+
+
+def test_only_the_holdem_family_re_solves() -> None:
+    with pytest.raises(ValueError, match="hold'em family"):
+        abstraction_for(get_game("leduc"), "resolving=from:2")
+
+
+def test_the_bot_is_said_to_re_solve_with_what_was_measured() -> None:
+    river = describe("resolving=from:4;mode:maxmargin;iterations:200;"
+                     "blueprint:ehs2=k:128,128,128")
+    assert river is not None
+    assert "128 a round" in river.what and "from the river on" in river.what
+    assert "re-solves the rest of the hand" in river.what
+    assert "cannot be computed exactly" in river.measured and "mbb/hand" in river.measured
+    turn = describe("resolving=from:3;mode:maxmargin;iterations:200;turn:10;sample:0;"
+                    "blueprint:ehs2=k:128,128,128")
+    assert turn is not None and "from the turn on" in turn.what
+    assert "second round" in turn.measured and "one to two chips a deal more" in turn.measured
+    assert "2.3 times" in turn.measured and "safely" in turn.what
+    unsafe = describe("resolving=from:4;mode:unsafe;iterations:200;"
+                      "blueprint:ehs2=k:128,128,128")
+    assert unsafe is not None
+    assert "safely" not in unsafe.what and "without a safety gadget" in unsafe.what
