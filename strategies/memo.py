@@ -38,6 +38,8 @@ class Memo:
         """JSON text of an action list -> decoded labels (few distinct lists per game)"""
         self.tables: dict[int, TableStrategy | None] = {}
         """solve id -> its strategy tables (None: a solve stored as rows)"""
+        self.games: list[str] | None = None
+        """the games with a solve, sorted (the lobby asks on every new match)"""
 
     def clear(self) -> None:
         """Forget everything (the decoded action lists only when they are many)."""
@@ -48,16 +50,21 @@ class Memo:
         self.seen.clear()
         self.infos.clear()
         self.tables.clear()
+        self.games = None
         if len(self.labels) > 10_000:
             self.labels.clear()
 
-    def solve_id(self, game: str, solve_id: int | None) -> int | None:
-        """Revalidate; then ``solve_id`` (checked to be a solve of ``game``) or, if None, the
-        latest solve of ``game``."""
+    def revalidate(self) -> None:
+        """Forget everything if another connection has committed since the last call."""
         version = self.lookup.execute("PRAGMA data_version").fetchone()[0]
         if version != self.data_version:
             self.clear()
             self.data_version = version
+
+    def solve_id(self, game: str, solve_id: int | None) -> int | None:
+        """Revalidate; then ``solve_id`` (checked to be a solve of ``game``) or, if None, the
+        latest solve of ``game``."""
+        self.revalidate()
         if solve_id is None:
             try:
                 return self.latest[game]
