@@ -407,26 +407,3 @@ _SELECT_PAGE = (select(_HANDS.c.id, _HANDS.c.public_id, _HANDS.c.number, _HANDS.
                 .where((_HANDS.c.match_id == bindparam("match_id"))
                        & (_HANDS.c.number < bindparam("before")))
                 .order_by(_HANDS.c.number.desc()).limit(bindparam("limit")))
-
-
-def series_sample(session: Session, match: MatchRow, points: int) -> list[Any]:
-    """Finished hands (number, payoff, cumulative payoff, seat balance, cumulative adjusted
-    result) spread evenly over the match: at most `points` of them, the last one included."""
-    finished = match.hands_finished
-    if finished == 0:
-        return []
-    stride = max(1, -(-finished // max(1, points - 1)))
-    return list(session.connection().execute(_SELECT_SERIES, {
-        "match_id": match.id, "finished": finished, "stride": stride}).all())
-
-
-# Hands finish in order, so the finished ones are numbered 1 .. finished: the sample is chosen
-# on the (match, number) index, and only its rows are read (filtering on the hands' status
-# read every hand of the match: 80% of a 10,000-hand match's read).
-_SELECT_SERIES = (select(_HANDS.c.number, _HANDS.c.human_payoff, _HANDS.c.cumulative_payoff,
-                         _HANDS.c.seat_balance, _HANDS.c.cumulative_adjusted)
-                  .where((_HANDS.c.match_id == bindparam("match_id"))
-                         & (_HANDS.c.number <= bindparam("finished"))
-                         & ((_HANDS.c.number % bindparam("stride") == 0)
-                            | (_HANDS.c.number == bindparam("finished"))))
-                  .order_by(_HANDS.c.number))

@@ -31,6 +31,7 @@ from app.services.catalog import game_or_404, game_value, offered_game
 from app.services.coach import NEGLIGIBLE
 from app.services.errors import NotFoundError
 from app.services.hand_store import HandRow, MatchRow
+from app.services.series import series_sample
 from app.services.strategy_source import StrategySource
 from app.services.tokens import Access, hash_token, new_token, open_match
 from app.services.trace import Trace
@@ -105,7 +106,7 @@ def match_results(session: Session, source: StrategySource, match_id: str, acces
          "expected_cumulative": value * balance if value is not None else None,
          "adjusted_cumulative": adjusted_cumulative}
         for number, payoff, cumulative, balance, adjusted_cumulative
-        in hand_store.series_sample(session, match, MAX_SERIES_POINTS)])
+        in series_sample(session, match, MAX_SERIES_POINTS)])
     judged_everything = adjusted.n == stats.n and stats.n > 0
     ev_lost = (expected_total - adjusted.total
                if judged_everything and expected_total is not None else None)
