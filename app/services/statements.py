@@ -1,13 +1,14 @@
 """The play database's constant statements, run on SQLite's own cursor.
 
-A Kuhn action is five or six short statements and a commit, and SQLAlchemy's execution of a
-statement (its cache lookup, execution context, parameter and result objects) cost about twice
-what SQLite took to run it: more than a third of the request's CPU. A `Statement` is a Core
-statement built once; on SQLite it is compiled once, with SQLAlchemy's own compiler and its
-type conversions for the parameters and the result (dates and JSON stored exactly as
-SQLAlchemy stores them), then run straight on the session's DBAPI connection, in the session's
-transaction. On any other database it goes through SQLAlchemy as before. SQLite's errors are
-raised as SQLAlchemy's (`IntegrityError`, `OperationalError`), which the callers handle.
+An action in a small game is five or six short statements and a commit, and SQLAlchemy's
+execution of a statement (its cache lookup, execution context, parameter and result objects)
+cost about twice what SQLite took to run it: more than a third of the request's CPU. A
+`Statement` is a Core statement built once; on SQLite it is compiled once, with SQLAlchemy's own
+compiler and its type conversions for the parameters and the result (dates and JSON stored
+exactly as SQLAlchemy stores them), then run straight on the session's DBAPI connection, in the
+session's transaction. On any other database it goes through SQLAlchemy as before. SQLite's
+errors are raised as SQLAlchemy's (`IntegrityError`, `OperationalError`), which the callers
+handle.
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """Warming the bot's strategies after start-up, in the background.
 
-The store is read lazily, so ``/healthz`` answers within a few seconds whatever the store
-holds; but a game played in an abstraction pays for it on its first hand: hold'em's bot maps
+The store is read lazily, so ``/healthz`` answers within a few seconds whatever the store holds;
+but a game played in an abstraction pays for it on its first hand: the biggest poker bot maps
 its hand-strength tables and loads its compiled bucketing (1.6-1.9 s on the 2-core VM), and a
 table solve is decoded. `warm` plays a few hands of every stored game with the bot on both
-seats, nothing written, so that this is done once per process before a player asks, in a
-thread of its own after the app has started (`app.main`). A game that cannot be played is
-skipped: its players get the usual 503 or 409 when they ask.
+seats, nothing written, so that this is done once per process before a player asks, in a thread
+of its own after the app has started (`app.main`). A game that cannot be played is skipped: its
+players get the usual 503 or 409 when they ask.
 """
 
 from __future__ import annotations
