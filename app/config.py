@@ -11,6 +11,8 @@
 =================  ==========================================================================
 
 ``FORFEIT_AFTER_HOURS`` (default 24): a hand left unfinished this long is settled as a forfeit.
+``WARM_STRATEGIES`` (default 1; 0 turns it off): after start-up, play a few hands of every
+stored game in the background, so that no player's first hand pays for loading a strategy.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ class Settings:
     port: int = 8000
     data_dir: Path = REPO_ROOT / "data"
     forfeit_after_hours: float = 24.0
+    warm_strategies: bool = True
 
     @property
     def build_status(self) -> Path:
@@ -89,6 +92,7 @@ class Settings:
             port=port,
             data_dir=data_dir,
             forfeit_after_hours=forfeit_hours,
+            warm_strategies=get("WARM_STRATEGIES").lower() not in ("0", "false", "no", "off"),
         )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -26,6 +27,7 @@ from app.config import REPO_ROOT, Settings
 from app.db import WalCheckpointer, create_tables, make_engine, make_sessionmaker
 from app.security import BodySizeLimitMiddleware, SecurityHeadersMiddleware
 from app.services import StoredStrategyBot, StrategySource, forfeits
+from app.services.warm import warm
 from app.web import errors as web_errors
 from app.web.routes import router as pages_router
 
@@ -71,6 +73,23 @@ def settle_forfeits(app: FastAPI) -> None:
         log.exception("settling the forfeits at start-up failed; they are settled when read")
 
 
+def start_warming(app: FastAPI, source: StrategySource, stop: threading.Event
+                  ) -> threading.Thread | None:
+    """Warm the stored strategies in a thread once the app answers (`app.services.warm`),
+    with a bot of its own (a test's bot in ``app.state.bot`` is left alone); what it warmed
+    goes to ``app.state.warmed``. Off with ``settings.warm_strategies = False``."""
+    app.state.warmed = None
+    if not app.state.settings.warm_strategies:
+        return None
+
+    def run() -> None:
+        app.state.warmed = warm(source, StoredStrategyBot(source), stop=stop)
+
+    thread = threading.Thread(target=run, name="warm-strategies", daemon=True)
+    thread.start()
+    return thread
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """An app on `settings` (default: from the environment). Creates the play tables; a missing
     or broken strategy store is logged and reported by ``/healthz``, not fatal."""
@@ -89,7 +108,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         freeze_startup_objects()
         if checkpointer is not None:
             checkpointer.start()
+        stop = threading.Event()
+        warming = start_warming(app, source, stop)
         yield
+        stop.set()
+        if warming is not None:
+            warming.join(timeout=30)
         if checkpointer is not None:
             checkpointer.stop()
         source.close()

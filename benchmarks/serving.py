@@ -147,6 +147,7 @@ def startup(args: argparse.Namespace) -> dict[str, Any]:
         try:
             seconds = wait_healthy(url)
             cpu = process_tree_cpu(server.pid)
+            time.sleep(args.settle)  # what a first hand costs once the warming had its time
             first: dict[str, Any] = {}
             with httpx.Client(base_url=url, timeout=120) as client:
                 games = client.get("/healthz").json()["games"]
@@ -194,7 +195,8 @@ def against(args: argparse.Namespace) -> int:
                 command = [sys.executable, str(tree / "benchmarks" / "serving.py"), "--parts",
                            args.parts, "--games", args.games, "--workers", args.workers,
                            "--users", str(args.users), "--time", args.time, "--hands",
-                           str(args.hands), "--reads", str(args.reads), "--store",
+                           str(args.hands), "--reads", str(args.reads), "--settle",
+                           str(args.settle), "--store",
                            str(args.store.resolve()), "--json-out", out.name]
                 subprocess.run(command, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
                                check=True, stdout=subprocess.DEVNULL)
@@ -238,6 +240,8 @@ def main() -> int:
     parser.add_argument("--time", default="30s")
     parser.add_argument("--hands", type=int, default=10_000)
     parser.add_argument("--reads", type=int, default=200)
+    parser.add_argument("--settle", type=float, default=0.0,
+                        help="startup: seconds to wait after /healthz before the first hands")
     parser.add_argument("--store", type=Path, default=default_store_path())
     parser.add_argument("--json-out", type=Path)
     parser.add_argument("--against", type=Path, help="another checkout to run in turns with "

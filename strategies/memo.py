@@ -40,6 +40,8 @@ class Memo:
         """solve id -> its strategy tables (None: a solve stored as rows)"""
         self.opponents: dict[str, list[SolveInfo]] = {}
         """game -> the newest solve of each of its exploitable opponents"""
+        self.games: list[str] | None = None
+        """the games with a solve, sorted (the lobby asks on every new match)"""
 
     def clear(self) -> None:
         """Forget everything (the decoded action lists only when they are many)."""
@@ -51,16 +53,21 @@ class Memo:
         self.infos.clear()
         self.tables.clear()
         self.opponents.clear()
+        self.games = None
         if len(self.labels) > 10_000:
             self.labels.clear()
 
-    def solve_id(self, game: str, solve_id: int | None, opponent: str = "") -> int | None:
-        """Revalidate; then ``solve_id`` (checked to be a solve of ``game``) or, if None, the
-        latest solve of ``game`` (of its `opponent`, if not empty)."""
+    def revalidate(self) -> None:
+        """Forget everything if another connection has committed since the last call."""
         version = self.lookup.execute("PRAGMA data_version").fetchone()[0]
         if version != self.data_version:
             self.clear()
             self.data_version = version
+
+    def solve_id(self, game: str, solve_id: int | None, opponent: str = "") -> int | None:
+        """Revalidate; then ``solve_id`` (checked to be a solve of ``game``) or, if None, the
+        latest solve of ``game`` (of its `opponent`, if not empty)."""
+        self.revalidate()
         if solve_id is None:
             try:
                 return self.latest[game, opponent]

@@ -19,6 +19,7 @@ from strategies.records import InfosetStrategy, PublicNode, SolveInfo, TracePoin
 SELECT_LATEST = ("SELECT id FROM solves WHERE game = ? AND opponent = ? "
                  "ORDER BY created DESC, id DESC LIMIT 1")
 SELECT_GAME = "SELECT game FROM solves WHERE id = ?"
+SELECT_GAMES = "SELECT DISTINCT game FROM solves ORDER BY game"
 INFOSET_COLUMNS = "key, player, labels, probabilities, \"values\", value, reach, node"
 SELECT_INFOSET = f"SELECT {INFOSET_COLUMNS} FROM infosets WHERE solve_id = ? AND key = ?"
 INSERT_INFOSETS = (

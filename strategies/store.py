@@ -271,10 +271,15 @@ class StrategyStore:
             return None if row is None else sql.solve_info(row)
 
     def games(self) -> list[str]:
-        """Games with at least one solve, sorted."""
-        stmt = select(SolveRow.game).distinct().order_by(SolveRow.game)
-        with self._sessions() as session:
-            return list(session.scalars(stmt))
+        """Games with at least one solve, sorted. Remembered until another commit (one
+        ``PRAGMA data_version`` then): the lobby asks on every new match."""
+        with self._lock:
+            if self._closed:
+                raise StoreError(f"{self!r} is closed")
+            self._memo.revalidate()
+            if self._memo.games is None:
+                self._memo.games = [row[0] for row in self._lookup.execute(sql.SELECT_GAMES)]
+            return list(self._memo.games)
 
     def trace(self, solve_id: int) -> list[TracePoint]:
         """The convergence trace of a solve, by iteration. ``KeyError`` for an unknown solve."""

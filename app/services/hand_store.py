@@ -38,6 +38,7 @@ from app.models import (
 from app.services import player_totals
 from app.services.errors import ConflictError, HandBusyError, NotFoundError
 from app.services.player_totals import StyleRows
+from app.services.statements import Statement
 
 _MATCHES = cast(Table, Match.__table__)
 _HANDS = cast(Table, Hand.__table__)
@@ -120,28 +121,31 @@ class IdempotentAnswer:
 
 _MATCH_COLUMNS = tuple(_MATCHES.c[f] for f in MatchRow.__dataclass_fields__)
 _HAND_COLUMNS = tuple(_HANDS.c[f] for f in HandRow.__dataclass_fields__ if f != "match")
-_SELECT_MATCH = select(*_MATCH_COLUMNS).where(_MATCHES.c.public_id == bindparam("public_id"))
-_SELECT_HAND = (select(*_HAND_COLUMNS, *_MATCH_COLUMNS)
-                .join_from(_HANDS, _MATCHES, _HANDS.c.match_id == _MATCHES.c.id)
-                .where(_HANDS.c.public_id == bindparam("public_id")))
-_SELECT_LAST_HAND = (select(_HANDS.c.public_id, _HANDS.c.number, _HANDS.c.status)
-                     .where(_HANDS.c.match_id == bindparam("match_id"))
-                     .order_by(_HANDS.c.number.desc()).limit(1))
-_SELECT_ACTIONS = (select(_ACTIONS.c.seq, _ACTIONS.c.actor, _ACTIONS.c.action, _ACTIONS.c.label,
-                          _ACTIONS.c.probabilities)
-                   .where(_ACTIONS.c.hand_id == bindparam("hand_id"))
-                   .order_by(_ACTIONS.c.seq))
-_INSERT_HAND = _HANDS.insert()
-_INSERT_ACTIONS = _ACTIONS.insert()
+_SELECT_MATCH = Statement(select(*_MATCH_COLUMNS)
+                          .where(_MATCHES.c.public_id == bindparam("public_id")))
+_SELECT_HAND = Statement(select(*_HAND_COLUMNS, *_MATCH_COLUMNS)
+                         .join_from(_HANDS, _MATCHES, _HANDS.c.match_id == _MATCHES.c.id)
+                         .where(_HANDS.c.public_id == bindparam("public_id")))
+_SELECT_LAST_HAND = Statement(select(_HANDS.c.public_id, _HANDS.c.number, _HANDS.c.status)
+                              .where(_HANDS.c.match_id == bindparam("match_id"))
+                              .order_by(_HANDS.c.number.desc()).limit(1))
+_SELECT_ACTIONS = Statement(select(_ACTIONS.c.seq, _ACTIONS.c.actor, _ACTIONS.c.action,
+                                   _ACTIONS.c.label, _ACTIONS.c.probabilities)
+                            .where(_ACTIONS.c.hand_id == bindparam("hand_id"))
+                            .order_by(_ACTIONS.c.seq))
+_INSERT_MATCH = Statement(_MATCHES.insert())
+_INSERT_HAND = Statement(_HANDS.insert())
+_INSERT_ACTIONS = Statement(_ACTIONS.insert())
 _GUARD = (_HANDS.c.id == bindparam("hand_id")) & (_HANDS.c.version == bindparam("read"))
-_BUMP = update(_HANDS).where(_GUARD).values(version=bindparam("new_version"))
-_BUMP_AND_FINISH = update(_HANDS).where(_GUARD).values(
+_BUMP = Statement(update(_HANDS).where(_GUARD).values(version=bindparam("new_version")))
+_BUMP_AND_FINISH = Statement(update(_HANDS).where(_GUARD).values(
     version=bindparam("new_version"), status=FINISHED,
     human_payoff=bindparam("new_payoff"), finished=bindparam("new_finished"),
     adjusted_payoff=bindparam("new_adjusted"), ev_lost=bindparam("new_ev_lost"),
     worst_loss=bindparam("new_worst_loss"), worst_seq=bindparam("new_worst_seq"),
-    forfeited=bindparam("new_forfeited"))
-_ADD_TO_TOTALS = (
+    forfeited=bindparam("new_forfeited"), cumulative_payoff=bindparam("cumulative"),
+    seat_balance=bindparam("balance"), cumulative_adjusted=bindparam("cumulative_adjusted")))
+_ADD_TO_TOTALS = Statement(
     update(_MATCHES).where(_MATCHES.c.id == bindparam("match_id"))
     .values(hands_finished=_MATCHES.c.hands_finished + 1,
             seat0_finished=_MATCHES.c.seat0_finished + bindparam("seat0"),
@@ -155,14 +159,10 @@ _ADD_TO_TOTALS = (
     .returning(_MATCHES.c.hands_finished, _MATCHES.c.seat0_finished, _MATCHES.c.payoff_sum,
                _MATCHES.c.adjusted_sum, _MATCHES.c.account_id, _MATCHES.c.player_kind,
                _MATCHES.c.opponent))
-_SET_CUMULATIVE = (update(_HANDS).where(_HANDS.c.id == bindparam("hand_id"))
-                   .values(cumulative_payoff=bindparam("cumulative"),
-                           seat_balance=bindparam("balance"),
-                           cumulative_adjusted=bindparam("cumulative_adjusted")))
-_SELECT_IDEMPOTENT = (select(_IDEMPOTENT.c.fingerprint, _IDEMPOTENT.c.response)
-                      .where((_IDEMPOTENT.c.match_id == bindparam("match_id"))
-                             & (_IDEMPOTENT.c.key == bindparam("key"))))
-_INSERT_IDEMPOTENT = _IDEMPOTENT.insert()
+_SELECT_IDEMPOTENT = Statement(select(_IDEMPOTENT.c.fingerprint, _IDEMPOTENT.c.response)
+                               .where((_IDEMPOTENT.c.match_id == bindparam("match_id"))
+                                      & (_IDEMPOTENT.c.key == bindparam("key"))))
+_INSERT_IDEMPOTENT = Statement(_IDEMPOTENT.insert())
 
 
 def _match_row(values: Sequence[Any]) -> MatchRow:
@@ -170,14 +170,14 @@ def _match_row(values: Sequence[Any]) -> MatchRow:
 
 
 def find_match(session: Session, public_id: str) -> MatchRow:
-    row = session.connection().execute(_SELECT_MATCH, {"public_id": public_id}).first()
+    row = _SELECT_MATCH.run(session, {"public_id": public_id}).first()
     if row is None:
         raise NotFoundError(f"no match {public_id!r}")
     return _match_row(row)
 
 
 def find_hand(session: Session, public_id: str) -> HandRow:
-    row = session.connection().execute(_SELECT_HAND, {"public_id": public_id}).first()
+    row = _SELECT_HAND.run(session, {"public_id": public_id}).first()
     if row is None:
         raise NotFoundError(f"no hand {public_id!r}")
     n = len(_HAND_COLUMNS)
@@ -187,26 +187,25 @@ def find_hand(session: Session, public_id: str) -> HandRow:
 
 def last_hand(session: Session, match_id: int) -> tuple[str, int, str] | None:
     """(public id, number, status) of the match's latest hand."""
-    row = session.connection().execute(_SELECT_LAST_HAND, {"match_id": match_id}).first()
-    return (row.public_id, row.number, row.status) if row is not None else None
+    row = _SELECT_LAST_HAND.run(session, {"match_id": match_id}).first()
+    return (row[0], row[1], row[2]) if row is not None else None
 
 
 def recorded(session: Session, hand: HandRow) -> list[Recorded]:
-    rows = session.connection().execute(_SELECT_ACTIONS, {"hand_id": hand.id})
-    return [Recorded(*row) for row in rows]
+    return [Recorded(*row) for row in _SELECT_ACTIONS.run(session, {"hand_id": hand.id}).rows]
 
 
 def insert_match(session: Session, game: str, owner: str | None, token_hash: str, *,
                  account_id: int | None = None, kind: str = PERSON, opponent: str = ""
                  ) -> MatchRow:
-    match = Match(game=game, owner=owner, token_hash=token_hash, account_id=account_id,
-                  player_kind=kind, opponent=opponent)
-    session.add(match)
+    match = MatchRow(0, new_public_id(), game, owner, token_hash, utcnow(), 0, 0, 0.0, 0.0,
+                     account_id=account_id, player_kind=kind, opponent=opponent)
+    values = {name: getattr(match, name) for name in MatchRow.__dataclass_fields__
+              if name != "id"}
     with write_lock(session):
+        inserted = _INSERT_MATCH.run(session, values)
         session.commit()
-    return MatchRow(match.id, match.public_id, match.game, match.owner, match.token_hash,
-                    match.created, 0, 0, 0.0, 0.0, account_id=account_id, player_kind=kind,
-                    opponent=opponent)
+    return replace(match, id=inserted.inserted_id or 0)
 
 
 def costliest_hands(session: Session, match: MatchRow, limit: int, above: float = 0.0
@@ -239,8 +238,8 @@ def insert_hand(session: Session, hand: HandRow, rows: Sequence[Recorded],
               "created": hand.created, "finished": None, "version": 0}
     with write_lock(session), conflicts_as_409(
             session, "another hand of this match was started at the same time"):
-        inserted = session.connection().execute(_INSERT_HAND, values)
-        hand = replace(hand, id=(inserted.inserted_primary_key or (0,))[0])
+        inserted = _INSERT_HAND.run(session, values)
+        hand = replace(hand, id=inserted.inserted_id or 0)
         _insert_actions(session, hand, rows)
         if finish is not None:
             hand = _finish(session, hand, hand.version, finish)
@@ -262,16 +261,15 @@ def save(session: Session, hand: HandRow, rows: Sequence[Recorded], finish: Fini
         if finish is not None:
             written = _finish(session, hand, hand.version, finish)
         else:
-            result = session.connection().execute(
-                _BUMP, {"hand_id": hand.id, "read": hand.version,
-                        "new_version": hand.version + 1})
+            result = _BUMP.run(session, {"hand_id": hand.id, "read": hand.version,
+                                         "new_version": hand.version + 1})
             if result.rowcount != 1:
                 session.rollback()
                 raise HandBusyError(BUSY)
             written = replace(hand, version=hand.version + 1)
         _insert_actions(session, hand, rows)
         if answer is not None:
-            session.connection().execute(_INSERT_IDEMPOTENT, {
+            _INSERT_IDEMPOTENT.run(session, {
                 "match_id": hand.match.id, "key": answer.key, "fingerprint": answer.fingerprint,
                 "response": answer.response, "created": utcnow()})
         session.commit()
@@ -279,32 +277,31 @@ def save(session: Session, hand: HandRow, rows: Sequence[Recorded], finish: Fini
 
 
 def _finish(session: Session, hand: HandRow, read: int, finish: Finish) -> HandRow:
-    """Mark the hand finished (guarded by `read`) and add it to the match's totals."""
+    """Add the hand to the match's totals and mark it finished with its place in the match's
+    running series, guarded by `read` (a lost race rolls the totals back too)."""
     now = utcnow()
-    connection = session.connection()
-    result = connection.execute(_BUMP_AND_FINISH, {
-        "hand_id": hand.id, "read": read, "new_version": read + 1,
-        "new_payoff": finish.human_payoff, "new_finished": now,
-        "new_adjusted": finish.adjusted, "new_ev_lost": finish.ev_lost,
-        "new_worst_loss": finish.worst_loss, "new_worst_seq": finish.worst_seq,
-        "new_forfeited": finish.forfeit})
-    if result.rowcount != 1:
-        session.rollback()
-        raise HandBusyError(BUSY)
     adjusted = finish.adjusted if finish.adjusted is not None else 0.0
-    totals = connection.execute(_ADD_TO_TOTALS, {
+    totals = _ADD_TO_TOTALS.run(session, {
         "match_id": hand.match.id, "seat0": int(hand.human_seat == 0),
         "payoff": finish.human_payoff, "payoff_squared": finish.human_payoff ** 2,
         "judged": int(finish.adjusted is not None), "adjusted": adjusted,
         "adjusted_squared": adjusted ** 2, "decisions": finish.decisions,
         "accurate": finish.accurate}).one()
     finished, seat0, payoff_sum, adjusted_sum, account_id, kind, opponent = totals
-    connection.execute(_SET_CUMULATIVE, {
-        "hand_id": hand.id, "cumulative": payoff_sum, "balance": 2 * seat0 - finished,
+    result = _BUMP_AND_FINISH.run(session, {
+        "hand_id": hand.id, "read": read, "new_version": read + 1,
+        "new_payoff": finish.human_payoff, "new_finished": now,
+        "new_adjusted": finish.adjusted, "new_ev_lost": finish.ev_lost,
+        "new_worst_loss": finish.worst_loss, "new_worst_seq": finish.worst_seq,
+        "new_forfeited": finish.forfeit, "cumulative": payoff_sum,
+        "balance": 2 * seat0 - finished,
         "cumulative_adjusted": adjusted_sum if finish.adjusted is not None else None})
+    if result.rowcount != 1:
+        session.rollback()
+        raise HandBusyError(BUSY)
     if account_id is not None:  # read in this transaction: a match just claimed counts
         player_totals.add_hand(
-            connection, account_id=account_id,
+            session.connection(), account_id=account_id,
             game=player_totals.board_key(hand.match.game, opponent), kind=kind,
             seat=hand.human_seat, payoff=finish.human_payoff, adjusted=finish.adjusted,
             decisions=finish.decisions, accurate=finish.accurate, forfeit=finish.forfeit,
@@ -316,8 +313,8 @@ def _finish(session: Session, hand: HandRow, read: int, finish: Finish) -> HandR
 def _insert_actions(session: Session, hand: HandRow, rows: Sequence[Recorded]) -> None:
     if rows:
         now = utcnow()
-        session.connection().execute(
-            _INSERT_ACTIONS,
+        _INSERT_ACTIONS.run_many(
+            session,
             [{"hand_id": hand.id, "seq": r.seq, "actor": r.actor, "action": r.action,
               "label": r.label, "probabilities": r.probabilities, "created": now}
              for r in rows],
@@ -326,9 +323,8 @@ def _insert_actions(session: Session, hand: HandRow, rows: Sequence[Recorded]) -
 
 def idempotent_answer(session: Session, match: MatchRow, key: str) -> tuple[str, str] | None:
     """(fingerprint, response) kept for `key` in `match`, if an action was played with it."""
-    row = session.connection().execute(
-        _SELECT_IDEMPOTENT, {"match_id": match.id, "key": key}).first()
-    return (row.fingerprint, row.response) if row is not None else None
+    row = _SELECT_IDEMPOTENT.run(session, {"match_id": match.id, "key": key}).first()
+    return (row[0], row[1]) if row is not None else None
 
 
 # ---- claims and conflicts ---------------------------------------------------------------------
@@ -415,26 +411,3 @@ _SELECT_PAGE = (select(_HANDS.c.id, _HANDS.c.public_id, _HANDS.c.number, _HANDS.
                 .where((_HANDS.c.match_id == bindparam("match_id"))
                        & (_HANDS.c.number < bindparam("before")))
                 .order_by(_HANDS.c.number.desc()).limit(bindparam("limit")))
-
-
-def series_sample(session: Session, match: MatchRow, points: int) -> list[Any]:
-    """Finished hands (number, payoff, cumulative payoff, seat balance, cumulative adjusted
-    result) spread evenly over the match: at most `points` of them, the last one included."""
-    finished = match.hands_finished
-    if finished == 0:
-        return []
-    stride = max(1, -(-finished // max(1, points - 1)))
-    return list(session.connection().execute(_SELECT_SERIES, {
-        "match_id": match.id, "finished": finished, "stride": stride}).all())
-
-
-# Hands finish in order, so the finished ones are numbered 1 .. finished: the sample is chosen
-# on the (match, number) index, and only its rows are read (filtering on the hands' status
-# read every hand of the match: 80% of a 10,000-hand match's read).
-_SELECT_SERIES = (select(_HANDS.c.number, _HANDS.c.human_payoff, _HANDS.c.cumulative_payoff,
-                         _HANDS.c.seat_balance, _HANDS.c.cumulative_adjusted)
-                  .where((_HANDS.c.match_id == bindparam("match_id"))
-                         & (_HANDS.c.number <= bindparam("finished"))
-                         & ((_HANDS.c.number % bindparam("stride") == 0)
-                            | (_HANDS.c.number == bindparam("finished"))))
-                  .order_by(_HANDS.c.number))

@@ -24,7 +24,6 @@ from app.schemas import (
     MatchResults,
     MatchSummary,
     RatesInUnit,
-    SeriesPoint,
 )
 from app.services import hand_store, results
 from app.services.catalog import game_or_404, game_value, offered_game
@@ -32,17 +31,16 @@ from app.services.coach import NEGLIGIBLE
 from app.services.errors import NotFoundError
 from app.services.hand_store import HandRow, MatchRow
 from app.services.opponents import opponent_of_match, opponent_or_404
+from app.services.series import MAX_POINTS, series_points
 from app.services.strategy_source import StrategySource
 from app.services.tokens import Access, hash_token, new_token, open_match
 from app.services.trace import Trace
 from solver.games.base import PlayedHand
 from solver.games.views import ResultUnit
 
-_SERIES = TypeAdapter(list[SeriesPoint])
 _HAND_LIST = TypeAdapter(list[HandSummary])
-"""The series and the page of hands are validated as one list each: a model's Python
-``__init__`` per point was a third of a 10,000-hand match's read."""
-MAX_SERIES_POINTS = 500
+"""The page of hands is validated as one list (as the series is, `app.services.series`)."""
+MAX_SERIES_POINTS = MAX_POINTS
 COSTLIEST = 5
 DEFAULT_PAGE = 50
 MAX_PAGE = 100
@@ -103,12 +101,7 @@ def match_results(session: Session, source: StrategySource, match_id: str, acces
     page = page[:limit]
     last = hand_store.last_hand(session, match.id)
     current = last[0] if last is not None and last[2] == IN_PROGRESS else None
-    series = _SERIES.validate_python([
-        {"number": number, "payoff": payoff, "cumulative": cumulative,
-         "expected_cumulative": value * balance if value is not None else None,
-         "adjusted_cumulative": adjusted_cumulative}
-        for number, payoff, cumulative, balance, adjusted_cumulative
-        in hand_store.series_sample(session, match, MAX_SERIES_POINTS)])
+    series = series_points(session, match, value)
     judged_everything = adjusted.n == stats.n and stats.n > 0
     opponent = opponent_of_match(source, match.game, match.opponent)
     reply_total = opponent.best_reply_total(match.seat0_finished,

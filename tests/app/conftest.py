@@ -45,17 +45,21 @@ AppFactory = Callable[..., AppHandle]
 
 @pytest.fixture
 def make_app(tmp_path: Path, store_path: Path) -> Iterator[AppFactory]:
-    """``make_app(store=..., db=..., seed=..., database_url=...)``: a running app (lifespan
-    entered) with a seeded rng injected; all are shut down at the end of the test."""
+    """``make_app(store=..., db=..., seed=..., database_url=..., warm=...)``: a running app
+    (lifespan entered) with a seeded rng injected; all are shut down at the end of the test.
+    The strategies are not warmed in the background unless `warm` (`tests/app/test_warm.py`
+    tests that): a thread reading the store beside a test that breaks it would race it."""
     stack: list[TestClient] = []
 
     def factory(store: Path | None = None, db: Path | None = None, seed: int = 0,
-                database_url: str | None = None, **client_kw: Any) -> AppHandle:
+                database_url: str | None = None, warm: bool = False,
+                **client_kw: Any) -> AppHandle:
         settings = Settings(
             database_url=database_url or f"sqlite:///{db or tmp_path / 'app.sqlite'}",
             strategy_store=store or store_path,
             secret_key="test-secret",
             data_dir=tmp_path,
+            warm_strategies=warm,
         )
         app = create_app(settings)
         rng = random.Random(seed)

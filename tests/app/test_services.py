@@ -170,6 +170,27 @@ def test_long_match_series_is_sampled(env: Env) -> None:
     assert out.total == pytest.approx(sum(payoffs)) and len(out.hands) == 50
 
 
+def test_series_read_again_after_more_hands_is_the_whole_sample(env: Env) -> None:
+    """The process remembers the sampled rows of a match (`app.services.series`) and reads only
+    the hands finished since: after 5, 3 and 2 more hands (the stride stays 3 from 999 hands
+    to 1,494) the series is the one a first read gives, every third hand and the last."""
+    match = env.match("rps")
+    row = hand_store.find_match(env.session, match[0])
+    payoffs = [float((i * 5) % 3 - 1) for i in range(1_010)]
+    done = 0
+    for upto in (1_000, 1_005, 1_008, 1_010, 1_010):
+        for number in range(done + 1, upto + 1):
+            hand_store.insert_hand(env.session,
+                                   hand_store.new_hand(row, number, (number - 1) % 2), [],
+                                   Finish(payoffs[number - 1]))
+        done = upto
+        out = services.match_results(env.session, env.source, *match)
+        wanted = [n for n in range(1, upto + 1) if n % 3 == 0 or n == upto]
+        assert [p.number for p in out.series] == wanted
+        assert [p.cumulative for p in out.series] == pytest.approx(
+            [sum(payoffs[:n]) for n in wanted])
+
+
 # ---- dealing and the bot ---------------------------------------------------------------------
 
 

@@ -121,8 +121,10 @@ def rebuild(path: Path, good: Path) -> None:
 
 def test_store_corrupted_while_hands_are_open(tmp_path: Path, store_copy: Path,
                                               store_path: Path) -> None:
+    # Not warmed: a warmed worker holds the rows its warm-up hands read and would play the
+    # bot's next move from memory; this is about what a read of the broken file answers.
     server = start_server(tmp_path, database_url=f"sqlite:///{tmp_path / 'app.sqlite'}",
-                          store=store_copy)
+                          store=store_copy, extra_env={"WARM_STRATEGIES": "0"})
     try:
         with httpx.Client(base_url=server.url, timeout=30) as api, \
                 httpx.Client(base_url=server.url, timeout=30) as browser:
