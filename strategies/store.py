@@ -131,7 +131,7 @@ class StrategyStore:
             if self._closed:
                 return
             self._closed = True
-            self._invalidate()
+            self._memo.clear()
             self._lookup_fairy.invalidate()  # query_only: never hand it to a writer
         self._engine.dispose()
 
@@ -201,7 +201,7 @@ class StrategyStore:
                     for name, data in table.blobs().items()])
             info = sql.solve_info(solve)
         with self._lock:
-            self._invalidate()  # data_version would catch it too; be explicit
+            self._memo.clear()  # data_version would catch it too; be explicit
         return info
 
     def delete_solve(self, solve_id: int) -> None:
@@ -214,7 +214,7 @@ class StrategyStore:
                 session.execute(delete(table).where(table.solve_id == solve_id))
             session.delete(solve)
         with self._lock:
-            self._invalidate()
+            self._memo.clear()
 
     # ---- reading solves --------------------------------------------------------------------
 
@@ -426,13 +426,9 @@ class StrategyStore:
     def clear_cache(self) -> None:
         """Drop everything held in memory (it is rebuilt on demand)."""
         with self._lock:
-            self._invalidate()
+            self._memo.clear()
 
     # ---- internals -------------------------------------------------------------------------
-
-    def _invalidate(self) -> None:
-        """Drop what reads remember; call with the lock held."""
-        self._memo.clear()
 
     def _solve_id_locked(self, game: str, solve_id: int | None, opponent: str = ""
                          ) -> int | None:
