@@ -89,7 +89,8 @@ def match_results(session: Session, source: StrategySource, match_id: str, acces
     stats = results.from_totals(match.hands_finished, match.payoff_sum, match.payoff_sumsq)
     value, value_ci95 = game_value(source, match.game)
     balance = 2 * match.seat0_finished - match.hands_finished
-    expected_total = value * balance if value is not None else None
+    # As many hands in each seat cancel out: a plain zero, not the -0.0 of a negative value.
+    expected_total = (value * balance if balance else 0.0) if value is not None else None
     expected_mean = (expected_total / stats.n
                      if expected_total is not None and stats.n else None)
     adjusted = results.from_totals(match.adjusted_n, match.adjusted_sum, match.adjusted_sumsq)

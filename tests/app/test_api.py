@@ -4,6 +4,7 @@ The tests that use the ``api`` fixture run twice: on an SQLite file and on Postg
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 
@@ -94,6 +95,7 @@ def test_full_hands_of_every_game(api: AppHandle, game: str) -> None:
     assert results["current_hand_id"] is None
     # 3 hands in each seat: the equilibrium expectation cancels out.
     assert results["expected_total"] == pytest.approx(0.0, abs=1e-12)
+    assert math.copysign(1.0, results["expected_total"]) == 1.0, "a signed zero in the JSON"
     assert results["game_value"] is not None
 
 
