@@ -11,16 +11,42 @@ each position and averages a cell's hands.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import Protocol
 
 from solver.games.base import ClassCell, ClassSpots, State
-from solver.games.holdem.betting import CALL, FOLD, RAISE
+from solver.games.holdem.betting import CALL, FOLD, RAISE, Betting
+from solver.games.holdem.rules import HoldemRules
+from solver.games.views import HandClasses
 
-HoldemGame = Any
-"""`solver.games.holdem.game.HoldemGame`, named but not imported: that module imports this one
-(its `class_spots` is this module's), and even a type-only import back would tie the two."""
-HoldemState = Any
-"""`solver.games.holdem.game.HoldemState`, for the same reason."""
+
+class HoldemGame(Protocol):
+    """What a spot reads of `solver.games.holdem.game.HoldemGame`. That module imports this one
+    (its `class_spots` is this module's), so the game is described here rather than imported:
+    even a type-only import back would tie the two modules."""
+
+    @property
+    def definition(self) -> HoldemRules: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def card_names(self) -> tuple[str, ...]: ...
+    @property
+    def cards_needed(self) -> tuple[int, ...]: ...
+    @property
+    def hand_classes(self) -> HandClasses | None: ...
+    def initial_state(self) -> HoldemState: ...
+
+
+class HoldemState(State, Protocol):
+    """What a spot reads of `solver.games.holdem.game.HoldemState`, for the same reason."""
+
+    @property
+    def game(self) -> HoldemGame: ...
+    @property
+    def betting(self) -> Betting: ...
+    def board(self) -> tuple[int, ...]: ...
+    def apply_action(self, action: int) -> HoldemState: ...
+
 
 LETTERS = {"f": FOLD, "c": CALL, "r": RAISE}
 """The betting line's letters: f fold, c check or call, r bet or raise."""
