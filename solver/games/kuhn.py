@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from solver.games.base import (
     CHANCE,
     TERMINAL,
@@ -20,8 +18,7 @@ from solver.games.base import (
     legal_action_group,
     private_then_public_key,
 )
-from solver.games.opponents import POKER_STYLES, OpponentStyle, poker_bend
-from solver.games.poker_style import POKER_STYLE, poker_style_counts
+from solver.games.poker_style import PokerStyles
 from solver.games.views import (
     ActionGroup,
     Card,
@@ -29,8 +26,6 @@ from solver.games.views import (
     Piece,
     PieceKind,
     PublicView,
-    StyleCounts,
-    StyleStat,
 )
 
 CARDS = "JQK"
@@ -168,7 +163,7 @@ class KuhnOpenSpiel:
         return action
 
 
-class KuhnGame(GameDefaults):
+class KuhnGame(PokerStyles, GameDefaults):
     """Kuhn poker; a plain class because the `Game` protocol declares settable fields."""
 
     name: str = "kuhn"
@@ -202,16 +197,6 @@ class KuhnGame(GameDefaults):
                          ("fold" if facing else "check"))
             facing = move == "b" and not facing
         return "Moves so far: " + ", ".join(words)
-
-    style_stats: tuple[StyleStat, ...] = POKER_STYLE
-    opponent_styles: tuple[OpponentStyle, ...] = POKER_STYLES
-
-    def bend(self, style: str, labels: tuple[str, ...], probabilities: np.ndarray
-             ) -> np.ndarray:
-        return poker_bend(style, labels, probabilities)
-
-    def style_counts(self, state: State, seat: int) -> StyleCounts:
-        return poker_style_counts(self, state, seat)
 
     def initial_state(self) -> KuhnState:
         return KuhnState()

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from solver.games.base import (
     CHANCE,
     TERMINAL,
@@ -21,8 +19,7 @@ from solver.games.base import (
     legal_action_group,
     private_then_public_key,
 )
-from solver.games.opponents import POKER_STYLES, OpponentStyle, poker_bend
-from solver.games.poker_style import POKER_STYLE, poker_style_counts
+from solver.games.poker_style import PokerStyles
 from solver.games.views import (
     ActionGroup,
     Card,
@@ -30,8 +27,6 @@ from solver.games.views import (
     Piece,
     PieceKind,
     PublicView,
-    StyleCounts,
-    StyleStat,
     betting_words,
     cards_text,
 )
@@ -247,7 +242,7 @@ class LeducOpenSpiel:
         return action
 
 
-class LeducGame(GameDefaults):
+class LeducGame(PokerStyles, GameDefaults):
     """Leduc hold'em; a plain class because the `Game` protocol declares settable fields."""
 
     name: str = "leduc"
@@ -281,16 +276,6 @@ class LeducGame(GameDefaults):
         text = f"Round 1: {betting_words(round1)}"
         return text + (f"; board {cards_text(board)}; round 2: {betting_words(round2)}"
                        if board else "")
-
-    style_stats: tuple[StyleStat, ...] = POKER_STYLE
-    opponent_styles: tuple[OpponentStyle, ...] = POKER_STYLES
-
-    def bend(self, style: str, labels: tuple[str, ...], probabilities: np.ndarray
-             ) -> np.ndarray:
-        return poker_bend(style, labels, probabilities)
-
-    def style_counts(self, state: State, seat: int) -> StyleCounts:
-        return poker_style_counts(self, state, seat)
 
     def initial_state(self) -> LeducState:
         return LeducState()

@@ -17,7 +17,12 @@ Per hand, for the player in one seat:
 
 from __future__ import annotations
 
-from solver.games.base import Game, State
+from abc import abstractmethod
+
+import numpy as np
+
+from solver.games.base import State
+from solver.games.opponents import POKER_STYLES, OpponentStyle, poker_bend
 from solver.games.views import StyleCounts, StyleStat
 
 POKER_STYLE: tuple[StyleStat, ...] = (
@@ -37,9 +42,10 @@ VOLUNTARY = frozenset({"call", "bet", "raise"})
 AGGRESSIVE = frozenset({"bet", "raise"})
 
 
-def poker_style_counts(game: Game, state: State, seat: int) -> StyleCounts:
-    """The four figures' (count, opportunities) for `seat` in the hand that reached `state`."""
-    position = game.initial_state()
+def poker_style_counts(start: State, state: State, seat: int) -> StyleCounts:
+    """The four figures' (count, opportunities) for `seat` in the hand that reached `state`
+    from the game's first position `start`."""
+    position = start
     first_round: list[str] = []
     aggressive = calls = 0
     fold = False
@@ -66,3 +72,21 @@ def poker_style_counts(game: Game, state: State, seat: int) -> StyleCounts:
     if (one_round and first_round) or past_first:
         counts["wtsd"] = (float(state.is_terminal() and not fold), 1.0)
     return counts
+
+
+class PokerStyles:
+    """What a poker game's class takes from here: Kuhn, Leduc and the hold'em family count a
+    player's style the same way and bend their equilibria into the same styled opponents."""
+
+    style_stats: tuple[StyleStat, ...] = POKER_STYLE
+    opponent_styles: tuple[OpponentStyle, ...] = POKER_STYLES
+
+    @abstractmethod
+    def initial_state(self) -> State: ...
+
+    def bend(self, style: str, labels: tuple[str, ...], probabilities: np.ndarray
+             ) -> np.ndarray:
+        return poker_bend(style, labels, probabilities)
+
+    def style_counts(self, state: State, seat: int) -> StyleCounts:
+        return poker_style_counts(self.initial_state(), state, seat)

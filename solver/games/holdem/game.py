@@ -22,8 +22,6 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import cast
 
-import numpy as np
-
 from solver.cards.deck import RANK_CHARS
 from solver.cards.evaluator import evaluate
 from solver.engine.tree import PublicTree
@@ -46,8 +44,7 @@ from solver.games.holdem.rules import HOLDEM_MINI, HULHE, UNLIMITED_STACK, Holde
 from solver.games.holdem.spots import class_spots
 from solver.games.holdem.tree import HoldemEngine
 from solver.games.holdem.words import notes, rules_text, seat_of, street
-from solver.games.opponents import POKER_STYLES, OpponentStyle, poker_bend
-from solver.games.poker_style import POKER_STYLE, poker_style_counts
+from solver.games.poker_style import PokerStyles
 from solver.games.views import (
     ActionGroup,
     Card,
@@ -57,8 +54,6 @@ from solver.games.views import (
     PieceKind,
     PublicView,
     ResultUnit,
-    StyleCounts,
-    StyleStat,
     betting_words,
     cards_text,
 )
@@ -228,7 +223,7 @@ class HoldemOpenSpiel:
         return action
 
 
-class HoldemGame(GameDefaults):
+class HoldemGame(PokerStyles, GameDefaults):
     """A member of the family, by its `definition` (`HoldemRules`); `name` is how the registry
     and the store know it (a named member's name, or its ``holdem(...)`` spec)."""
 
@@ -272,16 +267,6 @@ class HoldemGame(GameDefaults):
             HandClasses(RANK_CHARS[:d.num_ranks][::-1]) if d.hole_cards == 2 else None)
 
     # ---- the Game interface ---------------------------------------------------------------
-
-    style_stats: tuple[StyleStat, ...] = POKER_STYLE
-    opponent_styles: tuple[OpponentStyle, ...] = POKER_STYLES
-
-    def bend(self, style: str, labels: tuple[str, ...], probabilities: np.ndarray
-             ) -> np.ndarray:
-        return poker_bend(style, labels, probabilities)
-
-    def style_counts(self, state: State, seat: int) -> StyleCounts:
-        return poker_style_counts(self, state, seat)
 
     def initial_state(self) -> HoldemState:
         return HoldemState(self, (), (), Betting.start(self.definition))
