@@ -229,6 +229,10 @@ def solve(
         step = min(next_check, cap) - solver.iterations
         started, cpu_started = time.perf_counter(), time.process_time()
         solver.iterate(step)
+        if isinstance(solver, (CFRSolver, StreamingCFRSolver)):
+            # What pruning left owing is the iterations' work: on the clock, not in the check
+            # (where average_strategy would do it; 6-7% of pruned Dudo's solver time).
+            solver.settle()
         elapsed += time.perf_counter() - started
         cpu += time.process_time() - cpu_started
         evaluation = evaluate_strategy(tree, solver.average_strategy())

@@ -263,7 +263,11 @@ def _ascend(tree, player, strategy, own, opponent, values, action_values, regret
             positive_discount, negative_discount, floor, average_discount, average_weight, order,
             listed):
     """The bottom-up half of `pruned_update`, over the first `listed` nodes of `order` in
-    reverse: `solver.engine.kernels.cfr_update`'s work at each."""
+    reverse: `solver.engine.kernels.cfr_update`'s work at each.
+
+    Its regret update is `cfr_update`'s, written again on purpose: one helper for both, even
+    inlined and called once per node, made leduc's and Dudo's iterations 5-7% slower, pruned
+    and plain (the arrays handed to it are reference-counted at every call)."""
     card_terminals_of(tree, player, opponent, values, order, listed, True)
     for i in range(listed - 1, -1, -1):
         n = order[i]
