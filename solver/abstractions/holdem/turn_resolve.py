@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -20,6 +21,7 @@ from solver.abstractions.holdem.bot import HulheBot
 from solver.abstractions.holdem.turn_kernel import (
     BEST_RESPONSE,
     UPDATE,
+    Lanes,
     normalise,
     turn_pass,
     uniform_strategy,
@@ -55,22 +57,35 @@ class TurnResolved:
 
 
 class Buffers:
-    """The arrays of one subgame's solve, allocated once (after the memory check)."""
+    """The arrays of one subgame's solve, allocated once (after the memory check), with one
+    river block's scratch per thread numba runs (`turn_kernel.Lanes`)."""
 
-    def __init__(self, sub: TurnSubgame) -> None:
+    def __init__(self, sub: TurnSubgame, threads: int | None = None) -> None:
         a = sub.arrays
+        lanes = max(1, threads or numba.get_num_threads())
+        width = a.order.shape[1]
+        terminals = max(len(a.r_terminals), 1)
+        leaves = len(sub.leaves)
+        hands = len(a.hands)
+        scratch = 8 * (lanes * (3 * len(a.r_kind) * width + 3 * (sub.rules.num_cards + 1)
+                                * terminals + 2 * width * terminals)
+                       + len(sub.river_cards) * leaves * hands)
         check(MemoryEstimate(f"re-solving the turn of {sub.rules.spec}",
-                             ENTRY_BYTES * sub.entries,
+                             ENTRY_BYTES * sub.entries + scratch,
                              f"{sub.entries:,} (decision, action, hand) entries"))
-        self.blocks = len(sub.leaves) * len(sub.river_cards)
+        self.blocks = leaves * len(sub.river_cards)
         self.strategy = np.zeros(sub.entries, np.float32)
         self.regrets = np.zeros(sub.entries, np.float32)
         self.average = np.zeros(sub.entries, np.float32)
-        hands = len(a.hands)
         self.t_reach = np.zeros((2, len(a.t_kind), hands))
         self.t_values = np.zeros((len(a.t_kind), hands))
-        self.r_reach = np.zeros((2, len(a.r_kind), a.order.shape[1]))
-        self.r_values = np.zeros((len(a.r_kind), a.order.shape[1]))
+        self.lanes = Lanes(
+            r_reach=np.zeros((lanes, 2, len(a.r_kind), width)),
+            r_values=np.zeros((lanes, len(a.r_kind), width)),
+            sums=np.zeros((lanes, 3, sub.rules.num_cards + 1, terminals)),
+            held=np.zeros((lanes, width, terminals)),
+            out=np.zeros((lanes, width, terminals)),
+            card_values=np.zeros((len(sub.river_cards), leaves, hands)))
         self.none = np.zeros(0, np.int64)
         self.no_out = np.zeros((1, 1, 1, 1))
         self.every = np.arange(len(sub.river_cards), dtype=np.int64)
@@ -138,7 +153,7 @@ def best_response_values(sub: TurnSubgame, player: int, own_range: FloatArray,
     roots = np.zeros((2, len(own_range)))
     roots[player] = own_range
     turn_pass(sub.arrays, 1 - player, BEST_RESPONSE, strategy, b.regrets, b.average, roots,
-              b.t_reach, b.t_values, b.r_reach, b.r_values, 1.0, 1.0, False, 1.0, 0.0,
+              b.t_reach, b.t_values, b.lanes, 1.0, 1.0, False, 1.0, 0.0,
               b.none, b.no_out, b.every, 1.0)
     values: FloatArray = b.t_values[0].copy()
     return values
@@ -193,14 +208,14 @@ def resolve_turn(sub: TurnSubgame, player: int, own_range: FloatArray, *, mode: 
         visit = b.every if per == cards else np.sort(rng.choice(cards, per, replace=False))
         roots[other] = root
         turn_pass(a, other, UPDATE, b.strategy, b.regrets, b.average, roots, b.t_reach,
-                  b.t_values, b.r_reach, b.r_values, positive, negative, schedule.floor,
-                  avg_discount, avg_weight, b.none, b.no_out, visit, scale)
+                  b.t_values, b.lanes, positive, negative, schedule.floor,
+                  avg_discount, 0.0, b.none, b.no_out, visit, scale)  # its average unread
         if mode != "unsafe":
             gadget_step(code, b.t_values[0], alt, weight, gadget, root, positive, negative,
                         schedule.floor)
             roots[other] = root
         turn_pass(a, player, UPDATE, b.strategy, b.regrets, b.average, roots, b.t_reach,
-                  b.t_values, b.r_reach, b.r_values, positive, negative, schedule.floor,
+                  b.t_values, b.lanes, positive, negative, schedule.floor,
                   avg_discount, avg_weight, b.none, b.no_out, visit, scale)
     normalise(a, b.blocks, b.average, b.strategy)
     nodes = first_river_nodes(sub, player)
@@ -208,7 +223,7 @@ def resolve_turn(sub: TurnSubgame, player: int, own_range: FloatArray, *, mode: 
                      np.float32)
     roots[player] = own
     turn_pass(a, other, BEST_RESPONSE, b.strategy, b.regrets, b.average, roots, b.t_reach,
-              b.t_values, b.r_reach, b.r_values, 1.0, 1.0, False, 1.0, 0.0, nodes, river,
+              b.t_values, b.lanes, 1.0, 1.0, False, 1.0, 0.0, nodes, river,
               b.every, 1.0)
     count = int(a.t_num_actions[0])
     played = b.strategy[:count * hands].reshape(count, hands).astype(np.float64)

@@ -121,6 +121,32 @@ def test_every_river_card_once_is_no_sample() -> None:
     assert not np.array_equal(whole.root_strategy, sampled.root_strategy)
 
 
+def test_the_river_cards_shared_among_threads_give_the_same_numbers_to_the_bit() -> None:
+    """The river blocks of a pass are shared among lanes (`turn_kernel.Lanes`, one a thread)
+    and each card's values summed in the cards' order, so one lane, two or three give the
+    same re-solve bit for bit: the same strategy, values at every node and margins."""
+    turn, _, player = _pair()
+    own = np.random.default_rng(2).random(len(turn.hand_ids))
+    runs = []
+    for threads in (1, 2, 3):
+        buffers = Buffers(turn, threads)
+        assert buffers.lanes.r_values.shape[0] == threads
+        uniform_strategy(turn.arrays, buffers.blocks, buffers.strategy)
+        alternatives = 0.9 * best_response_values(turn, player, own, buffers.strategy, buffers)
+        got = resolve_turn(turn, player, own, mode="maxmargin", iterations=20,
+                           alternatives=alternatives, buffers=buffers)
+        runs.append((alternatives, got, buffers.average.copy()))
+    first, got, average = runs[0]
+    assert got.margins is not None and np.abs(got.margins).max() > 0.01
+    for alternatives, other, other_average in runs[1:]:
+        assert np.array_equal(alternatives, first)
+        assert np.array_equal(other.root_strategy, got.root_strategy)
+        assert np.array_equal(other.opponent_values, got.opponent_values)
+        assert np.array_equal(other.river_values, got.river_values)
+        assert np.array_equal(other.margins, got.margins)
+        assert np.array_equal(other_average, average)
+
+
 @cache
 def _bot_exploitability(turn_iterations: int | None) -> tuple[float, float]:
     game = get_game(EIGHT)
