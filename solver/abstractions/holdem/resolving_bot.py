@@ -76,6 +76,8 @@ class ResolvingBot:
     iterations: int = 200
     turn_iterations: int | None = None
     turn_sample: int = 0
+    turn_warm: float = 0.0
+    """> 0: a turn re-solve starts from the blueprint (`resolve_turn`'s `warm`)."""
     keep: int = 64
     _cards: IntArray = field(init=False, repr=False)
     _index: dict[tuple[int, ...], int] = field(init=False, repr=False)
@@ -137,6 +139,9 @@ class ResolvingBot:
         hands = sub.hand_ids if isinstance(sub, TurnSubgame) else sub.root_hands
         opponent = self._blueprint_reach(history, board, hands, 1 - player)
         buffers = Buffers(sub) if isinstance(sub, TurnSubgame) else None
+        warm = self.turn_warm if isinstance(sub, TurnSubgame) else 0.0
+        if warm and isinstance(sub, TurnSubgame) and buffers is not None:
+            blueprint_strategy(sub, player, self.blueprint, buffers.strategy)
         if earlier:
             before = earlier[-1]
             previous = self.solved(before, board[:self.rules.board_dealt(before.round)])
@@ -145,7 +150,8 @@ class ResolvingBot:
         else:
             own = self._blueprint_reach(history, board, hands, player)
             if isinstance(sub, TurnSubgame) and buffers is not None:
-                blueprint_strategy(sub, player, self.blueprint, buffers.strategy)
+                if not warm:
+                    blueprint_strategy(sub, player, self.blueprint, buffers.strategy)
                 alternatives = best_response_values(sub, player, own, buffers.strategy,
                                                     buffers)
             elif isinstance(sub, Subgame):
@@ -154,7 +160,7 @@ class ResolvingBot:
             turned = resolve_turn(sub, player, own, mode=self.mode,
                                   iterations=self.turn_iterations or self.iterations,
                                   opponent_range=opponent, alternatives=alternatives,
-                                  buffers=buffers, sampled=self.turn_sample)
+                                  buffers=buffers, sampled=self.turn_sample, warm=warm)
             return TurnSolved(sub, player, turned)
         resolved = resolve(sub.arrays, player, own, mode=self.mode, iterations=self.iterations,
                            opponent_range=opponent, alternatives=alternatives)

@@ -159,14 +159,30 @@ def best_response_values(sub: TurnSubgame, player: int, own_range: FloatArray,
     return values
 
 
+def _zero_entries(sub: TurnSubgame, player: int, out: NDArray[np.float32]) -> None:
+    """`out`'s entries at `player`'s decisions set to 0."""
+    a = sub.arrays
+    hands = len(a.hands)
+    for n in np.flatnonzero((a.t_kind == DECISION_NODE) & (a.t_actor == player)).tolist():
+        out[a.t_offset[n]:a.t_offset[n] + a.t_num_actions[n] * hands] = 0.0
+    width = a.order.shape[1]
+    river = out[a.river_base:a.river_base + len(sub.leaves) * len(sub.river_cards) * a.r_size]
+    blocks = river.reshape(-1, a.r_size) if a.r_size else river.reshape(0, 0)
+    for m in np.flatnonzero((a.r_kind == DECISION_NODE) & (a.r_actor == player)).tolist():
+        blocks[:, a.r_offset[m]:a.r_offset[m] + a.r_num_actions[m] * width] = 0.0
+
+
 def resolve_turn(sub: TurnSubgame, player: int, own_range: FloatArray, *, mode: str,
                  iterations: int, opponent_range: FloatArray | None = None,
                  alternatives: FloatArray | None = None, algorithm: str = "cfr+",
-                 buffers: Buffers | None = None, sampled: int = 0, seed: int = 0
-                 ) -> TurnResolved:
+                 buffers: Buffers | None = None, sampled: int = 0, seed: int = 0,
+                 warm: float = 0.0) -> TurnResolved:
     """Re-solve `sub` for `player` (who acts at its root) from its range `own_range` (over
     the subgame's hands); as `solver.algorithms.resolving.resolve` takes its arguments.
-    `sampled`: river cards an iteration plays, drawn anew each iteration (0: every card)."""
+    `sampled`: river cards an iteration plays, drawn anew each iteration (0: every card).
+    `warm` > 0 starts from the strategy already in `buffers` (`blueprint_strategy`'s): each
+    entry's regret starts at `warm` times its probability times the alternatives' mean size,
+    so regret matching plays that strategy until the iterations' regrets outweigh it."""
     if mode not in MODES:
         raise ValueError(f"re-solving modes are {', '.join(MODES)}, not {mode!r}")
     a = sub.arrays
@@ -189,10 +205,17 @@ def resolve_turn(sub: TurnSubgame, player: int, own_range: FloatArray, *, mode: 
         root = np.full(hands, 0.5 if mode == "resolve" else 1.0 / max(hands, 1))
     if root.shape != (hands,) or alt.shape != (hands,):
         raise ValueError(f"the opponent has {hands} root hands")
+    if warm > 0.0 and buffers is None:
+        raise ValueError("a warm start needs the buffers holding the strategy to start from")
     b = buffers or Buffers(sub)
-    b.regrets[:] = 0.0
     b.average[:] = 0.0
-    uniform_strategy(a, b.blocks, b.strategy)
+    if warm > 0.0:
+        np.multiply(b.strategy, np.float32(warm * max(float(np.abs(alt).mean()), 1e-12)),
+                    out=b.regrets)
+        _zero_entries(sub, other, b.regrets)
+    else:
+        b.regrets[:] = 0.0
+        uniform_strategy(a, b.blocks, b.strategy)
     schedule = SCHEDULES[algorithm]
     gadget = np.zeros((2, hands))
     weight = np.ones(hands)
