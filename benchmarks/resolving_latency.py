@@ -69,11 +69,14 @@ def main() -> None:
                         help="river cards a turn iteration plays (0: all)")
     parser.add_argument("--turn-warm", type=float, default=0.0,
                         help="a turn re-solve starts from the blueprint (0: from uniform)")
+    parser.add_argument("--turn-guard", action="store_true",
+                        help="a turn re-solve is played only where it gives up no weighted "
+                             "margin")
     parser.add_argument("--mode", default="maxmargin")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     spec = BotSpec(args.game, args.store, args.from_round - 1, args.mode, args.iterations,
-                   args.turn_iterations, args.turn_sample, args.turn_warm)
+                   args.turn_iterations, args.turn_sample, args.turn_warm, args.turn_guard)
     game = spec.member()
     blueprint = spec.blueprint()
     dealt = deal(game.definition, args.hands, args.seed)
@@ -105,7 +108,7 @@ def main() -> None:
                 cpus.setdefault(r + 1, []).extend(timed.cpu_seconds[r])
     print(json.dumps({"hands": args.hands, "iterations": args.iterations,
                       "turn_iterations": args.turn_iterations, "turn_sample": args.turn_sample,
-                      "turn_warm": args.turn_warm,
+                      "turn_warm": args.turn_warm, "turn_guard": args.turn_guard,
                       "from_round": args.from_round, "wall": _quantiles(seconds),
                       "cpu": _quantiles(cpu), "reused_wall": _quantiles(reused),
                       "reused_cpu": _quantiles(reused_cpu), "reused_differed": differed,

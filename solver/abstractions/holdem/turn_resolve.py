@@ -11,7 +11,7 @@ player's strategy at the root.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numba
 import numpy as np
@@ -46,7 +46,8 @@ class TurnResolved:
     opponent's best-response counterfactual values at every turn node and, per leaf and river
     card, at `river_nodes` (where the player acts first on the river: the root, or the nodes
     after the opponent's first action), ``(leaves, cards, len(river_nodes), hands)``; and
-    the margins at the root (safe modes)."""
+    the margins at the root (safe modes); `blueprint` if it is the strategy it started from
+    played as it is (`played_as_is`), not a re-solve."""
 
     root_strategy: FloatArray
     own_reach: FloatArray
@@ -54,6 +55,7 @@ class TurnResolved:
     river_nodes: IntArray
     river_values: NDArray[np.float32]
     margins: FloatArray | None
+    blueprint: bool = False
 
 
 class Buffers:
@@ -241,15 +243,28 @@ def resolve_turn(sub: TurnSubgame, player: int, own_range: FloatArray, *, mode: 
                   b.t_values, b.lanes, positive, negative, schedule.floor,
                   avg_discount, avg_weight, b.none, b.no_out, visit, scale)
     normalise(a, b.blocks, b.average, b.strategy)
+    played = played_as_is(sub, player, own, b)
+    margins = None if mode == "unsafe" else alt - played.opponent_values[0]
+    return replace(played, margins=margins, blueprint=False)
+
+
+def played_as_is(sub: TurnSubgame, player: int, own_range: FloatArray, buffers: Buffers
+                 ) -> TurnResolved:
+    """What `resolve_turn` returns, for the strategy in `buffers` as it is (the blueprint's,
+    from `blueprint_strategy`, when a re-solve is not played): the opponent's best responses
+    to it, and margins 0 (it is what the alternatives were computed against)."""
+    a = sub.arrays
+    b = buffers
+    hands = len(a.hands)
     nodes = first_river_nodes(sub, player)
     river = np.zeros((len(sub.leaves), len(sub.river_cards), max(len(nodes), 1), hands),
                      np.float32)
-    roots[player] = own
-    turn_pass(a, other, BEST_RESPONSE, b.strategy, b.regrets, b.average, roots, b.t_reach,
-              b.t_values, b.lanes, 1.0, 1.0, False, 1.0, 0.0, nodes, river,
+    roots = np.zeros((2, hands))
+    roots[player] = own_range
+    turn_pass(a, 1 - player, BEST_RESPONSE, b.strategy, b.regrets, b.average, roots,
+              b.t_reach, b.t_values, b.lanes, 1.0, 1.0, False, 1.0, 0.0, nodes, river,
               b.every, 1.0)
     count = int(a.t_num_actions[0])
     played = b.strategy[:count * hands].reshape(count, hands).astype(np.float64)
-    margins = None if mode == "unsafe" else alt - b.t_values[0]
     return TurnResolved(played, b.t_reach[player].copy(), b.t_values.copy(), nodes, river,
-                        margins)
+                        np.zeros(hands), blueprint=True)

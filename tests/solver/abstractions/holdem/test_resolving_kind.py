@@ -57,7 +57,7 @@ def test_the_bot_is_said_to_re_solve_with_what_was_measured() -> None:
     turn = describe("resolving=from:3;mode:maxmargin;iterations:200;turn:10;sample:0;"
                     "blueprint:ehs2=k:128,128,128")
     assert turn is not None and "from the turn on" in turn.what
-    assert "second round" in turn.measured and "one to two chips a deal more" in turn.measured
+    assert "second round" in turn.measured and "more at some" in turn.measured
     assert "2.3 times" in turn.measured and "safely" in turn.what
     unsafe = describe("resolving=from:4;mode:unsafe;iterations:200;"
                       "blueprint:ehs2=k:128,128,128")

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from solver.abstractions.holdem.buckets import BucketSpec
-from solver.abstractions.holdem.resolving_bot import ResolvingBot
+from solver.abstractions.holdem.resolving_bot import ResolvingBot, path
+from solver.abstractions.holdem.solved import TurnSolved
 from solver.abstractions.holdem.subgame import Subgame, compile_subgame, hand_cards
 from solver.abstractions.holdem.turn_kernel import uniform_strategy
 from solver.abstractions.holdem.turn_resolve import (
@@ -180,6 +181,48 @@ def test_a_warm_start_plays_the_blueprint_until_the_regrets_outweigh_it() -> Non
     with pytest.raises(ValueError, match="needs the buffers"):
         resolve_turn(turn, player, own, mode="maxmargin", iterations=1,
                      alternatives=alternatives, warm=1.0)
+
+
+@pytest.mark.parametrize(("iterations", "warm"), [(1, 0.0), (40, 1.0)])
+def test_a_guarded_bot_plays_the_blueprint_where_its_re_solve_gives_up_margin(
+        iterations: int, warm: float) -> None:
+    """At its first turn decision a guarded bot plays its re-solve only if the margins,
+    weighted by the opponent's blueprint range, are non-negative, else the blueprint with
+    margins 0 (the alternatives are the best responses to it): one iteration from uniform is
+    refused, forty from the blueprint kept."""
+    game = get_game(EIGHT)
+    assert isinstance(game, HoldemGame)
+    rules = game.definition
+    tree, strategy = blueprint(EIGHT, BucketSpec((3, 3), "imperfect"), 300)
+    policy = TabularPolicy.from_strategy(game, tree, strategy)
+    betting = Betting.start(rules).apply(1).apply(1)
+    board = (5,)
+    solved = {}
+    for guard in (False, True):
+        bot = ResolvingBot("bot", rules, policy, from_round=1, mode="maxmargin", iterations=10,
+                           turn_iterations=iterations, turn_warm=warm, turn_guard=guard)
+        got = bot.solved(betting, board)
+        assert isinstance(got, TurnSolved)
+        solved[guard] = got
+    sub = solved[False].subgame
+    holes = hand_cards(rules)[sub.hand_ids]
+    opponent = np.ones(len(holes))
+    for before, action in path(betting):
+        if before.player != betting.player:
+            opponent *= policy.action_probabilities(before, (), holes)[:, action]
+    margins = solved[False].resolved.margins
+    assert margins is not None
+    weighted = float(opponent @ margins)
+    kept = solved[True].resolved
+    assert kept.margins is not None
+    if iterations == 1:
+        assert weighted < 0.0 and kept.blueprint and not kept.margins.any()
+        legal = list(betting.legal_actions())
+        played = policy.action_probabilities(betting, board, holes)[:, legal]
+        assert np.abs(kept.root_strategy.T - played).max() < 1e-6
+    else:
+        assert weighted >= 0.0 and not kept.blueprint
+        assert np.array_equal(kept.root_strategy, solved[False].resolved.root_strategy)
 
 
 @cache
