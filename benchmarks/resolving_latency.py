@@ -14,7 +14,8 @@ are reported apart (``reused``), with the count of decisions whose second answer
 from the first (0 if the kept re-solve is the one reused).  And, per round, the safe gadget's
 margins of the re-solves the bot made (`Solved.margins`: per unit of its range, the smallest
 over the opponent's hands and the mean; negative means that a best-responding opponent gains
-there more than against what the bot played before).
+there more than against what the bot played before), with the count of those where a guarded
+bot played its blueprint instead (``blueprint_played``, `ResolvingBot.turn_guard`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import time
 import numpy as np
 from numpy.typing import NDArray
 
+from solver.abstractions.holdem.solved import TurnSolved
 from solver.evaluation.holdem.duplicate import Deals, deal, decision_uniforms, play
 from solver.evaluation.holdem.policy import HoldemPolicy
 from solver.evaluation.holdem.resolving_eval import BotSpec, TimedPolicy
@@ -67,11 +69,16 @@ def main() -> None:
                         "the turn's layout (default: the general layout)")
     parser.add_argument("--turn-sample", type=int, default=0,
                         help="river cards a turn iteration plays (0: all)")
+    parser.add_argument("--turn-warm", type=float, default=0.0,
+                        help="a turn re-solve starts from the blueprint (0: from uniform)")
+    parser.add_argument("--turn-guard", action="store_true",
+                        help="a turn re-solve is played only where it gives up no weighted "
+                             "margin")
     parser.add_argument("--mode", default="maxmargin")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     spec = BotSpec(args.game, args.store, args.from_round - 1, args.mode, args.iterations,
-                   args.turn_iterations, args.turn_sample)
+                   args.turn_iterations, args.turn_sample, args.turn_warm, args.turn_guard)
     game = spec.member()
     blueprint = spec.blueprint()
     dealt = deal(game.definition, args.hands, args.seed)
@@ -83,6 +90,7 @@ def main() -> None:
     reused_cpu: dict[int, list[float]] = {}
     differed = 0
     margins: dict[int, list[tuple[float, float]]] = {}
+    as_blueprint: dict[int, int] = {}
     started = time.perf_counter()
     warm = TimedPolicy(spec.resolving())  # compiles the kernels before anything is timed
     play(game, (warm, blueprint), _one(dealt, 0), uniforms[:1])
@@ -97,19 +105,23 @@ def main() -> None:
             found = solved.margins()
             if found is not None:
                 margins.setdefault(acpc.count("/") + 1, []).append(found)
+            if isinstance(solved, TurnSolved) and solved.resolved.blueprint:
+                as_blueprint[acpc.count("/") + 1] = as_blueprint.get(acpc.count("/") + 1, 0) + 1
         for timed, wall, cpus in ((bot.first, seconds, cpu), (bot.again, reused, reused_cpu)):
             for r, values in timed.seconds.items():
                 wall.setdefault(r + 1, []).extend(values)
                 cpus.setdefault(r + 1, []).extend(timed.cpu_seconds[r])
     print(json.dumps({"hands": args.hands, "iterations": args.iterations,
                       "turn_iterations": args.turn_iterations, "turn_sample": args.turn_sample,
+                      "turn_warm": args.turn_warm, "turn_guard": args.turn_guard,
                       "from_round": args.from_round, "wall": _quantiles(seconds),
                       "cpu": _quantiles(cpu), "reused_wall": _quantiles(reused),
                       "reused_cpu": _quantiles(reused_cpu), "reused_differed": differed,
                       "margins": {str(r): {
                           "resolves": len(v), "smallest": round(min(m[0] for m in v), 5),
                           "mean_of_means": round(float(np.mean([m[1] for m in v])), 5),
-                          "negative_means": sum(m[1] < 0 for m in v)}
+                          "negative_means": sum(m[1] < 0 for m in v),
+                          "blueprint_played": as_blueprint.get(r, 0)}
                           for r, v in sorted(margins.items())},
                       "wall_seconds": round(time.perf_counter() - started, 1)}, indent=1))
 

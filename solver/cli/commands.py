@@ -382,7 +382,8 @@ def cmd_hulhe(args: argparse.Namespace) -> int:
     resolving_id = None
     if args.resolve_from:
         resolving_id = store_resolving(args.store, args.game, ResolvingSpec(
-            args.resolve_from, turn=args.turn_iterations, sample=args.turn_sample))
+            args.resolve_from, turn=args.turn_iterations, sample=args.turn_sample,
+            warm=args.turn_warm, guard=args.turn_guard))
     summary = {"game": args.game, "solve_id": resolving_id or result.solve_id,
                "blueprint_solve_id": result.solve_id,
                "abstraction": plan.spec.descriptor, "infosets": result.infosets,

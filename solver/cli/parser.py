@@ -235,6 +235,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "with N CFR+ iterations (default: the general layout)")
     p.add_argument("--turn-sample", type=int, default=0, metavar="K",
                    help="river cards a turn iteration plays (default 0: all of them)")
+    p.add_argument("--turn-warm", type=float, default=0.0, metavar="W",
+                   help="a turn re-solve starts from the blueprint, its regrets W times the "
+                        "blueprint's probabilities (default 0: from uniform)")
+    p.add_argument("--turn-guard", action="store_true",
+                   help="play a turn re-solve only where its margins weighted by the "
+                        "opponent's range are non-negative, the blueprint elsewhere")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--dry-run", action="store_true", help=DRY_RUN_HELP)
 

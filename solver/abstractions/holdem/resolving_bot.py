@@ -36,6 +36,7 @@ from solver.abstractions.holdem.turn_resolve import (
     Buffers,
     best_response_values,
     blueprint_strategy,
+    played_as_is,
     resolve_turn,
 )
 from solver.abstractions.holdem.turn_subgame import TurnSubgame, compile_turn
@@ -76,6 +77,13 @@ class ResolvingBot:
     iterations: int = 200
     turn_iterations: int | None = None
     turn_sample: int = 0
+    turn_warm: float = 0.0
+    """> 0: a turn re-solve starts from the blueprint (`resolve_turn`'s `warm`)."""
+    turn_guard: bool = False
+    """Play a turn re-solve whose alternatives are the best responses to the blueprint only if
+    its margins, weighted by the opponent's range under the blueprint, are non-negative (it
+    gives a best-responding opponent reaching the state no more than the blueprint does), and
+    the blueprint itself otherwise."""
     keep: int = 64
     _cards: IntArray = field(init=False, repr=False)
     _index: dict[tuple[int, ...], int] = field(init=False, repr=False)
@@ -137,15 +145,22 @@ class ResolvingBot:
         hands = sub.hand_ids if isinstance(sub, TurnSubgame) else sub.root_hands
         opponent = self._blueprint_reach(history, board, hands, 1 - player)
         buffers = Buffers(sub) if isinstance(sub, TurnSubgame) else None
+        warm = self.turn_warm if isinstance(sub, TurnSubgame) else 0.0
+        if warm and isinstance(sub, TurnSubgame) and buffers is not None:
+            blueprint_strategy(sub, player, self.blueprint, buffers.strategy)
+        previous_is_blueprint = False
         if earlier:
             before = earlier[-1]
             previous = self.solved(before, board[:self.rules.board_dealt(before.round)])
+            previous_is_blueprint = (isinstance(previous, TurnSolved)
+                                     and previous.resolved.blueprint)
             own, alternatives = (v[hands] for v in previous.carry(betting, board,
                                                                   len(self._cards)))
         else:
             own = self._blueprint_reach(history, board, hands, player)
             if isinstance(sub, TurnSubgame) and buffers is not None:
-                blueprint_strategy(sub, player, self.blueprint, buffers.strategy)
+                if not warm:
+                    blueprint_strategy(sub, player, self.blueprint, buffers.strategy)
                 alternatives = best_response_values(sub, player, own, buffers.strategy,
                                                     buffers)
             elif isinstance(sub, Subgame):
@@ -154,7 +169,12 @@ class ResolvingBot:
             turned = resolve_turn(sub, player, own, mode=self.mode,
                                   iterations=self.turn_iterations or self.iterations,
                                   opponent_range=opponent, alternatives=alternatives,
-                                  buffers=buffers, sampled=self.turn_sample)
+                                  buffers=buffers, sampled=self.turn_sample, warm=warm)
+            if (self.turn_guard and buffers is not None and turned.margins is not None
+                    and float(opponent @ turned.margins) < 0.0
+                    and (not earlier or previous_is_blueprint)):
+                blueprint_strategy(sub, player, self.blueprint, buffers.strategy)
+                turned = played_as_is(sub, player, own, buffers)
             return TurnSolved(sub, player, turned)
         resolved = resolve(sub.arrays, player, own, mode=self.mode, iterations=self.iterations,
                            opponent_range=opponent, alternatives=alternatives)

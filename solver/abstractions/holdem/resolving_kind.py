@@ -48,6 +48,11 @@ class ResolvingSpec:
     (`solver.abstractions.holdem.turn_subgame`); None: the general layout, `iterations`."""
     sample: int = 0
     """River cards a turn iteration plays (0: all of them)."""
+    warm: float = 0.0
+    """> 0: a turn re-solve starts from the blueprint (`resolve_turn`'s `warm`)."""
+    guard: bool = False
+    """A turn re-solve is played only where it gives up no weighted margin
+    (`ResolvingBot.turn_guard`)."""
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -56,34 +61,39 @@ class ResolvingSpec:
                                                           and self.turn < 1):
             raise ValueError("re-solving starts in round 2 or later, with at least one "
                              "iteration")
+        if self.warm < 0:
+            raise ValueError(f"a turn re-solve's warm start is 0 (none) or more, not "
+                             f"{self.warm}")
         if self.sample < 0:
             raise ValueError(f"a turn iteration samples 0 (all) or more river cards, not "
                              f"{self.sample}")
 
     @property
     def descriptor(self) -> str:
-        turn = "" if self.turn is None else f"turn:{self.turn};sample:{self.sample};"
+        warm = (f"warm:{self.warm:g};" if self.warm else "") + ("guard:1;" if self.guard else "")
+        turn = "" if self.turn is None else f"turn:{self.turn};sample:{self.sample};{warm}"
         return (f"{KIND}=from:{self.from_round};mode:{self.mode};"
                 f"iterations:{self.iterations};{turn}blueprint:{self.blueprint}")
 
     @classmethod
     def parse(cls, parameters: str) -> ResolvingSpec:
-        """``from:3;mode:maxmargin;iterations:200;turn:10;sample:12;blueprint:ehs2=k:...``
-        (any order; turn: and sample: may be left out)."""
+        """``from:3;mode:maxmargin;iterations:200;turn:4;sample:0;warm:1;guard:1;blueprint:...``
+        (any order; turn:, sample:, warm: and guard: may be left out)."""
         fields: dict[str, str] = {}
-        names = ("from", "mode", "iterations", "turn", "sample", "blueprint")
+        names = ("from", "mode", "iterations", "turn", "sample", "warm", "guard", "blueprint")
         for part in parameters.split(";"):
             name, sep, value = part.partition(":")
             if not sep or name.strip() not in names:
-                raise ValueError(f"resolving takes from:, mode:, iterations:, turn:, sample: "
-                                 f"and blueprint:, not {part!r}")
+                raise ValueError(f"resolving takes from:, mode:, iterations:, turn:, sample:, "
+                                 f"warm:, guard: and blueprint:, not {part!r}")
             fields[name.strip()] = value.strip()
         try:
             turn = fields.get("turn")
             return cls(int(fields.get("from", "4")), fields.get("mode", "maxmargin"),
                        int(fields.get("iterations", "200")),
                        fields.get("blueprint", "ehs2=k:128,128,128"),
-                       None if turn is None else int(turn), int(fields.get("sample", "0")))
+                       None if turn is None else int(turn), int(fields.get("sample", "0")),
+                       float(fields.get("warm", "0")), fields.get("guard", "0") not in ("", "0"))
         except ValueError as exc:
             raise ValueError(f"resolving {parameters!r}: {exc}") from None
 
@@ -119,7 +129,7 @@ class Resolving:
             blueprint = HulheBot("blueprint", self.rules, self.blueprint.spec, table)
             bot = ResolvingBot("re-solving", self.rules, blueprint, self.spec.from_round - 1,
                                self.spec.mode, self.spec.iterations, self.spec.turn,
-                               self.spec.sample)
+                               self.spec.sample, self.spec.warm, self.spec.guard)
             self._bots = {id(table): (table, bot)}
             return bot
 
@@ -172,9 +182,10 @@ HULHE = {4: "in this game, a bot re-solving the river won +18.5 ± 43.6 mbb/hand
          "strategy it re-solves (1,000 duplicate deal pairs), and local best response, a lower "
          "bound on what a perfect opponent could win, won 243 ± 250 mbb/hand from it (300 deal "
          "pairs): not yet measured closely enough to tell them apart",
-         3: "in this game, turn re-solves that fit in a second were measured to leave a "
-            "best-responding opponent one to two chips a deal more than the abstraction's "
-            "strategy did (30 iterations over every river card, 7.5 s, leave it less), and the "
+         3: "in this game, turn re-solves measured at 12 public states against the "
+            "abstraction's strategy left a best-responding opponent less than it did at most "
+            "of them but more at some (at 4 of 12 with 3 iterations started from that "
+            "strategy, about a second; at 2 of 12 with 15 from uniform, about 4 s), and the "
             "bot re-solving from the turn has not been measured against best response or "
             "other bots yet"}
 """What was measured in heads-up limit hold'em itself (`resolving_eval`), by the round the

@@ -54,9 +54,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="iterations of a turn re-solve in the turn's layout")
     parser.add_argument("--turn-sample", type=int, default=0,
                         help="river cards a turn iteration plays (0: all)")
+    parser.add_argument("--turn-warm", type=float, default=0.0,
+                        help="a turn re-solve starts from the blueprint (0: from uniform)")
+    parser.add_argument("--turn-guard", action="store_true",
+                        help="a turn re-solve is played only where it gives up no weighted "
+                             "margin")
     args = parser.parse_args(argv)
     spec = ResolvingSpec(args.from_round, args.mode, args.iterations,
-                         turn=args.turn_iterations, sample=args.turn_sample)
+                         turn=args.turn_iterations, sample=args.turn_sample,
+                         warm=args.turn_warm, guard=args.turn_guard)
     print(f"stored solve {store_resolving(args.store, args.game, spec)} "
           f"({spec.descriptor.split(';blueprint')[0]})")
     return 0

@@ -8,7 +8,9 @@ reach with card removal (as `solver.engine.kernels.card_terminal_values` does, b
 vector already in order), bottom up with the regret updates — its values scattered back to the
 leaf, and last the turn's nodes bottom up.  Every inner loop runs over a contiguous vector of
 hands; no per-slot index is read.  A block's work is done before the next one's starts, so the
-scratch is one block's.
+scratch is one block's, one per thread (`Lanes`): the river cards are shared among the threads
+(numba's ``prange``), each card's values kept apart and summed in the cards' order afterwards,
+so a pass gives the same numbers, to the bit, on any number of threads.
 
 The strategy, regret and average arrays are float32 (a HULHE turn subgame has 12 million
 entries); sums are float64.
@@ -16,9 +18,27 @@ entries); sums are float64.
 
 from __future__ import annotations
 
-from numba import njit
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, prange
+from numpy.typing import NDArray
 
 from solver.engine.node_kinds import DECISION_NODE, FOLD_NODE
+
+FloatArray = NDArray[np.float64]
+
+class Lanes(NamedTuple):
+    """Each thread's scratch for the river blocks it plays (leading axis: the lane), and every
+    river card's values at the leaves ``(cards, leaves, turn hands)``."""
+
+    r_reach: FloatArray  # (lanes, 2, river nodes, hands of a block)
+    r_values: FloatArray  # (lanes, river nodes, hands of a block)
+    sums: FloatArray  # (lanes, 3, cards + 1, terminals)
+    held: FloatArray  # (lanes, hands of a block, terminals)
+    out: FloatArray  # (lanes, hands of a block, terminals)
+    card_values: FloatArray  # (river cards, leaves, turn hands)
+
 
 UPDATE, BEST_RESPONSE, EVALUATE = range(3)
 """What `turn_pass` does at the traverser's decisions: a CFR update, the best action, or the
@@ -60,7 +80,7 @@ def _fold(pay, own_cards, reach, values, scratch):
 
 
 @njit(cache=True, inline="always")
-def _river_terminals(a, c, top, sign, other, reach, values):
+def _river_terminals(a, c, top, sign, other, reach, values, sums, held, out):
     """The traverser's values at every fold and showdown of a river block, all at once.
 
     Per terminal z and hand i, with R the opponent's reach there and sums over the hands that
@@ -77,15 +97,15 @@ def _river_terminals(a, c, top, sign, other, reach, values):
     count = terms.shape[0]
     shows = a.r_showdowns
     rows = a.r_row[other]
-    sums = a.terminal_scratch
-    held = a.terminal_reach[0]
-    out = a.terminal_reach[1]
     total = sums.shape[1] - 1
     for z in range(count):
         row = reach[rows[terms[z]]]
         for i in range(width):
             held[i, z] = row[i]
-    sums[:] = 0.0
+    for s in range(3):
+        for card in range(sums.shape[1]):
+            for z in range(count):
+                sums[s, card, z] = 0.0
     every, weaker, equal = sums[0], sums[1], sums[2]
     for i in range(width):
         c1, c2 = cards[i, 0], cards[i, 1]
@@ -142,16 +162,20 @@ def _river_terminals(a, c, top, sign, other, reach, values):
 def _decide(mode, mine, child, k, start, width, own_reach, values, node, strategy, regrets,
             average, positive, negative, floor, avg_discount, avg_weight):
     """The values at a decision node from its children's (rows of `values`), and, at the
-    traverser's own (`mine`) in ``UPDATE`` mode, the regret and average updates and the next
+    traverser's own (`mine`) in ``UPDATE`` mode, the regret and average updates (none with
+    `avg_weight` 0: a re-solve's opponent, whose average is never read) and the next
     strategy by regret matching.  Entry of action j, hand i: ``start + j * width + i``."""
     row = values[node]
+    first = values[child[0]]
+    for i in range(width):
+        row[i] = first[i]
     if not mine:
-        row[:] = values[child[0]]
         for j in range(1, k):
-            row += values[child[j]]
+            other = values[child[j]]
+            for i in range(width):
+                row[i] += other[i]
         return
     if mode == BEST_RESPONSE:
-        row[:] = values[child[0]]
         for j in range(1, k):
             for i in range(width):
                 v = values[child[j], i]
@@ -180,7 +204,8 @@ def _decide(mode, mine, child, k, start, width, own_reach, values, node, strateg
             if floor and r < 0.0:
                 r = 0.0
             regrets[e] = r
-            average[e] = average[e] * avg_discount + w * strategy[e]
+            if avg_weight != 0.0:
+                average[e] = average[e] * avg_discount + w * strategy[e]
             if r > 0.0:
                 total += r
         for j in range(k):
@@ -189,10 +214,65 @@ def _decide(mode, mine, child, k, start, width, own_reach, values, node, strateg
             strategy[e] = (r if r > 0.0 else 0.0) / total if total > 0.0 else 1.0 / k
 
 
+@njit(cache=True, parallel=True)
+def _river_blocks(a, traverser, mode, strategy, regrets, average, t_reach, lanes, positive,
+                  negative, floor, avg_discount, avg_weight, out_nodes, river_out, visit):
+    """Every (leaf, river card in `visit`) block of `turn_pass`, the cards shared among the
+    lanes (the only parallel loop: a pass's other work is too small to share)."""
+    other = 1 - traverser
+    hands = a.hands.shape[0]
+    cards_count = a.order.shape[0]
+    width = a.order.shape[1]
+    sign = 1.0 if traverser == 0 else -1.0
+    count = visit.shape[0]
+    threads = lanes.r_values.shape[0]
+    for lane in prange(threads):
+        r_reach = lanes.r_reach[lane]
+        r_values = lanes.r_values[lane]
+        for k in range(lane, count, threads):
+            c = visit[k]
+            order = a.order[c]
+            at_leaves = lanes.card_values[c]
+            for n in range(a.t_kind.shape[0]):
+                leaf = a.t_leaf[n]
+                if leaf < 0:
+                    continue
+                base = a.river_base + (leaf * cards_count + c) * a.r_size
+                for p in range(2):
+                    rows = a.r_row[p]
+                    for i in range(width):
+                        r_reach[p, 0, i] = t_reach[p, n, order[i]]
+                    for m in range(1, a.r_kind.shape[0]):
+                        if rows[m] != m:
+                            continue
+                        q = a.r_parent[m]
+                        e = base + a.r_offset[q] + a.r_taken[m] * width
+                        src = rows[q]
+                        for i in range(width):
+                            r_reach[p, m, i] = r_reach[p, src, i] * strategy[e + i]
+                _river_terminals(a, c, a.t_value[n], sign, other, r_reach[other], r_values,
+                                 lanes.sums[lane], lanes.held[lane], lanes.out[lane])
+                mine_rows = a.r_row[traverser]
+                for m in range(a.r_kind.shape[0] - 1, -1, -1):
+                    if a.r_kind[m] == DECISION_NODE:
+                        _decide(mode, a.r_actor[m] == traverser, a.r_child[m],
+                                a.r_num_actions[m], base + a.r_offset[m], width,
+                                r_reach[traverser, mine_rows[m]], r_values, m, strategy,
+                                regrets, average, positive, negative, floor, avg_discount,
+                                avg_weight)
+                for j in range(out_nodes.shape[0]):
+                    for i in range(width):
+                        river_out[leaf, c, j, order[i]] = r_values[out_nodes[j], i]
+                for i in range(hands):
+                    at_leaves[leaf, i] = 0.0
+                for i in range(width):
+                    at_leaves[leaf, order[i]] = r_values[0, i]
+
+
 @njit(cache=True)
-def turn_pass(a, traverser, mode, strategy, regrets, average, roots, t_reach, t_values,
-              r_reach, r_values, positive, negative, floor, avg_discount, avg_weight,
-              out_nodes, river_out, visit, scale):
+def turn_pass(a, traverser, mode, strategy, regrets, average, roots, t_reach, t_values, lanes,
+              positive, negative, floor, avg_discount, avg_weight, out_nodes, river_out, visit,
+              scale):
     """One pass for `traverser` (see the module docstring); `roots[p]` is player p's reach at
     the root (over the turn's hands).  Leaves the traverser's values at every turn node in
     `t_values` and both players' reach in `t_reach`; with `out_nodes` non-empty, the
@@ -203,9 +283,6 @@ def turn_pass(a, traverser, mode, strategy, regrets, average, roots, t_reach, t_
     sampling, Johanson et al. 2012)."""
     other = 1 - traverser
     hands = a.hands.shape[0]
-    cards_count = a.order.shape[0]
-    width = a.order.shape[1]
-    scratch = a.card_scratch
     for p in range(2):
         t_reach[p, 0] = roots[p]
         for n in range(1, a.t_kind.shape[0]):
@@ -216,45 +293,24 @@ def turn_pass(a, traverser, mode, strategy, regrets, average, roots, t_reach, t_
                     t_reach[p, n, i] = t_reach[p, q, i] * strategy[e + i]
             else:
                 t_reach[p, n] = t_reach[p, q]
-    t_values[:] = 0.0
+    _river_blocks(a, traverser, mode, strategy, regrets, average, t_reach, lanes, positive,
+                  negative, floor, avg_discount, avg_weight, out_nodes, river_out, visit)
     sign = 1.0 if traverser == 0 else -1.0
+    count = visit.shape[0]
     for n in range(a.t_kind.shape[0]):
         leaf = a.t_leaf[n]
+        for i in range(hands):
+            t_values[n, i] = 0.0
         if leaf < 0:
             continue
-        top = a.t_value[n]
-        for c in visit:
-            base = a.river_base + (leaf * cards_count + c) * a.r_size
-            order = a.order[c]
-            for p in range(2):
-                rows = a.r_row[p]
-                for i in range(width):
-                    r_reach[p, 0, i] = t_reach[p, n, order[i]]
-                for m in range(1, a.r_kind.shape[0]):
-                    if rows[m] != m:
-                        continue
-                    q = a.r_parent[m]
-                    e = base + a.r_offset[q] + a.r_taken[m] * width
-                    src = rows[q]
-                    for i in range(width):
-                        r_reach[p, m, i] = r_reach[p, src, i] * strategy[e + i]
-            _river_terminals(a, c, top, sign, other, r_reach[other], r_values)
-            mine_rows = a.r_row[traverser]
-            for m in range(a.r_kind.shape[0] - 1, -1, -1):
-                if a.r_kind[m] == DECISION_NODE:
-                    _decide(mode, a.r_actor[m] == traverser, a.r_child[m], a.r_num_actions[m],
-                            base + a.r_offset[m], width, r_reach[traverser, mine_rows[m]],
-                            r_values, m, strategy, regrets, average, positive, negative,
-                            floor, avg_discount, avg_weight)
-            for k in range(out_nodes.shape[0]):
-                for i in range(width):
-                    river_out[leaf, c, k, order[i]] = r_values[out_nodes[k], i]
-            for i in range(width):
-                t_values[n, order[i]] += scale * r_values[0, i]
+        for k in range(count):
+            row = lanes.card_values[visit[k], leaf]
+            for i in range(hands):
+                t_values[n, i] += scale * row[i]
     for n in range(a.t_kind.shape[0] - 1, -1, -1):
         kind = a.t_kind[n]
         if kind == FOLD_NODE:
-            _fold(sign * a.t_value[n], a.hands, t_reach[other, n], t_values[n], scratch)
+            _fold(sign * a.t_value[n], a.hands, t_reach[other, n], t_values[n], a.card_scratch)
         elif kind == DECISION_NODE:
             _decide(mode, a.t_actor[n] == traverser, a.t_child[n], a.t_num_actions[n],
                     a.t_offset[n], hands, t_reach[traverser, n], t_values, n, strategy,

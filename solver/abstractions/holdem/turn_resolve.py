@@ -11,8 +11,9 @@ player's strategy at the root.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -20,6 +21,7 @@ from solver.abstractions.holdem.bot import HulheBot
 from solver.abstractions.holdem.turn_kernel import (
     BEST_RESPONSE,
     UPDATE,
+    Lanes,
     normalise,
     turn_pass,
     uniform_strategy,
@@ -44,7 +46,8 @@ class TurnResolved:
     opponent's best-response counterfactual values at every turn node and, per leaf and river
     card, at `river_nodes` (where the player acts first on the river: the root, or the nodes
     after the opponent's first action), ``(leaves, cards, len(river_nodes), hands)``; and
-    the margins at the root (safe modes)."""
+    the margins at the root (safe modes); `blueprint` if it is the strategy it started from
+    played as it is (`played_as_is`), not a re-solve."""
 
     root_strategy: FloatArray
     own_reach: FloatArray
@@ -52,25 +55,39 @@ class TurnResolved:
     river_nodes: IntArray
     river_values: NDArray[np.float32]
     margins: FloatArray | None
+    blueprint: bool = False
 
 
 class Buffers:
-    """The arrays of one subgame's solve, allocated once (after the memory check)."""
+    """The arrays of one subgame's solve, allocated once (after the memory check), with one
+    river block's scratch per thread numba runs (`turn_kernel.Lanes`)."""
 
-    def __init__(self, sub: TurnSubgame) -> None:
+    def __init__(self, sub: TurnSubgame, threads: int | None = None) -> None:
         a = sub.arrays
+        lanes = max(1, threads or numba.get_num_threads())
+        width = a.order.shape[1]
+        terminals = max(len(a.r_terminals), 1)
+        leaves = len(sub.leaves)
+        hands = len(a.hands)
+        scratch = 8 * (lanes * (3 * len(a.r_kind) * width + 3 * (sub.rules.num_cards + 1)
+                                * terminals + 2 * width * terminals)
+                       + len(sub.river_cards) * leaves * hands)
         check(MemoryEstimate(f"re-solving the turn of {sub.rules.spec}",
-                             ENTRY_BYTES * sub.entries,
+                             ENTRY_BYTES * sub.entries + scratch,
                              f"{sub.entries:,} (decision, action, hand) entries"))
-        self.blocks = len(sub.leaves) * len(sub.river_cards)
+        self.blocks = leaves * len(sub.river_cards)
         self.strategy = np.zeros(sub.entries, np.float32)
         self.regrets = np.zeros(sub.entries, np.float32)
         self.average = np.zeros(sub.entries, np.float32)
-        hands = len(a.hands)
         self.t_reach = np.zeros((2, len(a.t_kind), hands))
         self.t_values = np.zeros((len(a.t_kind), hands))
-        self.r_reach = np.zeros((2, len(a.r_kind), a.order.shape[1]))
-        self.r_values = np.zeros((len(a.r_kind), a.order.shape[1]))
+        self.lanes = Lanes(
+            r_reach=np.zeros((lanes, 2, len(a.r_kind), width)),
+            r_values=np.zeros((lanes, len(a.r_kind), width)),
+            sums=np.zeros((lanes, 3, sub.rules.num_cards + 1, terminals)),
+            held=np.zeros((lanes, width, terminals)),
+            out=np.zeros((lanes, width, terminals)),
+            card_values=np.zeros((len(sub.river_cards), leaves, hands)))
         self.none = np.zeros(0, np.int64)
         self.no_out = np.zeros((1, 1, 1, 1))
         self.every = np.arange(len(sub.river_cards), dtype=np.int64)
@@ -138,20 +155,36 @@ def best_response_values(sub: TurnSubgame, player: int, own_range: FloatArray,
     roots = np.zeros((2, len(own_range)))
     roots[player] = own_range
     turn_pass(sub.arrays, 1 - player, BEST_RESPONSE, strategy, b.regrets, b.average, roots,
-              b.t_reach, b.t_values, b.r_reach, b.r_values, 1.0, 1.0, False, 1.0, 0.0,
+              b.t_reach, b.t_values, b.lanes, 1.0, 1.0, False, 1.0, 0.0,
               b.none, b.no_out, b.every, 1.0)
     values: FloatArray = b.t_values[0].copy()
     return values
 
 
+def _zero_entries(sub: TurnSubgame, player: int, out: NDArray[np.float32]) -> None:
+    """`out`'s entries at `player`'s decisions set to 0."""
+    a = sub.arrays
+    hands = len(a.hands)
+    for n in np.flatnonzero((a.t_kind == DECISION_NODE) & (a.t_actor == player)).tolist():
+        out[a.t_offset[n]:a.t_offset[n] + a.t_num_actions[n] * hands] = 0.0
+    width = a.order.shape[1]
+    river = out[a.river_base:a.river_base + len(sub.leaves) * len(sub.river_cards) * a.r_size]
+    blocks = river.reshape(-1, a.r_size) if a.r_size else river.reshape(0, 0)
+    for m in np.flatnonzero((a.r_kind == DECISION_NODE) & (a.r_actor == player)).tolist():
+        blocks[:, a.r_offset[m]:a.r_offset[m] + a.r_num_actions[m] * width] = 0.0
+
+
 def resolve_turn(sub: TurnSubgame, player: int, own_range: FloatArray, *, mode: str,
                  iterations: int, opponent_range: FloatArray | None = None,
                  alternatives: FloatArray | None = None, algorithm: str = "cfr+",
-                 buffers: Buffers | None = None, sampled: int = 0, seed: int = 0
-                 ) -> TurnResolved:
+                 buffers: Buffers | None = None, sampled: int = 0, seed: int = 0,
+                 warm: float = 0.0) -> TurnResolved:
     """Re-solve `sub` for `player` (who acts at its root) from its range `own_range` (over
     the subgame's hands); as `solver.algorithms.resolving.resolve` takes its arguments.
-    `sampled`: river cards an iteration plays, drawn anew each iteration (0: every card)."""
+    `sampled`: river cards an iteration plays, drawn anew each iteration (0: every card).
+    `warm` > 0 starts from the strategy already in `buffers` (`blueprint_strategy`'s): each
+    entry's regret starts at `warm` times its probability times the alternatives' mean size,
+    so regret matching plays that strategy until the iterations' regrets outweigh it."""
     if mode not in MODES:
         raise ValueError(f"re-solving modes are {', '.join(MODES)}, not {mode!r}")
     a = sub.arrays
@@ -174,10 +207,17 @@ def resolve_turn(sub: TurnSubgame, player: int, own_range: FloatArray, *, mode: 
         root = np.full(hands, 0.5 if mode == "resolve" else 1.0 / max(hands, 1))
     if root.shape != (hands,) or alt.shape != (hands,):
         raise ValueError(f"the opponent has {hands} root hands")
+    if warm > 0.0 and buffers is None:
+        raise ValueError("a warm start needs the buffers holding the strategy to start from")
     b = buffers or Buffers(sub)
-    b.regrets[:] = 0.0
     b.average[:] = 0.0
-    uniform_strategy(a, b.blocks, b.strategy)
+    if warm > 0.0:
+        np.multiply(b.strategy, np.float32(warm * max(float(np.abs(alt).mean()), 1e-12)),
+                    out=b.regrets)
+        _zero_entries(sub, other, b.regrets)
+    else:
+        b.regrets[:] = 0.0
+        uniform_strategy(a, b.blocks, b.strategy)
     schedule = SCHEDULES[algorithm]
     gadget = np.zeros((2, hands))
     weight = np.ones(hands)
@@ -193,25 +233,38 @@ def resolve_turn(sub: TurnSubgame, player: int, own_range: FloatArray, *, mode: 
         visit = b.every if per == cards else np.sort(rng.choice(cards, per, replace=False))
         roots[other] = root
         turn_pass(a, other, UPDATE, b.strategy, b.regrets, b.average, roots, b.t_reach,
-                  b.t_values, b.r_reach, b.r_values, positive, negative, schedule.floor,
-                  avg_discount, avg_weight, b.none, b.no_out, visit, scale)
+                  b.t_values, b.lanes, positive, negative, schedule.floor,
+                  avg_discount, 0.0, b.none, b.no_out, visit, scale)  # its average unread
         if mode != "unsafe":
             gadget_step(code, b.t_values[0], alt, weight, gadget, root, positive, negative,
                         schedule.floor)
             roots[other] = root
         turn_pass(a, player, UPDATE, b.strategy, b.regrets, b.average, roots, b.t_reach,
-                  b.t_values, b.r_reach, b.r_values, positive, negative, schedule.floor,
+                  b.t_values, b.lanes, positive, negative, schedule.floor,
                   avg_discount, avg_weight, b.none, b.no_out, visit, scale)
     normalise(a, b.blocks, b.average, b.strategy)
+    played = played_as_is(sub, player, own, b)
+    margins = None if mode == "unsafe" else alt - played.opponent_values[0]
+    return replace(played, margins=margins, blueprint=False)
+
+
+def played_as_is(sub: TurnSubgame, player: int, own_range: FloatArray, buffers: Buffers
+                 ) -> TurnResolved:
+    """What `resolve_turn` returns, for the strategy in `buffers` as it is (the blueprint's,
+    from `blueprint_strategy`, when a re-solve is not played): the opponent's best responses
+    to it, and margins 0 (it is what the alternatives were computed against)."""
+    a = sub.arrays
+    b = buffers
+    hands = len(a.hands)
     nodes = first_river_nodes(sub, player)
     river = np.zeros((len(sub.leaves), len(sub.river_cards), max(len(nodes), 1), hands),
                      np.float32)
-    roots[player] = own
-    turn_pass(a, other, BEST_RESPONSE, b.strategy, b.regrets, b.average, roots, b.t_reach,
-              b.t_values, b.r_reach, b.r_values, 1.0, 1.0, False, 1.0, 0.0, nodes, river,
+    roots = np.zeros((2, hands))
+    roots[player] = own_range
+    turn_pass(a, 1 - player, BEST_RESPONSE, b.strategy, b.regrets, b.average, roots,
+              b.t_reach, b.t_values, b.lanes, 1.0, 1.0, False, 1.0, 0.0, nodes, river,
               b.every, 1.0)
     count = int(a.t_num_actions[0])
     played = b.strategy[:count * hands].reshape(count, hands).astype(np.float64)
-    margins = None if mode == "unsafe" else alt - b.t_values[0]
     return TurnResolved(played, b.t_reach[player].copy(), b.t_values.copy(), nodes, river,
-                        margins)
+                        np.zeros(hands), blueprint=True)

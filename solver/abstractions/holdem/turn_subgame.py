@@ -66,8 +66,6 @@ class TurnArrays(NamedTuple):
     # the player acted at the parent, else the parent's row: reach only changes where one acts)
     r_terminals: IntArray  # the showdowns, then the folds
     r_showdowns: int  # how many of `r_terminals` are showdowns
-    terminal_scratch: FloatArray  # (3, cards + 1, terminals): the river terminals' sums
-    terminal_reach: FloatArray  # (2, hands, terminals): their reach and values, hand-major
     hands: IntArray  # (H, 2): the turn's hands, as card ids
     order: IntArray  # (C, HR): per river card, the turn hands off it, weakest first
     strength: IntArray  # (C, HR): their values on the board and that card (equal ones tie)
@@ -244,9 +242,6 @@ def compile_turn(rules: HoldemRules, betting: Betting, board: tuple[int, ...],
         r_num_actions=r_num, r_sign=np.asarray(r_sign, np.float64),
         r_extra=np.asarray(r_extra, np.float64), r_offset=r_offset, r_row=r_row,
         r_terminals=r_terminals, r_showdowns=r_showdowns,
-        terminal_scratch=np.zeros((3, rules.num_cards + 1, max(len(r_terminals), 1))),
-        terminal_reach=np.zeros((2, orders.shape[1] if orders.size else 0,
-                                 max(len(r_terminals), 1))),
         hands=hands,
         order=orders, strength=strengths, sorted_cards=np.ascontiguousarray(cards_sorted),
         card_scratch=np.zeros(rules.num_cards), weight=1.0 / rivers_given_hands, r_size=size,

@@ -53,6 +53,8 @@ class BotSpec:
     iterations: int = 200
     turn_iterations: int | None = None
     turn_sample: int = 0
+    turn_warm: float = 0.0
+    turn_guard: bool = False
 
     def blueprint(self) -> HulheBot:
         return HulheBot.from_store(self.game, self.store, name="blueprint")
@@ -61,7 +63,8 @@ class BotSpec:
         blueprint = self.blueprint()
         return ResolvingBot(f"re-solving ({self.mode}, from round {self.from_round + 1})",
                             blueprint.rules, blueprint, self.from_round, self.mode,
-                            self.iterations, self.turn_iterations, self.turn_sample)
+                            self.iterations, self.turn_iterations, self.turn_sample,
+                            self.turn_warm, self.turn_guard)
 
     def member(self) -> HoldemGame:
         game = get_game(self.game)
@@ -143,6 +146,8 @@ def evaluate(spec: BotSpec, deals: int, lbr_deals: int, client: Any, chunk: int 
                                  "mode": spec.mode, "iterations": spec.iterations,
                                  "turn_iterations": spec.turn_iterations,
                                  "turn_sample": spec.turn_sample,
+                                 "turn_warm": spec.turn_warm,
+                                 "turn_guard": spec.turn_guard,
                                  "against": "blueprint" if against is None else
                                  f"re-solving from round {against.from_round + 1}"}
     started = time.perf_counter()
@@ -194,6 +199,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "re-solve in the turn's layout (default: the general layout)")
     parser.add_argument("--turn-sample", type=int, default=0,
                         help="river cards a turn iteration plays (0: all)")
+    parser.add_argument("--turn-warm", type=float, default=0.0,
+                        help="a turn re-solve starts from the blueprint (0: from uniform)")
+    parser.add_argument("--turn-guard", action="store_true",
+                        help="a turn re-solve is played only where it gives up no weighted "
+                             "margin")
     parser.add_argument("--against-from-round", type=int, default=0,
                         help="play the duplicate match against the bot that re-solves from "
                              "this round (1-based; default: against the blueprint)")
@@ -203,7 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, help="local worker processes")
     args = parser.parse_args(argv)
     spec = BotSpec(args.game, args.store, args.from_round - 1, args.mode, args.iterations,
-                   args.turn_iterations, args.turn_sample)
+                   args.turn_iterations, args.turn_sample, args.turn_warm, args.turn_guard)
     against = (BotSpec(args.game, args.store, args.against_from_round - 1, args.mode,
                        args.iterations) if args.against_from_round else None)
     spec.resolving()  # refuses a bad store or mode before any cluster starts

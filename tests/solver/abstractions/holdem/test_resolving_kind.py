@@ -21,6 +21,10 @@ def test_the_descriptor_reads_back() -> None:
     assert turn.descriptor == ("resolving=from:3;mode:maxmargin;iterations:200;turn:10;"
                                "sample:12;blueprint:ehs2=k:8,8,8")
     assert ResolvingSpec.parse(turn.descriptor.partition("=")[2]) == turn
+    warm = ResolvingSpec(3, "maxmargin", 200, "ehs2=k:8,8,8", turn=4, warm=0.5)
+    assert warm.descriptor == ("resolving=from:3;mode:maxmargin;iterations:200;turn:4;"
+                               "sample:0;warm:0.5;blueprint:ehs2=k:8,8,8")
+    assert ResolvingSpec.parse(warm.descriptor.partition("=")[2]) == warm
 
 
 @pytest.mark.parametrize(("descriptor", "message"), [
@@ -30,6 +34,7 @@ def test_the_descriptor_reads_back() -> None:
     ("resolving=iterations:many", "resolving"),
     ("resolving=turn:0", "at least one iteration"),
     ("resolving=turn:5;sample:-1", "samples 0"),
+    ("resolving=turn:5;warm:-1", "warm start is 0"),
     ("resolving=blueprint:recall=3", "ehs2 table solve"),
 ])
 def test_bad_descriptors_are_refused(descriptor: str, message: str) -> None:
@@ -52,7 +57,7 @@ def test_the_bot_is_said_to_re_solve_with_what_was_measured() -> None:
     turn = describe("resolving=from:3;mode:maxmargin;iterations:200;turn:10;sample:0;"
                     "blueprint:ehs2=k:128,128,128")
     assert turn is not None and "from the turn on" in turn.what
-    assert "second round" in turn.measured and "one to two chips a deal more" in turn.measured
+    assert "second round" in turn.measured and "more at some" in turn.measured
     assert "2.3 times" in turn.measured and "safely" in turn.what
     unsafe = describe("resolving=from:4;mode:unsafe;iterations:200;"
                       "blueprint:ehs2=k:128,128,128")

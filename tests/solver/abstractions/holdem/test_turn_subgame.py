@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from solver.abstractions.holdem.buckets import BucketSpec
-from solver.abstractions.holdem.resolving_bot import ResolvingBot
+from solver.abstractions.holdem.resolving_bot import ResolvingBot, path
+from solver.abstractions.holdem.solved import TurnSolved
 from solver.abstractions.holdem.subgame import Subgame, compile_subgame, hand_cards
 from solver.abstractions.holdem.turn_kernel import uniform_strategy
 from solver.abstractions.holdem.turn_resolve import (
@@ -119,6 +120,109 @@ def test_every_river_card_once_is_no_sample() -> None:
                            alternatives=alternatives, sampled=3)
     assert np.array_equal(whole.root_strategy, same.root_strategy)
     assert not np.array_equal(whole.root_strategy, sampled.root_strategy)
+
+
+def test_the_river_cards_shared_among_threads_give_the_same_numbers_to_the_bit() -> None:
+    """The river blocks of a pass are shared among lanes (`turn_kernel.Lanes`, one a thread)
+    and each card's values summed in the cards' order, so one lane, two or three give the
+    same re-solve bit for bit: the same strategy, values at every node and margins."""
+    turn, _, player = _pair()
+    own = np.random.default_rng(2).random(len(turn.hand_ids))
+    runs = []
+    for threads in (1, 2, 3):
+        buffers = Buffers(turn, threads)
+        assert buffers.lanes.r_values.shape[0] == threads
+        uniform_strategy(turn.arrays, buffers.blocks, buffers.strategy)
+        alternatives = 0.9 * best_response_values(turn, player, own, buffers.strategy, buffers)
+        got = resolve_turn(turn, player, own, mode="maxmargin", iterations=20,
+                           alternatives=alternatives, buffers=buffers)
+        runs.append((alternatives, got, buffers.average.copy()))
+    first, got, average = runs[0]
+    assert got.margins is not None and np.abs(got.margins).max() > 0.01
+    for alternatives, other, other_average in runs[1:]:
+        assert np.array_equal(alternatives, first)
+        assert np.array_equal(other.root_strategy, got.root_strategy)
+        assert np.array_equal(other.opponent_values, got.opponent_values)
+        assert np.array_equal(other.river_values, got.river_values)
+        assert np.array_equal(other.margins, got.margins)
+        assert np.array_equal(other_average, average)
+
+
+def test_a_warm_start_plays_the_blueprint_until_the_regrets_outweigh_it() -> None:
+    """Started from a blueprint (here a 20-iteration re-solve) with regrets `warm` times its
+    probabilities, the alternatives being the best responses to it: one iteration plays the
+    blueprint (every margin 0); three with `warm` 1 give a best-responding opponent less
+    than the blueprint on average over its hands, where three from uniform give it more, and
+    their worst hand's margin is a tenth of uniform's (about -3 against -100 chips)."""
+    turn, _, player = _pair()
+    a = turn.arrays
+    own = np.random.default_rng(3).random(len(turn.hand_ids))
+    buffers = Buffers(turn)
+    uniform_strategy(a, buffers.blocks, buffers.strategy)
+    alternatives = 0.9 * best_response_values(turn, player, own, buffers.strategy, buffers)
+    resolve_turn(turn, player, own, mode="maxmargin", iterations=20,
+                 alternatives=alternatives, buffers=buffers)
+    start = buffers.strategy.copy()
+    alternatives = best_response_values(turn, player, own, start, buffers)
+    found = {}
+    for warm, iterations in ((1.0, 1), (1.0, 3), (0.0, 3)):
+        buffers.strategy[:] = start
+        got = resolve_turn(turn, player, own, mode="maxmargin", iterations=iterations,
+                           alternatives=alternatives, buffers=buffers, warm=warm)
+        assert got.margins is not None
+        found[warm, iterations] = (got.root_strategy, got.margins)
+    count, hands = int(a.t_num_actions[0]), len(own)
+    root, margins = found[1.0, 1]
+    assert np.abs(root - start[:count * hands].reshape(count, hands)).max() < 1e-5
+    assert np.abs(margins).max() < 1e-6 * np.abs(alternatives).max()
+    warm, cold = found[1.0, 3][1], found[0.0, 3][1]
+    assert warm.mean() > 0.0 > cold.mean()
+    assert cold.min() < -50.0 and warm.min() > 0.1 * cold.min()
+    with pytest.raises(ValueError, match="needs the buffers"):
+        resolve_turn(turn, player, own, mode="maxmargin", iterations=1,
+                     alternatives=alternatives, warm=1.0)
+
+
+@pytest.mark.parametrize(("iterations", "warm"), [(1, 0.0), (40, 1.0)])
+def test_a_guarded_bot_plays_the_blueprint_where_its_re_solve_gives_up_margin(
+        iterations: int, warm: float) -> None:
+    """At its first turn decision a guarded bot plays its re-solve only if the margins,
+    weighted by the opponent's blueprint range, are non-negative, else the blueprint with
+    margins 0 (the alternatives are the best responses to it): one iteration from uniform is
+    refused, forty from the blueprint kept."""
+    game = get_game(EIGHT)
+    assert isinstance(game, HoldemGame)
+    rules = game.definition
+    tree, strategy = blueprint(EIGHT, BucketSpec((3, 3), "imperfect"), 300)
+    policy = TabularPolicy.from_strategy(game, tree, strategy)
+    betting = Betting.start(rules).apply(1).apply(1)
+    board = (5,)
+    solved = {}
+    for guard in (False, True):
+        bot = ResolvingBot("bot", rules, policy, from_round=1, mode="maxmargin", iterations=10,
+                           turn_iterations=iterations, turn_warm=warm, turn_guard=guard)
+        got = bot.solved(betting, board)
+        assert isinstance(got, TurnSolved)
+        solved[guard] = got
+    sub = solved[False].subgame
+    holes = hand_cards(rules)[sub.hand_ids]
+    opponent = np.ones(len(holes))
+    for before, action in path(betting):
+        if before.player != betting.player:
+            opponent *= policy.action_probabilities(before, (), holes)[:, action]
+    margins = solved[False].resolved.margins
+    assert margins is not None
+    weighted = float(opponent @ margins)
+    kept = solved[True].resolved
+    assert kept.margins is not None
+    if iterations == 1:
+        assert weighted < 0.0 and kept.blueprint and not kept.margins.any()
+        legal = list(betting.legal_actions())
+        played = policy.action_probabilities(betting, board, holes)[:, legal]
+        assert np.abs(kept.root_strategy.T - played).max() < 1e-6
+    else:
+        assert weighted >= 0.0 and not kept.blueprint
+        assert np.array_equal(kept.root_strategy, solved[False].resolved.root_strategy)
 
 
 @cache
