@@ -51,8 +51,8 @@ class DecisionValues:
     """Q(I, a) when the player goes on with its habits instead of the bot's strategy."""
     exact: bool = True
     """False where the values are an unbiased sample average (sampled runouts)."""
-    habit_key: str = ""
-    """The point of the game the player's habits are counted at."""
+    habit_keys: tuple[str, ...] = ()
+    """The points of the game the player's habits are counted at, the most general first."""
 
     @property
     def model_value(self) -> float | None:
@@ -70,6 +70,17 @@ def habit_counts(habits: Habits | None, key: str, labels: tuple[str, ...]
         return None
     out = tuple(float(counts.get(label, 0.0)) for label in labels)
     return out if sum(out) > 0 else None
+
+
+def habit_model(habits: Habits | None, keys: tuple[str, ...], labels: tuple[str, ...],
+                strategy: tuple[float, ...], prior: float = HABIT_PRIOR) -> tuple[float, ...]:
+    """The player's habits at a decision counted at several points, from the most general
+    (the betting) to the most specific (the betting and its cards): the bot's `strategy`
+    mixed with the counts of the first, that with the counts of the next, and so on."""
+    model = strategy
+    for key in keys:
+        model = habit_mix(habit_counts(habits, key, labels), model, prior)
+    return model
 
 
 def habit_mix(counts: tuple[float, ...] | None, strategy: tuple[float, ...],

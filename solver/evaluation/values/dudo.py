@@ -38,10 +38,9 @@ from solver.evaluation.values.base import (
     DecisionValues,
     Habits,
     Segment,
-    habit_counts,
-    habit_mix,
+    habit_model,
 )
-from solver.games.base import CHANCE, Game, State
+from solver.games.base import Game, State
 from solver.games.dudo.rules import DudoRules, tables
 from strategies import InfosetStrategy
 
@@ -144,14 +143,15 @@ class DudoValues:
     def segments(self, final: State, seat: int, habits: Habits | None = None,
                  rng: np.random.Generator | None = None) -> list[Segment]:
         """Every round of the hand that reached `final` in which anybody moved, with the
-        decisions of the player in `seat` valued (and with its habits too, if given); exact,
-        so `rng` is not used."""
+        decisions of the player in `seat` valued (and with its habits too, if given); a hand
+        left at the player's decision (a forfeit) has that decision valued last.  Exact, so
+        `rng` is not used."""
         segments: list[Segment] = []
         current: _Round | None = None
         state = self.game.initial_state()
-        for action in final.history:
+        for action in (*final.history, None):
             player = state.current_player()
-            if player != CHANCE:
+            if player >= 0 and (action is not None or player == seat):
                 if not isinstance(state, RoundPosition):
                     raise ValueError(f"{type(state).__name__} is not a Dudo position")
                 prefix, counts, _, bids = state.round_position(player)
@@ -163,12 +163,12 @@ class DudoValues:
                     role = 0 if (player == seat) == (len(bids) % 2 == 0) else 1
                     current = _Round(self.round(prefix, counts, rules), role, habits,
                                      self.prior)
-                label = state.action_label(action)
                 if player == seat:
-                    current.decide(state.round_position(seat)[2], bids, label)
-                else:
-                    current.bot_moved(state.round_position(player)[2], bids, label)
-            state = state.apply_action(action)
+                    current.decide(state.round_position(seat)[2], bids)
+                elif action is not None:
+                    current.bot_moved(bids, state.action_label(action))
+            if action is not None:
+                state = state.apply_action(action)
         if current is not None:
             segments.append(current.segment())
         return segments
@@ -207,8 +207,7 @@ class _Round:
         ids = tuple(labels.index(b) for b in bids)
         return self.prepared.index[(role, remembered(ids, self.prepared.recall.memory))]
 
-    def bot_moved(self, dice: str, bids: tuple[str, ...], label: str) -> None:
-        del dice  # the bot's dice are what the posterior is about
+    def bot_moved(self, bids: tuple[str, ...], label: str) -> None:
         p = self.prepared
         graph = p.recall.graph
         k = self._node(1 - self.role, bids)
@@ -223,8 +222,7 @@ class _Round:
         graph = self.prepared.recall.graph
         return int(np.flatnonzero(graph.blocks[:, 0] == graph.row[k])[0])
 
-    def decide(self, dice: str, bids: tuple[str, ...], label: str) -> None:
-        del label
+    def decide(self, dice: str, bids: tuple[str, ...]) -> None:
         p = self.prepared
         graph = p.recall.graph
         k = self._node(self.role, bids)
@@ -235,7 +233,7 @@ class _Round:
         strategy = tuple(float(x) for x in p.strategy[start:start + count])
         weights = self.posterior / self.posterior.sum()
         values = self._values(graph, p.utility, k, s, weights)
-        key = self._habit_key(bids)
+        keys = self._habit_keys(bids, dice)
         model_probabilities = model_values = None
         if self.habits is not None:
             model_graph, model_strategy, model_utility = self._model()
@@ -244,7 +242,7 @@ class _Round:
             model_values = self._values(model_graph, model_utility, k, s, weights)
         self.decisions.append(DecisionValues(
             labels, strategy, values, float(np.dot(strategy, values)), model_probabilities,
-            model_values, True, key))
+            model_values, True, keys))
 
     def _values(self, graph: Graph, utility: FloatArray, k: int, s: int, weights: FloatArray
                 ) -> tuple[float, ...]:
@@ -257,9 +255,11 @@ class _Round:
             out.append(float(np.dot(weights, mine)))
         return tuple(out)
 
-    def _habit_key(self, bids: tuple[str, ...]) -> str:
-        """Where the human's habits are counted: the round, its role, the bid it answers."""
-        return f"{self.prefix}{self.role}|{bids[-1] if bids else ''}"
+    def _habit_keys(self, bids: tuple[str, ...], dice: str) -> tuple[str, str]:
+        """Where the human's habits are counted: the round, its role and the bid it answers
+        (``5v4:1|2x3``), and the same with its dice (``5v4:1|2x3|12356``)."""
+        general = f"{self.prefix}{self.role}|{bids[-1] if bids else ''}"
+        return general, f"{general}|{dice}"
 
     def _model(self) -> tuple[Graph, FloatArray, FloatArray]:
         """The round's graph with the human's nodes playing its habits (their own rows, since
@@ -273,6 +273,7 @@ class _Round:
         extra: list[FloatArray] = []
         size = len(p.strategy)
         states = len(graph.chance0 if self.role == 0 else graph.chance1)
+        dice_keys = sorted(p.slots[self.role], key=p.slots[self.role].__getitem__)
         for k, (player, suffix) in enumerate(p.recall.nodes):
             if player != self.role:
                 continue
@@ -280,8 +281,9 @@ class _Round:
             block = p.strategy[graph.row[k]:graph.row[k] + states * count].reshape(states, count)
             bids = tuple(labels[x] for x in suffix)
             names = p.recall.block_labels[self._block(k)]
-            counts = habit_counts(self.habits, self._habit_key(bids), names)
-            mixed = np.array([habit_mix(counts, tuple(row), self.prior) for row in block.tolist()])
+            mixed = np.array([habit_model(self.habits, self._habit_keys(bids, dice), names,
+                                          tuple(row), self.prior)
+                              for dice, row in zip(dice_keys, block.tolist(), strict=True)])
             rows[k] = size
             size += mixed.size
             extra.append(mixed.ravel())

@@ -16,7 +16,10 @@ on board B:
   weighing 1 / samples: an unbiased estimate, whose error is independent of the human's choice
   and so adds spread to the luck-adjusted result but no bias;
 * on each deal the betting below the decision with both players following the tables
-  (`solver.evaluation.values.holdem_kernel`, numba, every deal in one call).
+  (`solver.evaluation.values.holdem_kernel`, numba, every deal in one call): walked in full
+  where the deals are all there, played out once per deal (each action drawn from the
+  strategies) where they are sampled, which is unbiased too and takes a thousandth of the
+  work of walking the whole preflop tree.
 
 The human's hand is one, so the work is the deals times the betting the two strategies reach.
 """
@@ -25,13 +28,14 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
-from solver.abstractions.holdem.percentiles import PercentileSpec, round_buckets
+from solver.abstractions.holdem.percentiles import PercentileSpec, hand_codes, round_buckets
 from solver.abstractions.holdem.sampled_cfr import BettingTree, betting_tree, kernel_cards
 from solver.abstractions.holdem.sampled_kernel import SLOTS, Cards
 from solver.evaluation.holdem.policy import hole_combos
@@ -40,10 +44,9 @@ from solver.evaluation.values.base import (
     DecisionValues,
     Habits,
     Segment,
-    habit_counts,
-    habit_mix,
+    habit_model,
 )
-from solver.evaluation.values.holdem_kernel import decision_values
+from solver.evaluation.values.holdem_kernel import playout_values, range_values
 from solver.games.base import State
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.game import HoldemState
@@ -55,8 +58,10 @@ FloatArray = NDArray[np.float64]
 
 EXACT_DEALS = 60_000
 """Most deals enumerated for exact values (a HULHE turn decision has about 43,600)."""
-SAMPLED_DEALS = 20_000
+SAMPLED_DEALS = 4_000
 """Deals sampled where there are more."""
+BUCKET_MARK = "@"
+"""Between the betting and the bucket in a habit key (``rc/c@17``)."""
 
 
 class TableBot(Protocol):
@@ -126,11 +131,6 @@ class HoldemValues:
             self._prepared = prepare(self.bot)
         return self._prepared
 
-    @staticmethod
-    def habit_key(state: HoldemState) -> str:
-        """Where a player's habits are counted: the betting so far (cards aside)."""
-        return state.betting.acpc()
-
     def segments(self, final: State, seat: int, habits: Habits | None,
                  rng: np.random.Generator) -> list[Segment]:
         """The hand as one segment whose start is not known exactly (the bot's value is only
@@ -142,24 +142,26 @@ class HoldemValues:
     def hand(self, final: HoldemState, seat: int, rng: np.random.Generator,
              habits: Habits | None = None) -> list[DecisionValues]:
         """Every decision of the player in `seat` in the hand that reached `final`, valued
-        (with its habits too, if given)."""
+        (with its habits too, if given); a hand left at the player's decision (a forfeit) has
+        that decision valued last."""
         game = final.game
         combos = self.prepared.combos
         hole = final.hole(seat)
         weights = (~np.isin(combos, hole).any(axis=1)).astype(np.float64)
         out: list[DecisionValues] = []
         state = game.initial_state()
-        for action in final.history:
+        for action in (*final.history, None):
             player = state.current_player()
             if player == seat:
                 board = state.board()
                 live = np.where(np.isin(combos, board).any(axis=1), 0.0, weights)
                 out.append(self.decision(state.betting, board, hole, seat, live, rng, habits))
-            elif player == 1 - seat:
+            elif player == 1 - seat and action is not None:
                 probabilities = self.bot.action_probabilities(state.betting, state.board(),
                                                               combos)
                 weights = weights * probabilities[:, action]
-            state = state.apply_action(action)
+            if action is not None:
+                state = state.apply_action(action)
         return out
 
     def decision(self, betting: Betting, board: tuple[int, ...], hole: tuple[int, ...],
@@ -171,53 +173,89 @@ class HoldemValues:
         rules = self.bot.rules
         if not posterior.sum() > 0:
             raise ValueError("no hand of the bot is consistent with the hand so far")
-        decks, deal_weights, exact = self._deals(rules, betting.round, board, hole, seat,
-                                                 posterior, rng)
+        deals = self._deals(rules, betting.round, board, hole, seat, posterior, rng)
+        exact = deals.runouts is not None
         node = p.tree.node(betting)
         legal = betting.legal_actions()
         labels = tuple(betting.label(a) for a in legal)
         own = self.bot.action_probabilities(betting, board, np.array([hole], np.int64))[0]
         strategy = tuple(float(own[a]) for a in legal)
         values = np.zeros(SLOTS)
-        decision_values(p.tree.arrays, node, seat, p.cards, p.tables, p.row_start, decks,
-                        deal_weights, np.zeros((0, SLOTS)), self.prior, values)
+        no_rows = np.zeros(0, np.int64)
+        no_counts = np.zeros((0, 1, SLOTS))
+        seed = int(rng.integers(2**31))
+        self._kernel(deals, node, seat, hole, board, (np.zeros((0, SLOTS)), no_rows, no_counts),
+                     seed, values)
+        keys = self.habit_keys(betting, board, hole)
         model_probabilities = model_values = None
-        key = betting.acpc()
-        counts = habit_counts(habits, key, labels)
         if habits is not None:
-            model_probabilities = habit_mix(counts, strategy, self.prior)
-            table = self._habit_table(habits)
+            model_probabilities = habit_model(habits, keys, labels, strategy, self.prior)
+            public, rows, counts = self._habit_tables(habits)
             modelled = np.zeros(SLOTS)
-            decision_values(p.tree.arrays, node, seat, p.cards, p.tables, p.row_start, decks,
-                            deal_weights, table, self.prior, modelled)
+            self._kernel(deals, node, seat, hole, board, (public, rows, counts), seed, modelled)
             model_values = tuple(float(modelled[a]) for a in legal)
         q = tuple(float(values[a]) for a in legal)
         return DecisionValues(labels, strategy, q, math.fsum(s * x for s, x in zip(strategy, q,
                                                                                  strict=True)),
-                              model_probabilities, model_values, exact, key)
+                              model_probabilities, model_values, exact, keys)
 
-    def _habit_table(self, habits: Habits) -> FloatArray:
-        """The habits as counts per node of the betting tree (node, fold/call/raise)."""
-        tree = self.prepared.tree
-        table = np.zeros((tree.num_nodes, SLOTS))
+    def _kernel(self, deals: Deals, node: int, seat: int, hole: tuple[int, ...],
+                board: tuple[int, ...], model: tuple[FloatArray, IntArray, FloatArray],
+                seed: int, out: FloatArray) -> None:
+        """Every deal's betting walked in full, over the whole range at once
+        (`holdem_kernel.range_values`), where the deals are all there; played out once per deal
+        (`holdem_kernel.playout_values`) where they are a sample: the same seed for both
+        profiles (common random numbers again)."""
+        p = self.prepared
+        if deals.runouts is not None:
+            range_values(p.tree.arrays, node, seat, p.cards, p.tables, p.row_start,
+                         np.array(hole, np.int64), np.array(board, np.int64), deals.holes,
+                         deals.weights, deals.runouts, float(deals.boards), *model, self.prior,
+                         out)
+        else:
+            playout_values(p.tree.arrays, node, seat, p.cards, p.tables, p.row_start,
+                           deals.decks, deals.weights, *model, self.prior, seed, out)
+
+    def habit_keys(self, betting: Betting, board: tuple[int, ...], hole: tuple[int, ...]
+                   ) -> tuple[str, str]:
+        """Where a player's habits are counted: the betting so far (whatever it holds), and
+        the betting with its hand's bucket in the bot's abstraction (``rc/c@17``)."""
+        rules = self.bot.rules
+        code = hand_codes(rules, self.bot.spec, betting.round, np.array([hole], np.int64),
+                          board)[0]
+        return betting.acpc(), f"{betting.acpc()}{BUCKET_MARK}{int(code)}"
+
+    def _habit_tables(self, habits: Habits) -> tuple[FloatArray, IntArray, FloatArray]:
+        """The habits as arrays over the betting tree: counts per node (node, fold/call/raise),
+        and per node and bucket (`bucket_row` of a node into the (rows, buckets, 3) counts)."""
+        p = self.prepared
+        public = np.zeros((p.tree.num_nodes, SLOTS))
+        rows = np.full(p.tree.num_nodes, -1, np.int64)
+        specific: list[tuple[int, int, Mapping[str, float]]] = []
         for key, counts in habits.items():
-            node = tree.index.get(key)
+            betting, mark, bucket = key.partition(BUCKET_MARK)
+            node = p.tree.index.get(betting)
             if node is None:
                 continue
-            for a, label in enumerate(("fold", "call", "raise")):
-                table[node, a] = counts.get(label, 0.0)
-            # A check counts as a call and a bet as a raise: the same action ids.
-            table[node, 1] += counts.get("check", 0.0)
-            table[node, 2] += counts.get("bet", 0.0)
-        return table
+            if mark:
+                specific.append((node, int(bucket), counts))
+            else:
+                public[node] = _slots(counts)
+        widest = p.tables.shape[1]
+        table = np.zeros((len({n for n, _, _ in specific}), widest, SLOTS))
+        for node, b, counts in specific:
+            if rows[node] < 0:
+                rows[node] = int((rows >= 0).sum())
+            if 0 <= b < widest:
+                table[rows[node], b] = _slots(counts)
+        return public, rows, table
 
     def _deals(self, rules: HoldemRules, round_: int, board: tuple[int, ...],
                hole: tuple[int, ...], seat: int, posterior: FloatArray,
-               rng: np.random.Generator
-               ) -> tuple[IntArray, FloatArray, bool]:
-        """The deals (rows: player 0's hole cards, player 1's, the whole board) and their
-        weights, every one if there are at most `exact_deals`, else a sample; and whether
-        exact."""
+               rng: np.random.Generator) -> Deals:
+        """Every deal if there are at most `exact_deals` (the bot's live hands with their
+        posterior shares, and every runout), else `samples` deals drawn from the posterior
+        and the cards left."""
         combos = self.prepared.combos
         live = np.flatnonzero(posterior > 0)
         share = posterior[live] / posterior[live].sum()
@@ -230,28 +268,39 @@ class HoldemValues:
             boards *= math.comb(left, count)
             left -= count
         if len(live) * boards <= self.exact_deals:
-            runouts = _runouts(unseen, later)
-            hands = combos[live]
-            clash = (runouts[None, :, :, None] == hands[:, None, None, :]).any(axis=(2, 3))
-            h, r = np.nonzero(~clash)
-            bot_holes, rest, weights = hands[h], runouts[r], share[h] / boards
-            exact = True
-        else:
-            n = self.samples
-            pick = rng.choice(len(live), size=n, p=share)
-            bot_holes = combos[live[pick]]
-            keys = rng.random((n, len(unseen)))
-            keys[(unseen[None, :, None] == bot_holes[:, None, :]).any(axis=2)] = np.inf
-            rest = unseen[np.argsort(keys, axis=1)[:, :to_come]]
-            weights = np.full(n, 1.0 / n)
-            exact = False
-        count = len(bot_holes)
-        mine = np.broadcast_to(np.array(hole, np.int64), (count, rules.hole_cards))
+            return Deals(np.ascontiguousarray(combos[live]), np.ascontiguousarray(share),
+                         _runouts(unseen, later), boards)
+        n = self.samples
+        bot_holes = combos[live[rng.choice(len(live), size=n, p=share)]]
+        keys = rng.random((n, len(unseen)))
+        keys[(unseen[None, :, None] == bot_holes[:, None, :]).any(axis=2)] = np.inf
+        rest = unseen[np.argpartition(keys, to_come - 1, axis=1)[:, :to_come]
+                      if to_come else np.zeros((n, 0), np.int64)]
+        mine = np.broadcast_to(np.array(hole, np.int64), (n, rules.hole_cards))
         seats = (mine, bot_holes) if seat == 0 else (bot_holes, mine)
-        shown = np.broadcast_to(np.array(board, np.int64), (count, len(board)))
-        decks = np.ascontiguousarray(np.hstack([*seats, shown, rest.reshape(count, to_come)]),
+        shown = np.broadcast_to(np.array(board, np.int64), (n, len(board)))
+        decks = np.ascontiguousarray(np.hstack([*seats, shown, rest.reshape(n, to_come)]),
                                      np.int64)
-        return decks, np.ascontiguousarray(weights, np.float64), exact
+        return Deals(bot_holes, np.full(n, 1.0 / n), None, boards, decks)
+
+
+@dataclass(frozen=True, slots=True)
+class Deals:
+    """What a decision is valued over: every deal (the bot's live `holes` with their posterior
+    `weights`, every `runouts` row, each hand leaving `boards` of them), or a sample of them
+    (`decks`: rows of player 0's hole cards, player 1's, the whole board; `weights` 1/n)."""
+
+    holes: IntArray
+    weights: FloatArray
+    runouts: IntArray | None
+    boards: int
+    decks: IntArray = field(default_factory=lambda: np.zeros((0, 0), np.int64))
+
+
+def _slots(counts: Mapping[str, float]) -> list[float]:
+    """Counts by label as fold, call, raise (a check is a call, a bet a raise: the same ids)."""
+    return [counts.get("fold", 0.0), counts.get("call", 0.0) + counts.get("check", 0.0),
+            counts.get("raise", 0.0) + counts.get("bet", 0.0)]
 
 
 def _runouts(unseen: IntArray, later: tuple[int, ...]) -> IntArray:

@@ -1,18 +1,17 @@
-"""The numba kernel of `solver.evaluation.values.holdem`: what each action of one decision is
-worth over a list of weighted deals, both players following a bucket strategy afterwards.
+"""The numba kernels of `solver.evaluation.values.holdem`: what each action of one decision is
+worth over weighted deals, both players following a bucket strategy afterwards.
 
 A *deal* fixes every card: both players' hole cards and the whole board (dealt so far, then the
-rest).  With the cards fixed, the betting below the decision is a small tree of scalars: each
-player's probabilities come from its bucket in each round (`Cards`, the indexer and codes the
-solver used) and a showdown has one winner.  The kernel walks that subtree once per deal, in the
-betting tree's pre-order (a forward pass finds the nodes either player reaches, so a line that
-both strategies never take is skipped with its whole subtree; a backward pass sums values), and
-adds each root action's value times the deal's weight.  Where the deals come from (every one,
-or a sample) and what they weigh is the caller's business.
+rest).  Each player's probabilities come from its bucket in each round (`Cards`, the indexer and
+codes the solver used) and a showdown has one winner.  `range_values` takes every deal: for each
+runout of the board it walks the betting below the decision once, bottom-up in the betting
+tree's pre-order, with every node holding a value per hand the bot may hold.  `playout_values`
+takes a sample of deals and plays the betting out once per deal.
 
 The player at the decision (the *human*) may follow, instead of the bot's strategy for its
-cards, a model of its own habits: per betting node, counts of the actions it took there before,
-mixed with the strategy as ``(count(a) + k sigma(a)) / (count + k)``.
+cards, a model of its own habits: counts of the actions it took before at each betting node,
+and at each betting node with each of its buckets, mixed in that order into the strategy as
+``(count(a) + k p(a)) / (count + k)`` (`solver.evaluation.values.base.habit_model`).
 """
 
 from __future__ import annotations
@@ -80,27 +79,25 @@ def _probability(tree: BettingArrays, tables: FloatArray, row_start: IntArray, n
 
 
 @njit(cache=True)
-def decision_values(tree: BettingArrays, start: int, human: int, cards: Cards,
-                    tables: FloatArray, row_start: IntArray, decks: IntArray,
-                    weights: FloatArray, model: FloatArray, prior: float, out: FloatArray
-                    ) -> None:
+def playout_values(tree: BettingArrays, start: int, human: int, cards: Cards,
+                   tables: FloatArray, row_start: IntArray, decks: IntArray,
+                   weights: FloatArray, model: FloatArray, bucket_row: IntArray,
+                   bucket_counts: FloatArray, prior: float, seed: int, out: FloatArray
+                   ) -> None:
     """Add to ``out[a]`` (a = fold, call, raise at decision node `start`, where `human` acts)
-    the sum over deals s of ``weights[s]`` times the human's payoff after a when both players
-    then follow `tables` (``tables[row_start[round] + row, bucket, slot]``, rows normalised over
-    the legal slots) with their buckets of deal ``decks[s]``.  With `model` of shape
-    (nodes, 3) the human follows instead its counts there mixed with `tables` (`prior` = k,
-    see the module doc); with an empty `model` it follows `tables`."""
-    end = tree.end[start]
+    the sum over deals s of ``weights[s]`` times the human's payoff when, after a, both play
+    the betting out once: each action drawn from the player's probabilities (`tables`, as
+    ``tables[row_start[round] + row, bucket, slot]`` with the deal's buckets, or the human's
+    habits where `model` has rows, see the module doc), the payoff of where the play ends
+    taken: an unbiased estimate of the value, for a fraction of a full walk's work.  Every root action's play-out of a deal draws the same uniform
+    numbers (common random numbers: the actions' values differ by less noise)."""
+    np.random.seed(seed)
     first_round = tree.round[start]
     use_model = model.shape[0] > 0
     sign = 1.0 if human == 0 else -1.0
-    span = end - start
-    reach = np.zeros(span)  # the product of both players' probabilities from the root action
-    value = np.zeros(span)
-    sigma = np.zeros((span, SLOTS))
-    visited = np.zeros(span, np.int64)  # the nodes reached, in pre-order
     hand = np.zeros(7, np.int64)
     bucket = np.zeros((2, 4), np.int64)
+    draws = np.zeros(64)
     for s in range(decks.shape[0]):
         w = weights[s]
         if w == 0.0:
@@ -109,63 +106,150 @@ def decision_values(tree: BettingArrays, start: int, human: int, cards: Cards,
         deal_buckets(cards, deck, 0, first_round, hand, bucket[0])
         deal_buckets(cards, deck, 1, first_round, hand, bucket[1])
         winner = deal_winner(cards, deck)
-        # Forward: what the two strategies reach (every root action is taken, to be valued).
-        for a in range(SLOTS):
-            c = tree.child[start, a]
-            if c >= 0:
-                reach[c - start] = 1.0
-        count = 0
-        n = start + 1
-        while n < end:
-            i = n - start
-            if reach[i] == 0.0:
-                n = tree.end[n]
+        for j in range(draws.shape[0]):
+            draws[j] = np.random.random()
+        for root in range(SLOTS):
+            n = tree.child[start, root]
+            if n < 0:
                 continue
-            visited[count] = n
-            count += 1
-            if tree.kind[n] == DECISION:
+            step = 0
+            while tree.kind[n] == DECISION:
                 p = tree.player[n]
+                b = bucket[p, tree.round[n]]
                 counted = 0.0
+                specific = 0.0
+                k = -1
                 if use_model and p == human:
+                    k = bucket_row[n]
                     for a in range(SLOTS):
                         counted += model[n, a]
+                        if k >= 0:
+                            specific += bucket_counts[k, b, a]
+                u = draws[step]
+                step += 1
+                chosen = -1
+                total = 0.0
                 for a in range(SLOTS):
-                    c = tree.child[n, a]
-                    if c < 0:
+                    if tree.child[n, a] < 0:
                         continue
-                    x = _probability(tree, tables, row_start, n, bucket[p, tree.round[n]], a)
+                    x = _probability(tree, tables, row_start, n, b, a)
                     if counted > 0.0:
                         x = (model[n, a] + prior * x) / (counted + prior)
-                    sigma[i, a] = x
-                    reach[c - start] = reach[i] * x
-            n += 1
-        # Backward: the human's payoff at every node reached.
-        for j in range(count - 1, -1, -1):
-            n = visited[j]
-            i = n - start
-            kind = tree.kind[n]
+                    if specific > 0.0:
+                        x = (bucket_counts[k, b, a] + prior * x) / (specific + prior)
+                    total += x
+                    chosen = a
+                    if u < total:
+                        break
+                n = tree.child[n, chosen]
+            value = tree.payoff[n] if tree.kind[n] == FOLDED else tree.payoff[n] * winner
+            out[root] += w * sign * value
+
+
+@njit(cache=True)
+def range_values(tree: BettingArrays, start: int, human: int, cards: Cards,
+                 tables: FloatArray, row_start: IntArray, hole: IntArray, board: IntArray,
+                 holes: IntArray, shares: FloatArray, runouts: IntArray, boards: float,
+                 model: FloatArray, bucket_row: IntArray, bucket_counts: FloatArray,
+                 prior: float, out: FloatArray) -> None:
+    """What `playout_values` estimates, exactly, over every deal, vectorised over the bot's
+    hands: for each
+    runout (a row of `runouts`: the rest of the board), the betting below `start` is walked
+    once, every node holding the human's payoff for each of the bot's `holes`; each hand
+    weighs ``shares[h] / boards`` on every runout that misses its cards (`boards` being how
+    many runouts a hand leaves).  The human holds `hole`, the board so far is `board`."""
+    end = tree.end[start]
+    first_round = tree.round[start]
+    use_model = model.shape[0] > 0
+    sign = 1.0 if human == 0 else -1.0
+    n = holes.shape[0]
+    span = end - start
+    value = np.zeros((span, n))
+    weight = np.zeros(n)
+    deck = np.zeros(4 + cards.board_dealt[cards.num_rounds - 1], np.int64)
+    hand = np.zeros(7, np.int64)
+    mine = np.zeros(4, np.int64)
+    theirs = np.zeros((n, 4), np.int64)
+    winner = np.zeros(n)
+    shown = board.shape[0]
+    for j in range(shown):
+        deck[4 + j] = board[j]
+    me = 2 * human
+    you = 2 * (1 - human)
+    for r in range(runouts.shape[0]):
+        for j in range(runouts.shape[1]):
+            deck[4 + shown + j] = runouts[r, j]
+        deck[me] = hole[0]
+        deck[me + 1] = hole[1]
+        deal_buckets(cards, deck, human, first_round, hand, mine)
+        live = 0
+        for h in range(n):
+            weight[h] = 0.0
+            clash = False
+            for j in range(runouts.shape[1]):
+                if runouts[r, j] == holes[h, 0] or runouts[r, j] == holes[h, 1]:
+                    clash = True
+            if clash or shares[h] == 0.0:
+                continue
+            weight[h] = shares[h] / boards
+            live += 1
+            deck[you] = holes[h, 0]
+            deck[you + 1] = holes[h, 1]
+            deal_buckets(cards, deck, 1 - human, first_round, hand, theirs[h])
+            winner[h] = deal_winner(cards, deck)
+        if live == 0:
+            continue
+        for node in range(end - 1, start, -1):
+            i = node - start
+            kind = tree.kind[node]
             if kind == FOLDED:
-                value[i] = sign * tree.payoff[n]
-            elif kind != DECISION:
-                value[i] = sign * tree.payoff[n] * winner
-            else:
-                v = 0.0
+                for h in range(n):
+                    value[i, h] = sign * tree.payoff[node]
+                continue
+            if kind != DECISION:
+                for h in range(n):
+                    value[i, h] = sign * tree.payoff[node] * winner[h]
+                continue
+            p = tree.player[node]
+            row = row_start[tree.round[node]] + tree.row[node]
+            for h in range(n):
+                value[i, h] = 0.0
+            if p == human:
+                b = mine[tree.round[node]]
+                counted = 0.0
+                specific = 0.0
+                k = -1
+                if use_model:
+                    k = bucket_row[node]
+                    for a in range(SLOTS):
+                        counted += model[node, a]
+                        if k >= 0:
+                            specific += bucket_counts[k, b, a]
                 for a in range(SLOTS):
-                    c = tree.child[n, a]
-                    if c >= 0 and reach[c - start] > 0.0:
-                        v += sigma[i, a] * value[c - start]
-                value[i] = v
+                    c = tree.child[node, a]
+                    if c < 0:
+                        continue
+                    x = tables[row, b, a]
+                    if counted > 0.0:
+                        x = (model[node, a] + prior * x) / (counted + prior)
+                    if specific > 0.0:
+                        x = (bucket_counts[k, b, a] + prior * x) / (specific + prior)
+                    if x == 0.0:
+                        continue
+                    for h in range(n):
+                        value[i, h] += x * value[c - start, h]
+            else:
+                rnd = tree.round[node]
+                for a in range(SLOTS):
+                    c = tree.child[node, a]
+                    if c < 0:
+                        continue
+                    for h in range(n):
+                        if weight[h] > 0.0:
+                            value[i, h] += tables[row, theirs[h, rnd], a] * value[c - start, h]
         for a in range(SLOTS):
             c = tree.child[start, a]
-            if c >= 0:
-                out[a] += w * value[c - start]
-        # Clear what this deal reached, for the next one (the children of a node reached
-        # with probability zero were set to zero).
-        for j in range(count):
-            n = visited[j]
-            reach[n - start] = 0.0
-            if tree.kind[n] == DECISION:
-                for a in range(SLOTS):
-                    c = tree.child[n, a]
-                    if c >= 0:
-                        reach[c - start] = 0.0
+            if c < 0:
+                continue
+            for h in range(n):
+                out[a] += weight[h] * value[c - start, h]

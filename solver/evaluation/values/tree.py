@@ -23,16 +23,17 @@ from solver.evaluation.values.base import (
     Habits,
     Segment,
     habit_counts,
-    habit_mix,
+    habit_model,
 )
 from solver.games.base import Game, State
 
 FloatArray = NDArray[np.float64]
 
 
-def habit_key(information_state_key: str) -> str:
-    """Where a player's habits are counted in a tree game: the public part of its key."""
-    return information_state_key.partition("|")[2]
+def habit_keys(information_state_key: str) -> tuple[str, str]:
+    """Where a player's habits are counted in a tree game: the public part of its key (what
+    it does here whatever it holds), and the whole key (what it does here with this)."""
+    return information_state_key.partition("|")[2], information_state_key
 
 
 @dataclass(slots=True, eq=False)
@@ -55,14 +56,15 @@ class TreeValues:
 
     def segments(self, final: State, seat: int, habits: Habits | None = None,
                  rng: np.random.Generator | None = None) -> list[Segment]:
-        """The hand that reached `final` as one segment (exact: `rng` is not used)."""
+        """The hand that reached `final` as one segment (exact: `rng` is not used); a hand
+        left at the player's decision (a forfeit) has that decision valued last."""
         base = self.base
         model = self._model(seat, habits) if habits is not None else None
         profile, modelled = model if model is not None else (None, None)
         offsets = self.tree.infoset_regret_offset
         decisions = []
         state = self.game.initial_state()
-        for action in final.history:
+        for action in (*final.history, None):
             if state.current_player() == seat:
                 key = state.information_state_key(seat)
                 i = self._index[key]
@@ -76,8 +78,9 @@ class TreeValues:
                     model_values = tuple(float(x) for x in modelled.q[lo:hi])
                 decisions.append(DecisionValues(
                     labels, strategy, values, float(base.v[i]), model_probabilities,
-                    model_values, True, habit_key(key)))
-            state = state.apply_action(action)
+                    model_values, True, habit_keys(key)))
+            if action is not None:
+                state = state.apply_action(action)
         sign = 1.0 if seat == 0 else -1.0
         model_start = sign * modelled.value if modelled is not None else None
         return [Segment(sign * base.value, model_start, tuple(decisions))]
@@ -89,10 +92,11 @@ class TreeValues:
         offsets = tree.infoset_regret_offset
         for i in np.flatnonzero(tree.infoset_player == seat).tolist():
             labels = tree.infoset_labels[i]
-            counts = habit_counts(habits, habit_key(tree.infoset_keys[i]), labels)
-            if counts is None:
+            keys = habit_keys(tree.infoset_keys[i])
+            if all(habit_counts(habits, key, labels) is None for key in keys):
                 continue
             lo, hi = int(offsets[i]), int(offsets[i + 1])
-            profile[lo:hi] = habit_mix(counts, tuple(self.strategy[lo:hi].tolist()), self.prior)
+            profile[lo:hi] = habit_model(habits, keys, labels,
+                                         tuple(self.strategy[lo:hi].tolist()), self.prior)
         return profile, action_values(tree, profile)
 

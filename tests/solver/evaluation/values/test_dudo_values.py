@@ -24,8 +24,9 @@ from solver.games.dudo.tree import compile_dudo
 from strategies import InfosetStrategy, StrategyStore
 
 HABITS: Habits = {"0|": {"1x6": 5.0}, "1|1x2": {"dudo": 2.0, "1x3": 1.0},
-                  "0|1x3": {"1x4": 3.0}, "1|1x6": {"2x2": 1.0}}
-"""A player's habits at some bids (role | the bid it answers)."""
+                  "0|1x3": {"1x4": 3.0}, "1|1x6": {"2x2": 1.0}, "0||3": {"1x2": 4.0},
+                  "1|1x2|5": {"1x5": 2.0}, "1|1x5|1": {"dudo": 6.0}}
+"""A player's habits at some bids (role | the bid it answers), some with its die."""
 
 
 def habitual(tree: PublicTree, strategy: np.ndarray, seat: int, habits: Habits) -> np.ndarray:
@@ -34,12 +35,15 @@ def habitual(tree: PublicTree, strategy: np.ndarray, seat: int, habits: Habits) 
     profile = strategy.copy()
     offsets = tree.infoset_regret_offset
     for i in np.flatnonzero(tree.infoset_player == seat).tolist():
-        bids = tree.infoset_keys[i].partition("|")[2].split(",")
+        dice, _, public = tree.infoset_keys[i].partition("|")
+        bids = public.split(",")
         key = f"{seat}|{bids[-1] if bids != [''] else ''}"
         labels = tree.infoset_labels[i]
-        counts = habit_counts(habits, key, labels)
         lo, hi = offsets[i], offsets[i + 1]
-        profile[lo:hi] = habit_mix(counts, tuple(strategy[lo:hi]))
+        model = tuple(strategy[lo:hi])
+        for level in (key, f"{key}|{dice}"):
+            model = habit_mix(habit_counts(habits, level, labels), model)
+        profile[lo:hi] = model
     return profile
 
 

@@ -13,7 +13,7 @@ import pytest
 from numpy.typing import NDArray
 
 from solver.abstractions.holdem.bot import HulheBot
-from solver.abstractions.holdem.percentiles import PercentileSpec
+from solver.abstractions.holdem.percentiles import PercentileSpec, hand_codes
 from solver.abstractions.holdem.sampled_cfr import Plan, Solver, run
 from solver.algorithms.action_values import ActionValues, action_values
 from solver.engine.compile import compile_game
@@ -26,8 +26,10 @@ from solver.games.holdem.betting import Betting
 from solver.games.holdem.game import HoldemGame, HoldemState
 
 HABITS = {"": {"raise": 3.0, "call": 1.0}, "c": {"bet": 2.0}, "r": {"call": 4.0, "fold": 1.0},
-          "rr": {"raise": 2.0}, "cc/": {"bet": 5.0}, "rc/r": {"call": 1.0, "raise": 1.0}}
-"""A player's habits at some points of holdem-mini's betting."""
+          "rr": {"raise": 2.0}, "cc/": {"bet": 5.0}, "rc/r": {"call": 1.0, "raise": 1.0},
+          **{f"@{b}": {"fold": 2.0} for b in range(0, 28, 3)},
+          **{f"cc/@{b}": {"check": 3.0} for b in range(0, 84, 2)}}
+"""A player's habits at some points of holdem-mini's betting, some with its hand's bucket."""
 
 
 @pytest.fixture(scope="module")
@@ -57,13 +59,15 @@ class Habitual:
     def action_probabilities(self, betting: Betting, board: tuple[int, ...],
                              holes: NDArray[np.int64]) -> NDArray[np.float64]:
         rows = self.bot.action_probabilities(betting, board, holes)
-        counts = self.habits.get(betting.acpc())
-        if not counts:
-            return rows
-        legal = betting.legal_actions()
-        seen = tuple(counts.get(betting.label(a), 0.0) for a in legal)
-        for row in rows:
-            row[list(legal)] = habit_mix(seen, tuple(row[list(legal)]))
+        legal = list(betting.legal_actions())
+        codes = hand_codes(self.bot.rules, self.bot.spec, betting.round, holes, board)
+        for row, code in zip(rows, codes, strict=True):
+            model = tuple(row[legal])
+            for key in (betting.acpc(), f"{betting.acpc()}@{code}"):
+                counts = self.habits.get(key, {})
+                seen = tuple(counts.get(betting.label(a), 0.0) for a in legal)
+                model = habit_mix(seen if sum(seen) else None, model)
+            row[legal] = model
         return rows
 
 
