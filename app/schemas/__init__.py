@@ -65,6 +65,7 @@ from app.schemas.matches import (
     RatesInUnit,
     SeriesPoint,
     Verdict,
+    WinChances,
 )
 from app.schemas.players import (
     AccountOut,
@@ -148,4 +149,5 @@ __all__ = [
     "TreeNode",
     "UTCDateTime",
     "Verdict",
+    "WinChances",
 ]

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from app.services.errors import StrategyUnavailableError
 from app.services.strategy_source import BUILD_HINT, StrategySource
+from app.services.valuers import Valuers
 from solver.abstractions import abstraction_for
 from solver.games import Game, State, legal_labels
 
@@ -46,6 +47,13 @@ class Bot(Protocol):
         ...
 
 
+def valuers_of(bot: Bot) -> Valuers | None:
+    """The value functions of a bot that has them (the app's; a test's own bot has none, and
+    its hands are then not analysed)."""
+    valuers = getattr(bot, "valuers", None)
+    return valuers if isinstance(valuers, Valuers) else None
+
+
 class StoredStrategyBot:
     """Plays the latest stored solve of each game, checked against the legal actions. A game
     solved in an abstraction is played by looking its strategy up under the abstract key of
@@ -56,6 +64,8 @@ class StoredStrategyBot:
 
     def __init__(self, source: StrategySource) -> None:
         self.source = source
+        self.valuers = Valuers(source)
+        """What each decision was worth under this bot's strategy (`app.services.analysis`)."""
 
     def value(self, game: Game) -> float | None:
         return self.source.solve(game.name).value

@@ -35,7 +35,7 @@ from app.models import (
     new_public_id,
     utcnow,
 )
-from app.services import player_totals
+from app.services import analysis_store, player_totals
 from app.services.errors import ConflictError, HandBusyError, NotFoundError
 from app.services.player_totals import StyleRows
 
@@ -106,6 +106,12 @@ class Finish:
     style: StyleRows = ()
     """The game's style counts of the human in this hand (for the player's totals)."""
     forfeit: bool = False
+    analysis: dict[str, Any] | None = None
+    """The coach's figures, kept with the hand (`app.services.analysis`)."""
+    pending: bool = False
+    """The analysis is computed later, off the request path."""
+    state: tuple[int, dict[str, Any]] | None = None
+    """(version read, new state) of the match's analysis state, written with the hand."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +148,8 @@ _BUMP_AND_FINISH = update(_HANDS).where(_GUARD).values(
     human_payoff=bindparam("new_payoff"), finished=bindparam("new_finished"),
     adjusted_payoff=bindparam("new_adjusted"), ev_lost=bindparam("new_ev_lost"),
     worst_loss=bindparam("new_worst_loss"), worst_seq=bindparam("new_worst_seq"),
-    forfeited=bindparam("new_forfeited"))
+    forfeited=bindparam("new_forfeited"), analysis=bindparam("new_analysis"),
+    analysis_pending=bindparam("new_pending"))
 _ADD_TO_TOTALS = (
     update(_MATCHES).where(_MATCHES.c.id == bindparam("match_id"))
     .values(hands_finished=_MATCHES.c.hands_finished + 1,
@@ -289,8 +296,10 @@ def _finish(session: Session, hand: HandRow, read: int, finish: Finish) -> HandR
         "new_payoff": finish.human_payoff, "new_finished": now,
         "new_adjusted": finish.adjusted, "new_ev_lost": finish.ev_lost,
         "new_worst_loss": finish.worst_loss, "new_worst_seq": finish.worst_seq,
-        "new_forfeited": finish.forfeit})
-    if result.rowcount != 1:
+        "new_forfeited": finish.forfeit, "new_analysis": finish.analysis,
+        "new_pending": finish.pending})
+    if result.rowcount != 1 or (finish.state is not None and not analysis_store.set_state(
+            connection, hand.match.id, *finish.state)):
         session.rollback()
         raise HandBusyError(BUSY)
     adjusted = finish.adjusted if finish.adjusted is not None else 0.0

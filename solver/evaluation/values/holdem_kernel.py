@@ -89,8 +89,9 @@ def playout_values(tree: BettingArrays, start: int, human: int, cards: Cards,
     the betting out once: each action drawn from the player's probabilities (`tables`, as
     ``tables[row_start[round] + row, bucket, slot]`` with the deal's buckets, or the human's
     habits where `model` has rows, see the module doc), the payoff of where the play ends
-    taken: an unbiased estimate of the value, for a fraction of a full walk's work.  Every root action's play-out of a deal draws the same uniform
-    numbers (common random numbers: the actions' values differ by less noise)."""
+    taken: an unbiased estimate of the value, for a fraction of a full walk's work. Every
+    root action's play-out of a deal draws the same uniform numbers (common random numbers:
+    the actions' values differ by less noise)."""
     np.random.seed(seed)
     first_round = tree.round[start]
     use_model = model.shape[0] > 0

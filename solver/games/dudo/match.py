@@ -342,6 +342,7 @@ class DudoMatchGame(GameDefaults):
              "loses the match.")
     reference_value: float | None = None
     pieces: PieceKind = "dice"
+    wins_and_losses: bool = True
     seats: tuple[Seat, Seat] = (
         Seat("first", "first in round 1"), Seat("second", "second in round 1"))
     history_legend: str = ("History: each finished round as both rolls and its moves, then the "

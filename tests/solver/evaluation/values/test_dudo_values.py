@@ -20,6 +20,8 @@ from solver.evaluation.values.dudo import DudoValues, rows_by_prefix
 from solver.evaluation.values.tree import TreeValues
 from solver.games import CHANCE, get_game
 from solver.games.dudo.game import DudoGame
+from solver.games.dudo.match import DudoMatchGame, DudoMatchState, Round, loser_payoffs
+from solver.games.dudo.rules import DudoRules, dice_text, tables
 from solver.games.dudo.tree import compile_dudo
 from strategies import InfosetStrategy, StrategyStore
 
@@ -184,3 +186,76 @@ def tree_strategy_with(tree: PublicTree, strategy: np.ndarray, public: str, labe
             counts = tuple(count if x == label else 0.0 for x in labels)
             profile[lo:hi] = habit_mix(counts, tuple(strategy[lo:hi]))
     return profile
+
+
+class SmallMatch(DudoMatchGame):
+    """A match from two dice each: the rounds 2v2, 2v1, 1v2 and 1v1."""
+
+    def initial_state(self) -> DudoMatchState:
+        return DudoMatchState(rounds=(Round((2, 2), 0),))
+
+
+def test_a_match_by_rounds() -> None:
+    """A match's hand is its rounds: each a segment starting at 2P - 1 of its dice counts
+    (the human's side of it), each round's values in match units, exact in the real round."""
+    recall = Recall(2, {(1, 1): None, (2, 2): 1})
+    table: dict[tuple[int, int], float] = {}
+    rows: dict[str, InfosetStrategy] = {}
+    reals: dict[tuple[int, int], tuple[PublicTree, np.ndarray]] = {}
+    for counts in ((1, 1), (1, 2), (2, 1), (2, 2)):
+        payoffs = loser_payoffs(counts, table)
+        rules = DudoRules(counts)
+        graph = recall_graph(rules, recall.memory(counts), payoffs, f"{counts[0]}v{counts[1]}:")
+        solver = FSICFRSolver(graph.graph)
+        solver.iterate(40)
+        strategy = solver.average_strategy()
+        table[counts] = (1.0 + solver.evaluate(strategy)) / 2.0
+        rows.update({key: InfosetStrategy(key, player, labels, probabilities)
+                     for key, player, labels, probabilities in graph.infoset_rows(strategy)})
+        if sum(counts) <= 3:
+            tree = compile_dudo("round", rules, payoffs)
+            reals[counts] = (tree, real_strategy(tree, recall_graph(rules, recall.memory(counts),
+                                                                     payoffs), strategy))
+    game = SmallMatch()
+    valuer = DudoValues(game, recall, rows_by_prefix(rows),
+                        lambda counts: loser_payoffs(counts, table))
+    rng = random.Random(8)
+    checked = 0
+    for n in range(40):
+        seat = n % 2
+        state = game.initial_state()
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                outcomes = state.chance_outcomes()
+                state = state.apply_action(rng.choices([o for o, _ in outcomes],
+                                                       [p for _, p in outcomes])[0])
+            else:
+                state = state.apply_action(rng.choice(state.legal_actions()))
+        segments = valuer.segments(state, seat)
+        assert len(segments) == len(state.rounds)
+        for played, segment in zip(state.rounds, segments, strict=True):
+            counts = (played.counts[played.opener], played.counts[1 - played.opener])
+            opener_value = 2 * table[counts] - 1
+            mine = opener_value if played.opener == seat else -opener_value
+            assert segment.start == pytest.approx(mine, abs=1e-9)
+            if counts not in reals:
+                continue
+            tree, strategy = reals[counts]
+            values = action_values(tree, strategy)
+            index = {key: i for i, key in enumerate(tree.infoset_keys)}
+            offsets = tree.infoset_regret_offset
+            role = 0 if played.opener == seat else 1
+            moves = list(played.moves)
+            decisions = iter(segment.decisions)
+            for k in range(len(moves)):
+                if (k % 2 == 0) != (role == 0):
+                    continue
+                labels = tables(played.rules).labels
+                bids = ",".join(labels[m] for m in moves[:k])
+                key = f"{dice_text(played.dice(seat))}|{bids}"
+                i = index[key]
+                got = next(decisions)
+                assert got.values == pytest.approx(values.q[offsets[i]:offsets[i + 1]],
+                                                   abs=1e-9)
+                checked += 1
+    assert checked > 20

@@ -1,0 +1,60 @@
+"""The value function of each game's solve, built once per solve in a process
+(`solver.evaluation.values`): what the analysis of a finished hand reads."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from app.services.errors import StrategyUnavailableError
+from app.services.strategy_source import StrategySource
+from solver.evaluation.values import HandValuer, valuer_for
+from solver.games import Game
+from strategies import StoreError
+
+log = logging.getLogger("app.analysis")
+
+
+class Valuers:
+    """The value function of each game's latest solve, built once per solve in this process.
+    A value function keeps caches, so one thread at a time uses it (`using`)."""
+
+    def __init__(self, source: StrategySource) -> None:
+        self.source = source
+        self._lock = threading.Lock()
+        self._locks: dict[str, threading.Lock] = {}
+        self._built: dict[str, tuple[int, HandValuer | None]] = {}
+
+    @contextmanager
+    def using(self, game: Game) -> Iterator[HandValuer | None]:
+        """The game's value function, for this thread alone while the block runs; None if
+        its solve has none (or none can be built now)."""
+        try:
+            info = self.source.solve(game.name)
+        except StrategyUnavailableError:
+            yield None
+            return
+        with self._lock:
+            lock = self._locks.setdefault(game.name, threading.Lock())
+        with lock:
+            built = self._built.get(game.name)
+            if built is None or built[0] != info.id:
+                try:
+                    valuer: HandValuer | None = valuer_for(game, info, self.source.store())
+                except (ValueError, StoreError, StrategyUnavailableError) as exc:
+                    log.warning("no analysis of %s hands: %s", game.name, exc)
+                    valuer = None
+                built = (info.id, valuer)
+                self._built[game.name] = built
+            yield built[1]
+
+    def quick(self, game: Game) -> bool:
+        """True where a hand is analysed in milliseconds (a tree read, once built): in the
+        request that finishes it."""
+        try:
+            info = self.source.solve(game.name)
+        except StrategyUnavailableError:
+            return False
+        return not info.abstraction
