@@ -21,7 +21,7 @@ import uvicorn
 from app.config import REPO_ROOT, ConfigError, Settings
 from app.main import create_app
 from app.serve import HTTP_PROTOCOL
-from solver.runs.background import background_games
+from solver.runs.build_status import background_games
 from strategies import StoreSchemaError, StrategyStore
 
 

@@ -16,13 +16,13 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, text
 from sqlalchemy.exc import DBAPIError
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 try:
     import fcntl
@@ -32,11 +32,18 @@ except ImportError:  # Windows
 log = logging.getLogger("app.migrate")
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+HEAD = "0003"
+"""The newest revision, written here too: a start on a database that is already current reads
+its one ``alembic_version`` row and imports nothing of Alembic, which cost about half a second
+of CPU at every start of every worker (`tests/app/test_db.py` keeps it equal to Alembic's
+head)."""
 SCHEMA_LOCK_KEY = 0x5B07_DB
 """PostgreSQL advisory lock held while migrating."""
 
 
 def config(connection: Connection | None = None) -> Config:
+    from alembic.config import Config  # lazily: see HEAD
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     if connection is not None:
@@ -45,7 +52,9 @@ def config(connection: Connection | None = None) -> Config:
 
 
 def head() -> str:
-    """The newest revision."""
+    """The newest revision, as Alembic finds it in the migration scripts."""
+    from alembic.script import ScriptDirectory  # lazily: see HEAD
+
     revision: str | None = ScriptDirectory.from_config(config()).get_current_head()
     assert revision is not None
     return revision
@@ -54,13 +63,29 @@ def head() -> str:
 def current(connection: Connection) -> str | None:
     """The database's revision; None before any migration ran (new, or made by a release
     before migrations)."""
+    from alembic.runtime.migration import MigrationContext  # lazily: see HEAD
+
     revision: str | None = MigrationContext.configure(connection).get_current_revision()
     return revision
+
+
+def is_current(engine: Engine) -> bool:
+    """Whether the database is at `HEAD` already, by one read and without Alembic."""
+    try:
+        with engine.connect() as conn:
+            found = conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+    except DBAPIError:  # no such table: a new database, or one from before migrations
+        return False
+    return found == [HEAD]
 
 
 def upgrade(engine: Engine, revision: str = "head", attempts: int = 10) -> None:
     """Migrate the database to `revision` (default: the newest), taking turns with other
     processes; a race that slips past the lock (SQLite without ``flock``) is tried again."""
+    if revision == "head" and is_current(engine):
+        return
+    from alembic import command  # lazily: see HEAD
+
     for attempt in range(1, attempts + 1):
         try:
             with _file_lock(engine), engine.begin() as conn:

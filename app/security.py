@@ -67,6 +67,16 @@ SECURITY_HEADERS: dict[str, str] = {
 }
 
 
+def _encoded(headers: dict[str, str]) -> tuple[tuple[bytes, bytes], ...]:
+    return tuple((k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers.items())
+
+
+_PAGE_HEADERS = _encoded({**SECURITY_HEADERS, "Content-Security-Policy": CONTENT_SECURITY_POLICY})
+_API_HEADERS = _encoded({**SECURITY_HEADERS, "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+                         "Cache-Control": "no-store"})
+"""The headers as ASGI sends them, encoded once rather than for every response."""
+
+
 class SecurityHeadersMiddleware:
     """Adds the security headers to every HTTP response (those the app set itself win)."""
 
@@ -78,11 +88,7 @@ class SecurityHeadersMiddleware:
             await self.app(scope, receive, send)
             return
         path: str = scope.get("path", "")
-        extra = dict(SECURITY_HEADERS)
-        extra["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
-        if path.startswith("/api/"):
-            extra["Cache-Control"] = "no-store"
-        encoded = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in extra.items()]
+        encoded = _API_HEADERS if path.startswith("/api/") else _PAGE_HEADERS
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":

@@ -3,13 +3,31 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from strategies import StrategyStore
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def copy_store(source: Path, target: Path, *, drop: tuple[str, ...] = ()) -> Path:
+    """A consistent copy of a store (SQLite backup), without the solves of `drop`."""
+    src, dst = sqlite3.connect(source), sqlite3.connect(target)
+    try:
+        src.backup(dst)
+    finally:
+        src.close()
+        dst.close()
+    with StrategyStore.open(target) as store:
+        for game in drop:
+            for solve in store.solves(game):
+                store.delete_solve(solve.id)
+    return target
 
 
 @pytest.fixture(scope="session")
@@ -38,15 +56,7 @@ def match_store(store_path: Path, tmp_path_factory: pytest.TempPathFactory) -> P
     bid, three iterations a round (a weak bot, but one with a strategy for every position;
     the real build is `python -m solver match`), about 40 s. Its table of win chances lies
     beside it, where the app looks for it."""
-    import sqlite3
-
-    path = tmp_path_factory.mktemp("match") / "strategies.sqlite"
-    source, target = sqlite3.connect(store_path), sqlite3.connect(path)
-    try:
-        source.backup(target)
-    finally:
-        source.close()
-        target.close()
+    path = copy_store(store_path, tmp_path_factory.mktemp("match") / "strategies.sqlite")
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
     result = subprocess.run(
         [sys.executable, "-m", "solver", "match", "--max-dice", "5", "--recall", "1",

@@ -27,7 +27,7 @@ from tests.conftest import REPO_ROOT
 
 PACKAGES = ("app", "solver", "strategies")
 MAX_LINES = 450
-LAZY_MODULES = {"distributed", "pokerkit", "pyspiel", "scipy", "open_spiel"}
+LAZY_MODULES = {"alembic", "distributed", "pokerkit", "pyspiel", "scipy", "open_spiel"}
 """Third-party modules that may be imported inside a function, because they take a second or
 more to import (or are optional) and most commands never need them.  Project modules never may."""
 
@@ -233,8 +233,8 @@ def _string_constants(tree: ast.Module) -> Iterator[ast.Constant]:
 
 
 GENERIC = ("solver.engine", "solver.algorithms", "solver.runs.build", "solver.runs.background",
-           "solver.runs.store_solve",
-           "solver.runs.dask", "solver.runs.sizes", "solver.evaluation.stored")
+           "solver.runs.build_status", "solver.runs.store_solve", "solver.runs.dask",
+           "solver.runs.sizes", "solver.evaluation.stored")
 
 
 @pytest.mark.parametrize("prefix", GENERIC)

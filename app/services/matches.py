@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import TypeAdapter
 from sqlalchemy.orm import Session
 
 from app.models import FINISHED, IN_PROGRESS, PERSON
@@ -37,6 +38,10 @@ from app.services.trace import Trace
 from solver.games.base import PlayedHand
 from solver.games.views import ResultUnit
 
+_SERIES = TypeAdapter(list[SeriesPoint])
+_HAND_LIST = TypeAdapter(list[HandSummary])
+"""The series and the page of hands are validated as one list each: a model's Python
+``__init__`` per point was a third of a 10,000-hand match's read."""
 MAX_SERIES_POINTS = 500
 COSTLIEST = 5
 DEFAULT_PAGE = 50
@@ -96,13 +101,12 @@ def match_results(session: Session, source: StrategySource, match_id: str, acces
     page = page[:limit]
     last = hand_store.last_hand(session, match.id)
     current = last[0] if last is not None and last[2] == IN_PROGRESS else None
-    series = [
-        SeriesPoint(number=row.number, payoff=row.human_payoff,
-                    cumulative=row.cumulative_payoff,
-                    expected_cumulative=value * row.seat_balance if value is not None else None,
-                    adjusted_cumulative=row.cumulative_adjusted)
-        for row in hand_store.series_sample(session, match, MAX_SERIES_POINTS)
-    ]
+    series = _SERIES.validate_python([
+        {"number": number, "payoff": payoff, "cumulative": cumulative,
+         "expected_cumulative": value * balance if value is not None else None,
+         "adjusted_cumulative": adjusted_cumulative}
+        for number, payoff, cumulative, balance, adjusted_cumulative
+        in hand_store.series_sample(session, match, MAX_SERIES_POINTS)])
     judged_everything = adjusted.n == stats.n and stats.n > 0
     ev_lost = (expected_total - adjusted.total
                if judged_everything and expected_total is not None else None)
@@ -142,12 +146,13 @@ def match_results(session: Session, source: StrategySource, match_id: str, acces
                    for row in hand_store.costliest_hands(session, match, COSTLIEST,
                                                          above=NEGLIGIBLE)],
         series=series,
-        hands=[HandSummary(hand_id=row.public_id, number=row.number, human_seat=row.human_seat,
-                           status="finished" if row.status == FINISHED else "in_progress",
-                           human_payoff=row.human_payoff, created=row.created,
-                           finished=row.finished, adjusted_payoff=row.adjusted_payoff,
-                           ev_lost=row.ev_lost, forfeited=bool(row.forfeited))
-               for row in page],
+        hands=_HAND_LIST.validate_python([
+            {"hand_id": row.public_id, "number": row.number, "human_seat": row.human_seat,
+             "status": "finished" if row.status == FINISHED else "in_progress",
+             "human_payoff": row.human_payoff, "created": row.created,
+             "finished": row.finished, "adjusted_payoff": row.adjusted_payoff,
+             "ev_lost": row.ev_lost, "forfeited": bool(row.forfeited)}
+            for row in page]),
         next_cursor=page[-1].number if more and page else None,
         current_hand_id=current,
         in_unit=_in_unit(game_or_404(match.game).result_unit, stats, interval, adjusted,

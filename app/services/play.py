@@ -29,6 +29,7 @@ from app.services import analysis, analysis_store, coach, hand_store, views
 from app.services.bot import Bot, Policy, valuers_of
 from app.services.errors import (
     BotStalledError,
+    HandBusyError,
     HandFinishedError,
     HandInProgressError,
     IdempotencyKeyReuseError,
@@ -37,7 +38,7 @@ from app.services.errors import (
     StrategyUnavailableError,
     UnguardedActionError,
 )
-from app.services.hand_store import Finish, HandRow, IdempotentAnswer, Recorded
+from app.services.hand_store import BUSY, Finish, HandRow, IdempotentAnswer, Recorded
 from app.services.player_totals import style_rows
 from app.services.strategy_source import StrategySource
 from app.services.tokens import Access, open_hand, open_match
@@ -106,14 +107,16 @@ def act(session: Session, source: StrategySource, bot: Bot, hand_id: str, access
 
     409 (`IllegalActionError`, carrying the legal labels) if the hand is over, it is not the
     human's turn or the label is not legal here; 503 if the bot has no strategy."""
-    hand = open_hand(session, hand_id, access)
-    if seq is None and idempotency_key is None:
-        raise UnguardedActionError(
-            "an action needs the seq of the hand view it was chosen on, or an idempotency key, "
-            "so that a retry or a double submission is never played twice; nothing was played")
-    fingerprint = _fingerprint(hand_id, label, seq)
-    with hand_store.claim(hand):
-        hand = hand_store.refresh(session, hand)
+    with hand_store.claim(hand_id) as held:
+        hand = open_hand(session, hand_id, access)
+        if seq is None and idempotency_key is None:
+            raise UnguardedActionError(
+                "an action needs the seq of the hand view it was chosen on, or an idempotency "
+                "key, so that a retry or a double submission is never played twice; nothing "
+                "was played")
+        if not held:
+            raise HandBusyError(BUSY)
+        fingerprint = _fingerprint(hand_id, label, seq)
         # The key is looked up after the hand's version was read: if the first request with
         # this key commits in between, it is found here; if later, the version guard stops us.
         if idempotency_key is not None:
@@ -189,9 +192,10 @@ def resume_hand(session: Session, bot: Bot, hand_id: str, access: Access,
                 rng: random.Random | None = None, hint: bool = False) -> HandView:
     """Let chance and the bot move if an interruption (the store failing, 503) left them to
     move; otherwise the hand as it is."""
-    hand = open_hand(session, hand_id, access)
-    with hand_store.claim(hand):
-        hand = hand_store.refresh(session, hand)
+    with hand_store.claim(hand_id) as held:
+        hand = open_hand(session, hand_id, access)
+        if not held:
+            raise HandBusyError(BUSY)
         trace = Trace.replay(get_game(hand.match.game), hand_store.recorded(session, hand))
         state = trace.state
         waiting = state.is_terminal() or state.current_player() != hand.human_seat

@@ -26,7 +26,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from app.services.errors import GameNotReadyError, StrategyUnavailableError
 from solver.engine.progress import estimate, minutes
 from solver.games import game_names, get_game
-from solver.runs.background import build_report
+from solver.runs.build_status import build_report
 from strategies import (
     InfosetStrategy,
     PublicNode,

@@ -7,9 +7,9 @@ on with the next game. Before a game starts, its plan (`solver.runs.plan`) is ch
 the memory available, so one that cannot fit is refused with a message instead of being killed
 75 seconds in. The builds write plain progress lines (``SOLVER_PLAIN_PROGRESS``) to the log.
 
-This process holds a lock (``<status>.lock``) while it works; `build_report` tells a reader
-whether a build the status file says is under way still has a process behind it, so that a
-build killed with the app, or any other way, shows as stopped, and the next start tries again.
+This process holds a lock (``<status>.lock``) while it works; `solver.runs.build_status` tells a
+reader (the app) whether a build the status file says is under way still has a process behind
+it.
 """
 
 from __future__ import annotations
@@ -22,33 +22,17 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
-from solver.engine.progress import PLAIN_ENV, STATUS_ENV, minutes, read_status, write_status
-from solver.games import game_names, get_game
+from solver.engine.progress import PLAIN_ENV, STATUS_ENV, minutes, write_status
+from solver.games import get_game
+from solver.runs.build_status import background_games, lock_path
 from solver.runs.plan import RunPlan
-from solver.runs.store_solve import StorePath
-from strategies import StoreError, StrategyStore
 
-STOPPED = ("the build stopped before it finished (the process was stopped or killed); the next "
-           "start of the app tries again")
 LOCK_ATTEMPTS = 50
 """Tries (10 ms apart) to take the lock: a reader checking it holds it for a moment."""
 
 Planner = Callable[[Sequence[str]], RunPlan]
 """The plan of ``python -m solver`` arguments, without running them (the CLI parses them)."""
-
-
-def background_games(store_path: StorePath) -> list[str]:
-    """The lobby's games that take long (`BuildPlan.background`) and the store does not hold
-    yet: what a background build makes, in the lobby's order."""
-    try:
-        with StrategyStore.open(Path(store_path) if store_path else None) as store:
-            solved = set(store.games())
-    except StoreError:
-        solved = set()
-    return [g for g in game_names() if get_game(g).listed and get_game(g).build.background
-            and g not in solved]
 
 
 def command_of(game: str, store: str | None) -> list[str]:
@@ -143,11 +127,6 @@ def _run(command: list[str], status_path: Path | None, shown: Sequence[str]) -> 
     return last_error or f"`python -m solver {' '.join(shown)}` exited with {code}"
 
 
-def lock_path(status_path: Path | None) -> Path:
-    assert status_path is not None
-    return status_path.with_suffix(".lock")
-
-
 def _exclusive(path: Path) -> int | None:
     """An open lock file held exclusively for the rest of the process, or None if another
     process holds it."""
@@ -161,33 +140,3 @@ def _exclusive(path: Path) -> int | None:
             time.sleep(0.01)
     os.close(fd)
     return None
-
-
-def _held(path: Path) -> bool:
-    """Whether some process holds the lock at `path` (a shared lock taken and let go at once:
-    it fails while a build holds its exclusive one)."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except OSError:
-        return True
-    finally:
-        os.close(fd)  # closing lets go of a lock taken here
-    return False
-
-
-def build_report(status_path: Path) -> dict[str, Any] | None:
-    """The status a background build wrote, or None; a build it says is under way whose
-    process is gone (killed with the app, by the kernel, or any other way) is reported as
-    stopped: its game failed with `STOPPED`, and the games after it no longer wait."""
-    report = read_status(status_path)
-    if not report or not report.get("current") or _held(lock_path(status_path)):
-        return report
-    failed = dict(report.get("failed") or {})
-    failed[str(report["current"])] = STOPPED
-    for game in report.get("pending") or []:
-        failed.setdefault(str(game), STOPPED)
-    return {**report, "current": None, "pending": [], "failed": failed, "stopped": True}

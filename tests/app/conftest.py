@@ -7,7 +7,6 @@ The store is built once per session with ``python -m solver build --quiet`` (abo
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,25 +19,10 @@ from fastapi.testclient import TestClient
 from app.config import Settings
 from app.deps import get_rng
 from app.main import create_app
-from strategies import StrategyStore
 from tests.app.postgres import PostgresServer, postgres_server
+from tests.conftest import copy_store
 
 GAMES = ("rps", "kuhn", "leduc", "dudo", "dudo-calzo", "holdem-mini")
-
-
-def copy_store(source: Path, target: Path, *, drop: tuple[str, ...] = ()) -> Path:
-    """A consistent copy of a store (SQLite backup), without the solves of `drop`."""
-    src, dst = sqlite3.connect(source), sqlite3.connect(target)
-    try:
-        src.backup(dst)
-    finally:
-        src.close()
-        dst.close()
-    with StrategyStore.open(target) as store:
-        for game in drop:
-            for solve in store.solves(game):
-                store.delete_solve(solve.id)
-    return target
 
 
 @pytest.fixture(scope="session")
@@ -97,6 +81,18 @@ def new_match(client: TestClient, game: str) -> tuple[str, dict[str, str]]:
     assert response.status_code == 201, response.text
     body = response.json()
     return body["match_id"], {"Authorization": f"Bearer {body['token']}"}
+
+
+def play_random_hand(client: TestClient, match_id: str, headers: dict[str, str],
+                     rng: random.Random) -> dict[str, Any]:
+    """Start a hand of the match and play random legal actions until it ends; its last view."""
+    view: dict[str, Any] = client.post(f"/api/v1/matches/{match_id}/hands",
+                                       headers=headers).json()
+    while view["status"] == "in_progress":
+        view = client.post(f"/api/v1/hands/{view['hand_id']}/actions", headers=headers,
+                           json={"action": rng.choice(view["legal_actions"]),
+                                 "seq": view["seq"]}).json()
+    return view
 
 
 # ---- PostgreSQL --------------------------------------------------------------------------------

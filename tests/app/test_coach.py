@@ -32,7 +32,7 @@ from solver.evaluation.values import HandValuer, valuer_for
 from solver.evaluation.values.dudo import DudoValues, rows_by_prefix
 from solver.games import Game, State, get_game
 from strategies import InfosetStrategy, StrategyStore
-from tests.app.conftest import AppFactory, new_match
+from tests.app.conftest import AppFactory, new_match, play_random_hand
 from tests.app.simulated import RULES, Rule, chooser, play, rule_profile
 from tests.solver.evaluation.values.test_dudo_values import solve_abstract
 
@@ -180,12 +180,7 @@ def test_the_service_keeps_the_coachs_figures(make_app: AppFactory) -> None:
     rng = random.Random(9)
     adjusted, lost = [], 0.0
     for _ in range(6):
-        view = api.client.post(f"/api/v1/matches/{match_id}/hands", headers=headers).json()
-        while view["status"] == "in_progress":
-            view = api.client.post(f"/api/v1/hands/{view['hand_id']}/actions",
-                                   headers=headers,
-                                   json={"action": rng.choice(view["legal_actions"]),
-                                         "seq": view["seq"]}).json()
+        view = play_random_hand(api.client, match_id, headers, rng)
         outcome = view["outcome"]
         assert outcome["coach"] is not None and outcome["analysis"] == "done"
         mine = [e for e in view["events"] if e["actor"] == "you"]

@@ -34,7 +34,7 @@ from app.services import StrategySource
 from app.services.tokens import hash_token
 from solver.games import get_game, play
 from tests.app import release1
-from tests.app.conftest import AppFactory, new_match
+from tests.app.conftest import AppFactory, new_match, play_random_hand
 
 BASELINE = "0001"
 
@@ -227,6 +227,22 @@ def test_the_migrated_schema_is_the_models_schema(database_url: str) -> None:
         engine.dispose()
 
 
+def test_the_head_written_in_the_code_is_alembics(database_url: str) -> None:
+    """`migrate.HEAD` lets a start on a current database skip Alembic: it must be the newest
+    migration, and a database is current only once it is there."""
+    assert migrate.head() == migrate.HEAD
+    engine = make_engine(database_url)
+    try:
+        assert not migrate.is_current(engine)  # a new database has no version table
+        create_tables(engine)
+        assert migrate.is_current(engine)
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE alembic_version SET version_num = '0001'"))
+        assert not migrate.is_current(engine)
+    finally:
+        engine.dispose()
+
+
 def test_writers_never_wait_for_the_lock_without_a_connection(tmp_path: Path,
                                                               store_path: Path) -> None:
     """Many more requests than pooled connections, all writing at once on SQLite: a thread
@@ -336,12 +352,7 @@ def test_the_write_ahead_log_stays_bounded_over_many_hands(
         match_id, headers = new_match(api.client, "leduc")
         chooser = random.Random(0)
         for _ in range(600):
-            view = api.client.post(f"/api/v1/matches/{match_id}/hands", headers=headers).json()
-            while view["status"] == "in_progress":
-                view = api.client.post(f"/api/v1/hands/{view['hand_id']}/actions",
-                                       headers=headers,
-                                       json={"action": chooser.choice(view["legal_actions"]),
-                                             "seq": view["seq"]}).json()
+            play_random_hand(api.client, match_id, headers, chooser)
             sizes.append(wal.stat().st_size)
     finally:
         stop.set()

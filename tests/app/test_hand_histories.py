@@ -21,7 +21,7 @@ from app.web.routes import replay
 from solver.games import register_game, unregister_game
 from solver.games.base import PlayedHand
 from solver.runs.store_solve import solve_and_store
-from tests.app.conftest import AppFactory, copy_store, new_match
+from tests.app.conftest import AppFactory, copy_store, new_match, play_random_hand
 from tests.app.test_pages import (
     action_form,
     enabled_actions,
@@ -65,15 +65,7 @@ def store(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, store_path: Path) -> 
 
 def play_hands(client, match_id: str, headers: dict[str, str], count: int) -> list[dict]:
     rng = random.Random(11)
-    finished = []
-    for _ in range(count):
-        view = client.post(f"{API}/matches/{match_id}/hands", headers=headers).json()
-        while view["status"] == "in_progress":
-            view = client.post(f"{API}/hands/{view['hand_id']}/actions", headers=headers,
-                               json={"action": rng.choice(view["legal_actions"]),
-                                     "seq": view["seq"]}).json()
-        finished.append(view)
-    return finished
+    return [play_random_hand(client, match_id, headers, rng) for _ in range(count)]
 
 
 def test_pages_of_hand_histories_join_into_one_file(store: Path, make_app: AppFactory) -> None:

@@ -16,7 +16,7 @@ import pytest
 
 from app.config import REPO_ROOT
 from solver.engine.progress import write_status
-from solver.runs.background import STOPPED, lock_path
+from solver.runs.build_status import STOPPED, lock_path
 from tests.app.conftest import AppFactory, AppHandle
 
 API = "/api/v1"

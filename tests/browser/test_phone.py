@@ -52,12 +52,12 @@ def test_every_page_fits_a_phone(browser, server: str, shots: Path) -> None:
         play_out(page)
         expect(page.locator("#coach")).to_be_visible()
         fits(page, "a finished hand with the coach and the results")
-        for _ in range(2):  # results with a spread, its band and its interval
+        for _ in range(4):  # the interval is shown from the fifth hand on
             page.locator("#next-hand").click()
             page.wait_for_timeout(200)
             play_out(page)
         expect(page.locator("#stat-ci")).to_contain_text("…")
-        fits(page, "the results after three hands")
+        fits(page, "the results after five hands")
         snap(page, shots, "phone-results")
         page.locator("#coach a", has_text="Replay").click()
         page.wait_for_url(re.compile(r"/hands/"))

@@ -320,7 +320,7 @@ class HoldemGame(GameDefaults):
     @cached_property
     def engine(self) -> HoldemEngine:
         """The compiler of this member's public tree."""
-        return HoldemEngine(self)
+        return HoldemEngine(self.name, self.definition)
 
     @property
     def build(self) -> BuildPlan:

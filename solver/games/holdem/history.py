@@ -9,25 +9,58 @@ acts first before the flop. That is universal_poker's numbering too, which ours 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from solver.games.base import PlayedHand
+from solver.games.holdem.betting import Betting
+from solver.games.holdem.rules import HoldemRules
 
 if TYPE_CHECKING:
     from pokerkit import HandHistory
-
-    from solver.games.holdem.game import HoldemGame, HoldemState
 
 STARTING_STACK = 1_000
 """Chips each player starts with in the history: more than a limit hand can cost (48)."""
 _PHH_ACTIONS = {"fold": "f", "check": "cc", "call": "cc", "bet": "cbr", "raise": "cbr"}
 
 
+class Replay(Protocol):
+    """What a history reads of a hand (`solver.games.holdem.game.HoldemState` is one)."""
+
+    @property
+    def history(self) -> tuple[int, ...]: ...
+    @property
+    def cards(self) -> tuple[int, ...]: ...
+    @property
+    def betting(self) -> Betting: ...
+    def is_chance(self) -> bool: ...
+    def is_terminal(self) -> bool: ...
+    def current_player(self) -> int: ...
+    def action_label(self, action: int) -> str: ...
+    def apply_action(self, action: int) -> Replay: ...
+    def hole(self, player: int) -> tuple[int, ...]: ...
+    def board(self) -> tuple[int, ...]: ...
+
+
+class Table(Protocol):
+    """What a history reads of the game (`solver.games.holdem.game.HoldemGame` is one): named
+    by what it offers, so that the game can write its histories here without a circle."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def definition(self) -> HoldemRules: ...
+    @property
+    def card_names(self) -> tuple[str, ...]: ...
+    @property
+    def is_heads_up_limit_holdem(self) -> bool: ...
+    def initial_state(self) -> Replay: ...
+
+
 def phh_player(seat: int) -> str:
     return f"p{seat + 1}"
 
 
-def hand_history(game: HoldemGame, state: HoldemState,
+def hand_history(game: Table, state: Replay,
                  played: PlayedHand | None = None) -> HandHistory:
     """The finished (or unfinished) hand `state` as a pokerkit `HandHistory` of fixed-limit
     Texas hold'em, numbered and its players named as `played` says; `ValueError` for a member

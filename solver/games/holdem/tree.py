@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
@@ -43,9 +43,6 @@ from solver.engine.node_kinds import CHANCE_NODE, DECISION_NODE, FOLD_NODE, SHOW
 from solver.engine.tree import CardTerminals, PublicTree, TreeArrays, pack_tree
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.rules import HoldemRules
-
-if TYPE_CHECKING:
-    from solver.games.holdem.game import HoldemGame
 
 IntArray = NDArray[np.int64]
 
@@ -100,21 +97,25 @@ class HoldemEngine:
     """Compiles one member: `public_tree()` for solving, `arrays()` alone for members too big
     to name every information set, `sizes()` without building anything."""
 
-    def __init__(self, game: HoldemGame) -> None:
-        self.game = game
-        d: HoldemRules = game.definition
-        self.definition = d
+    def __init__(self, name: str, definition: HoldemRules) -> None:
+        self.name = name
+        """The member's name (its trees are filed under it)."""
+        d = self.definition = definition
         self.hand_cards = np.array(list(itertools.combinations(range(d.num_cards), d.hole_cards)),
                                    np.int64).reshape(-1, d.hole_cards)
         """Every hand, its cards increasing; hands in lexicographic order."""
         self.hand_mask = np.bitwise_or.reduce(np.left_shift(1, self.hand_cards), axis=1)
-        self.hand_names = tuple(game.written(tuple(int(c) for c in h)) for h in self.hand_cards)
+        self.hand_names = tuple(self.written(h) for h in self.hand_cards)
         self.betting = _betting_tree(d)
         dealt = [2 * d.hole_cards + d.board_dealt(r) for r in range(d.num_rounds)]
         self.cards_dealt = tuple(dealt)
         """Cards dealt (hole and board) once each round's board is out."""
 
     # ---- sizes, counted without building anything ---------------------------------------
+
+    def written(self, cards: Iterable[int]) -> str:
+        """Cards high to low, as the game's keys write them (`HoldemGame.written`)."""
+        return self.definition.deck.names(sorted(cards, reverse=True))
 
     def boards(self, round_: int, hole_cards_out: bool = False) -> int:
         """Board sequences (each round's cards as a set) once round `round_` is dealt: from
@@ -167,7 +168,7 @@ class HoldemEngine:
     def public_tree(self) -> PublicTree:
         """The tree with its information sets and public nodes named (`PublicTree`)."""
         arrays, keys, actions, labels, nodes = self._compile(with_keys=True)
-        return PublicTree(self.game.name, arrays, tuple(keys), tuple(actions), tuple(labels),
+        return PublicTree(self.name, arrays, tuple(keys), tuple(actions), tuple(labels),
                           node_keys=tuple(nodes.keys), node_labels=tuple(nodes.labels),
                           deal_weight=np.array(nodes.weights))
 
@@ -182,7 +183,7 @@ class HoldemEngine:
         both = self._counts()["slots"]
         if both // 2 > MAX_SLOTS:
             raise ValueError(
-                f"{self.game.name} has {both // 2:,} (public node, hand) pairs; the exact engine "
+                f"{self.name} has {both // 2:,} (public node, hand) pairs; the exact engine "
                 f"builds at most {MAX_SLOTS:,}: the game needs an abstraction to be solved")
         n, k = d.num_cards, d.hole_cards
         weights = [1.0 / (math.comb(n, k) * math.comb(n - k, k) * self.boards(r, True))
@@ -273,7 +274,7 @@ class HoldemEngine:
             mask = sum(1 << c for c in cards)
             hands = here.hands[(self.hand_mask[here.hands] & mask) == 0]
             written = here.written + ("",) * (round_ - here.round - 1) + (
-                self.game.written(cards),)
+                self.written(cards),)
             boards.append(_Board(round_, here.cards + cards, written, hands, position[hands]))
             out.append(len(boards) - 1)
         children_of[board] = out

@@ -15,7 +15,7 @@ import pytest
 from solver.cli import main
 from solver.engine.progress import read_status, write_status
 from solver.games import GAMES_ENV, unregister_game
-from solver.runs.background import STOPPED, build_report, lock_path
+from solver.runs.build_status import STOPPED, build_report, lock_path
 from strategies import StrategyStore
 from tests.conftest import REPO_ROOT
 

@@ -18,6 +18,7 @@ from solver.engine.compile import _build, _load, _save
 from solver.engine.node_kinds import FOLD_NODE, SHOWDOWN_NODE
 from solver.engine.tree import PublicTree, pack_tree
 from solver.games import get_game
+from solver.games.holdem.rules import HULHE
 from solver.games.holdem.tree import HoldemEngine
 from tests.solver.games.holdem.test_openspiel import playouts
 
@@ -132,7 +133,7 @@ def test_holdem_sizes() -> None:
 
 def test_the_full_game_is_refused_before_it_is_built() -> None:
     with pytest.raises(ValueError, match="needs an abstraction"):
-        HoldemEngine(get_game("holdem")).arrays()  # type: ignore[arg-type]
+        HoldemEngine("holdem", HULHE).arrays()
 
 
 @pytest.mark.parametrize(("algorithm", "iterations"), [("cfr+", 600), ("dcfr", 400)])
