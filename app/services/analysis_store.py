@@ -91,13 +91,6 @@ def first_pending(connection: Connection, match_id: int) -> PendingHand | None:
                        float(row.human_payoff or 0.0), bool(row.forfeited), row.finished.date())
 
 
-def pending_matches(connection: Connection, limit: int) -> list[int]:
-    """Matches with hands waiting for their analysis (at start-up)."""
-    return [int(x) for x in connection.execute(
-        select(_HANDS.c.match_id).where(_PENDING).group_by(_HANDS.c.match_id).limit(limit)
-    ).scalars()]
-
-
 @dataclass(frozen=True, slots=True)
 class Analysed:
     """What one hand's analysis adds (`write`)."""
