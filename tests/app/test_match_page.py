@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.conftest import AppFactory, AppHandle
+from tests.app.conftest import AppFactory, AppHandle, new_match
 from tests.app.test_pages import Node, action_form, enabled_actions, page, post_action, start
 
 DIE = "⚀⚁⚂⚃⚄⚅"
@@ -106,3 +106,34 @@ def test_the_explorer_words_a_stored_round(web: AppHandle) -> None:
             assert "round of 1 die each" in card.text
         if key.endswith("|"):
             assert words == "The opening bid of a round"
+
+
+def test_a_whole_match_is_judged_round_by_round(web: AppHandle) -> None:
+    """A finished match is analysed after the answer (its rounds' recall graphs): every one of
+    my bids and challenges valued in match units, the match's result without the dice luck of
+    each round, and the results as chances of winning beside the bot's own (in the API: an API
+    match is not the browser's to see)."""
+    client = web.client
+    match_id, headers = new_match(client, "dudo-match")
+    view = client.post(f"/api/v1/matches/{match_id}/hands", headers=headers).json()
+    while view["status"] == "in_progress":
+        legal = view["legal_actions"]
+        view = client.post(f"/api/v1/hands/{view['hand_id']}/actions", headers=headers,
+                           json={"action": "dudo" if "dudo" in legal else legal[0],
+                                 "seq": view["seq"]}).json()
+    assert view["outcome"]["analysis"] == "pending"
+    done = client.get(f"/api/v1/hands/{view['hand_id']}", headers=headers).json()["outcome"]
+    assert done["analysis"] == "done"
+    mine = [e["label"] for e in view["events"] if e["actor"] == "you"]
+    assert [d["chosen"] for d in done["coach"]] == mine
+    for d in done["coach"]:
+        assert d["exact"] and all(-1.0 - 1e-9 <= a["value"] <= 1.0 + 1e-9 for a in d["actions"])
+        assert d["value"] == pytest.approx(sum(a["probability"] * a["value"]
+                                               for a in d["actions"]))
+    assert done["adjusted_payoff"] is not None
+    results = client.get(f"/api/v1/matches/{match_id}", headers=headers).json()
+    assert results["adjusted_hands"] == 1 and results["hands_analysing"] == 0
+    chances = results["win_chances"]
+    assert chances["won"] == (1.0 if view["outcome"]["human_payoff"] > 0 else 0.0)
+    assert chances["adjusted"] == pytest.approx((1 + done["adjusted_payoff"]) / 2)
+    assert chances["expected"] is not None and 0.0 < chances["expected"] < 1.0
