@@ -11,13 +11,16 @@ each position and averages a cell's hands.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import Any
 
 from solver.games.base import ClassCell, ClassSpots, State
 from solver.games.holdem.betting import CALL, FOLD, RAISE
 
-if TYPE_CHECKING:
-    from solver.games.holdem.game import HoldemGame, HoldemState
+HoldemGame = Any
+"""`solver.games.holdem.game.HoldemGame`, named but not imported: that module imports this one
+(its `class_spots` is this module's), and even a type-only import back would tie the two."""
+HoldemState = Any
+"""`solver.games.holdem.game.HoldemState`, for the same reason."""
 
 LETTERS = {"f": FOLD, "c": CALL, "r": RAISE}
 """The betting line's letters: f fold, c check or call, r bet or raise."""
