@@ -33,7 +33,8 @@ from tests.app.simulated import RULES, chooser, play, rule_profile
 PLAYERS = {"equilibrium": None, **{name.replace(" ", "-"): rule for name, rule in RULES.items()}}
 
 
-def measure(game_name: str, store: Path, player: str, hands: int, seed: int) -> dict[str, object]:
+def measure(game_name: str, store: Path, player: str, hands: int, seed: int, every: int = 0
+            ) -> dict[str, object]:
     game = get_game(game_name)
     source = StrategySource(store)
     bot = StoredStrategyBot(source)
@@ -55,6 +56,8 @@ def measure(game_name: str, store: Path, player: str, hands: int, seed: int) -> 
         raw.append(payoff)
         adjusted.append(done.review.adjusted)
         plain.append(done.review.plain)
+        if every and (n + 1) % every == 0 and n + 1 < hands:
+            _progress(player, raw, adjusted, time.process_time() - cpu)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     stats = {name: results.summarize(xs) for name, xs in
              (("raw", raw), ("adjusted", adjusted), ("plain", plain))}
@@ -87,6 +90,15 @@ def measure(game_name: str, store: Path, player: str, hands: int, seed: int) -> 
     return out
 
 
+def _progress(player: str, raw: list[float], adjusted: list[float], cpu: float) -> None:
+    """The figures so far, for a long run that may be cut short (`--every`)."""
+    r, a = results.summarize(raw), results.summarize(adjusted)
+    assert r.std is not None and a.std is not None
+    print(json.dumps({"player": player, "hands_so_far": len(raw), "raw_mean": r.mean,
+                      "adjusted_mean": a.mean, "narrower": r.std / a.std if a.std else None,
+                      "cpu_seconds": round(cpu, 1)}), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
@@ -95,10 +107,12 @@ def main() -> None:
     parser.add_argument("--players", default=",".join(PLAYERS))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--every", type=int, default=0, metavar="N",
+                        help="also print the figures so far every N hands")
     args = parser.parse_args()
     store = args.store if args.store is not None else default_store_path()
     for player in args.players.split(","):
-        row = measure(args.game, store, player, args.hands, args.seed)
+        row = measure(args.game, store, player, args.hands, args.seed, args.every)
         if args.json:
             print(json.dumps(row), flush=True)
             continue
