@@ -30,29 +30,10 @@ from solver.games.base import Game, State
 FloatArray = NDArray[np.float64]
 
 
-TENDENCY_WEIGHT = 4.0
-"""How many decisions the player's general tendency (what it does with the same actions open
-anywhere) counts for at most: enough to start a rarely seen point of the betting from the
-player's own style, little enough that the bot's strategy for its cards still shapes it."""
-
-
-def habit_keys(information_state_key: str, labels: tuple[str, ...]) -> tuple[str, str, str]:
-    """Where a player's habits are counted in a tree game, the most general first: the actions
-    open to it (its tendency facing a bet, say, anywhere), the public part of its key (what it
-    does here whatever it holds), and the whole key (what it does here with this)."""
-    return ("*" + ",".join(labels), information_state_key.partition("|")[2],
-            information_state_key)
-
-
-def _with_tendencies(habits: Habits) -> Habits:
-    """`habits` with the counts of each tendency (`habit_keys`' first key) scaled to at most
-    `TENDENCY_WEIGHT` decisions."""
-    scaled = {}
-    for key, counts in habits.items():
-        total = sum(counts.values())
-        if key.startswith("*") and total > TENDENCY_WEIGHT:
-            scaled[key] = {a: c * TENDENCY_WEIGHT / total for a, c in counts.items()}
-    return {**habits, **scaled} if scaled else habits
+def habit_keys(information_state_key: str) -> tuple[str, str]:
+    """Where a player's habits are counted in a tree game: the public part of its key (what
+    it does here whatever it holds), and the whole key (what it does here with this)."""
+    return information_state_key.partition("|")[2], information_state_key
 
 
 @dataclass(slots=True, eq=False)
@@ -97,7 +78,7 @@ class TreeValues:
                     model_values = tuple(float(x) for x in modelled.q[lo:hi])
                 decisions.append(DecisionValues(
                     labels, strategy, values, float(base.v[i]), model_probabilities,
-                    model_values, True, habit_keys(key, labels)))
+                    model_values, True, habit_keys(key)))
             if action is not None:
                 state = state.apply_action(action)
         sign = 1.0 if seat == 0 else -1.0
@@ -109,10 +90,9 @@ class TreeValues:
         tree = self.tree
         profile = self.strategy.copy()
         offsets = tree.infoset_regret_offset
-        habits = _with_tendencies(habits)
         for i in np.flatnonzero(tree.infoset_player == seat).tolist():
             labels = tree.infoset_labels[i]
-            keys = habit_keys(tree.infoset_keys[i], labels)
+            keys = habit_keys(tree.infoset_keys[i])
             if all(habit_counts(habits, key, labels) is None for key in keys):
                 continue
             lo, hi = int(offsets[i]), int(offsets[i + 1])
