@@ -12,17 +12,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, TypeVar
 
-from fastapi import Depends, Path, Request
+from fastapi import BackgroundTasks, Depends, Path, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session, sessionmaker
 
 from app import services
 from app.config import Settings
-from app.services import Bot, OwnerAccess, StrategySource, TokenAccess
+from app.schemas import HandReplay, HandView
+from app.services import Bot, OwnerAccess, StrategySource, TokenAccess, analysis
+from app.services.bot import valuers_of
 from solver.games import game_names
 
 T = TypeVar("T")
+H = TypeVar("H", HandView, HandReplay)
 
 OWNER_KEY = "owner"
 SESSION_ID_KEY = "sid"
@@ -79,6 +82,9 @@ class Backend:
     bot: Bot
     rng: random.Random
     inline: bool
+    tasks: BackgroundTasks | None = None
+    """The request's background tasks: a finished hand's analysis is computed there, after
+    the answer is sent, where it takes longer than a request should (`app.services.analysis`)."""
 
     async def run(self, work: Callable[[Session], T]) -> T:
         """``work(session)``, on the event loop or in the thread pool; the session is
@@ -87,6 +93,19 @@ class Backend:
             return self.run_here(work)
         return await run_in_threadpool(self.run_here, work)
 
+    def analyse(self, match_id: str) -> None:
+        """Have the match's hands that wait for their analysis analysed once the answer is
+        sent (nothing if the bot has no value functions)."""
+        valuers = valuers_of(self.bot)
+        if valuers is not None and self.tasks is not None:
+            self.tasks.add_task(analysis.analyse_match, self.sessions, valuers, match_id)
+
+    def analysed(self, view: H) -> H:
+        """`view` (a hand's view or replay), with its hand's analysis under way if pending."""
+        if view.outcome is not None and view.outcome.analysis == "pending":
+            self.analyse(view.match_id)
+        return view
+
     def run_here(self, work: Callable[[Session], T]) -> T:
         """``work(session)`` in the calling thread: for work already off the event loop (the
         iterator of a streamed response, which Starlette runs in its thread pool)."""
@@ -94,11 +113,11 @@ class Backend:
             return work(session)
 
 
-async def get_backend(request: Request, rng: Annotated[random.Random, Depends(get_rng)]
-                      ) -> Backend:
+async def get_backend(request: Request, rng: Annotated[random.Random, Depends(get_rng)],
+                      tasks: BackgroundTasks) -> Backend:
     state = request.app.state
     return Backend(state.sessionmaker, state.strategies, state.bot, rng,
-                   inline=state.engine.dialect.name == "sqlite")
+                   inline=state.engine.dialect.name == "sqlite", tasks=tasks)
 
 
 async def optional_bearer(request: Request) -> str | None:

@@ -78,6 +78,12 @@ class Match(Base):
     adjusted_sumsq: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
     decisions: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     accurate: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    analysis_state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """What the analysis of a hand carries to the next (`app.services.analysis`): the player's
+    habits and the moments of its estimates."""
+    analysis_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """Bumped with every change of `analysis_state`, which is written only if it is unchanged
+    since read: each hand is added to the state once, in order."""
 
     hands: Mapped[list[Hand]] = relationship(
         back_populates="match", order_by="Hand.number", cascade="all, delete-orphan"
@@ -90,7 +96,10 @@ class Hand(Base):
                       Index("ix_hands_match_worst_loss", "match_id", "worst_loss"),
                       Index("ix_hands_in_progress", "status", "created",
                             sqlite_where=text("status = 'in_progress'"),
-                            postgresql_where=text("status = 'in_progress'")))
+                            postgresql_where=text("status = 'in_progress'")),
+                      Index("ix_hands_analysis_pending", "match_id", "number",
+                            sqlite_where=text("analysis_pending"),
+                            postgresql_where=text("analysis_pending")))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True, index=True,
@@ -121,6 +130,11 @@ class Hand(Base):
     forfeited: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Settled as a forfeit at the player's decision after it was left unfinished
     (`app.services.forfeits`)."""
+    analysis: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The coach's figures of the finished hand, computed once (`app.services.analysis`)."""
+    analysis_pending: Mapped[bool] = mapped_column(Boolean, default=False,
+                                                   server_default=false())
+    """Finished, and its analysis is still being computed (off the request path)."""
 
     match: Mapped[Match] = relationship(back_populates="hands")
     actions: Mapped[list[Action]] = relationship(

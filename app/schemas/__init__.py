@@ -68,6 +68,7 @@ from app.schemas.matches import (
     RatesInUnit,
     SeriesPoint,
     Verdict,
+    WinChances,
 )
 from app.schemas.players import (
     AccountOut,
@@ -154,4 +155,5 @@ __all__ = [
     "TreeNode",
     "UTCDateTime",
     "Verdict",
+    "WinChances",
 ]

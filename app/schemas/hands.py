@@ -158,16 +158,23 @@ class CoachDecision(Frozen):
     share_of_pot_lost: float | None = Field(
         description="lost_vs_equilibrium as a share of the pot at the decision.")
     accurate: bool
+    exact: bool = Field(
+        default=True, description="False where the values are an unbiased estimate from "
+        "sampled deals (early decisions of the big card games), not exact.")
 
 
 class HandOutcome(Frozen):
     human_payoff: float
     adjusted_payoff: float | None = Field(
-        description="Luck-adjusted result: the seat's equilibrium value plus the sum over your "
-        "decisions of Q(I, chosen) - V(I); an unbiased estimate of your expected winnings "
-        "with far less spread. Null where the solve has no action values.")
+        description="Luck-adjusted result (AIVAT): your result without the luck of the cards "
+        "or dice and of the bot's choices, an unbiased estimate of your expected winnings with "
+        "far less spread. Null while the hand is being analysed or where it cannot be.")
     coach: list[CoachDecision] | None = Field(
-        description="Each of your decisions judged (null where the solve has no values).")
+        description="Each of your decisions judged (null while the hand is being analysed or "
+        "where it cannot be).")
+    analysis: Literal["done", "pending", "none"] = Field(
+        default="none", description="``pending`` while the coach's figures are being "
+        "computed (a second or two after the hand, in the big games): look again.")
     human_private_view: str
     bot_private_view: str
     human_pieces: list[PieceOut]

@@ -63,6 +63,20 @@ class RatesInUnit(Frozen):
     adjusted_ci95_high: float | None
 
 
+class WinChances(Frozen):
+    """For a game whose every hand is won or lost (+1 or -1), the results as the
+    share of hands won, (1 + mean) / 2, beside the bot's value as a chance of winning."""
+
+    won: float | None
+    ci95_low: float | None
+    ci95_high: float | None
+    adjusted: float | None = Field(description="The luck-adjusted chance of winning.")
+    adjusted_ci95_low: float | None
+    adjusted_ci95_high: float | None
+    expected: float | None = Field(description="Your chance of winning if you played the "
+                                   "bot's strategy from your seats (the bot's solve).")
+
+
 class MatchResults(Frozen):
     match_id: str
     game: str
@@ -95,6 +109,19 @@ class MatchResults(Frozen):
         "where every hand has a luck-adjusted result and it has an interval, else the raw one; "
         "null without a verdict.")
     adjusted_hands: int = Field(description="Finished hands with a luck-adjusted result.")
+    hands_analysing: int = Field(
+        default=0, description="Finished hands whose coach's figures are still being computed "
+        "(a second or two each in the big games); they join the luck-adjusted results then.")
+    hands_needed: int | None = Field(
+        default=None, description="How many more hands, at your current mean and spread, "
+        "before the raw 95% interval excludes the expected result (0: it does already; null: "
+        "no interval yet, or a mean exactly on it).")
+    adjusted_hands_needed: int | None = Field(
+        default=None, description="The same for the luck-adjusted results: what the "
+        "adjustment saves is the difference.")
+    win_chances: WinChances | None = Field(
+        default=None, description="For a game won or lost, the results as chances of "
+        "winning.")
     adjusted_mean: float | None = Field(
         description="Mean luck-adjusted result per hand: an unbiased estimate of your expected "
         "winnings per hand against the bot, with far less spread than the raw mean.")

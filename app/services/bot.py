@@ -4,7 +4,7 @@ The play services are handed a `Bot` and never look behind it, so a test can giv
 of its own (one that always raises, one whose store fails) instead of patching private
 functions. The bot of the app reads the stored equilibrium of the game; a match against an
 exploitable opponent is played by `for_match`'s bot, and its human judged against the best
-reply to that bot (`reference`).
+reply to that bot (`app.services.reply_values`).
 """
 
 from __future__ import annotations
@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from app.services.errors import StrategyUnavailableError
+from app.services.reply_values import opponent_row, opponent_solve
 from app.services.strategy_source import BUILD_HINT, StrategySource
+from app.services.valuers import Valuers
 from solver.abstractions import abstraction_for
 from solver.abstractions.play_time import ComputedAtPlayTime
 from solver.games import Game, State, legal_labels
-from strategies import SolveInfo
 from strategies.tables import TableStrategy
 
 log = logging.getLogger("app.bot")
@@ -52,6 +53,13 @@ class Bot(Protocol):
         ...
 
 
+def valuers_of(bot: Bot) -> Valuers | None:
+    """The value functions of a bot that has them (the app's; a test's own bot has none, and
+    its hands are then not analysed)."""
+    valuers = getattr(bot, "valuers", None)
+    return valuers if isinstance(valuers, Valuers) else None
+
+
 class StoredStrategyBot:
     """Plays the latest stored solve of each game, checked against the legal actions. A game
     solved in an abstraction is played by looking its strategy up under the abstract key of
@@ -62,6 +70,8 @@ class StoredStrategyBot:
 
     def __init__(self, source: StrategySource) -> None:
         self.source = source
+        self.valuers = Valuers(source)
+        """What each decision was worth under this bot's strategy (`app.services.analysis`)."""
 
     def value(self, game: Game) -> float | None:
         return self.source.solve(game.name).value
@@ -129,64 +139,20 @@ class StoredStrategyBot:
 class OpponentBot:
     """Plays an exploitable opponent of a game (`solver.runs.opponents`): the latest stored
     solve of that opponent.  Its rows carry the bot's own probabilities and, as values, what
-    each action is worth to the player to move followed by the best reply to the bot."""
+    each action is worth to the player to move followed by the best reply to the bot (what
+    the coach judges the player against: `app.services.reply_values`)."""
 
     def __init__(self, source: StrategySource, opponent: str) -> None:
         self.source = source
         self.opponent = opponent
 
-    def solve(self, game: Game) -> SolveInfo:
-        info = self.source.opponent(game.name, self.opponent)
-        if info is None:
-            raise StrategyUnavailableError(
-                f"the opponent {self.opponent!r} of {game.name!r} is no longer stored; "
-                f"`python -m solver opponents {game.name}` builds it again")
-        return info
-
     def value(self, game: Game) -> float | None:
-        return self.solve(game).value
-
-    def seat_value(self, game: Game, seat: int) -> float | None:
-        """What the best reply to the bot wins per hand in `seat`."""
-        reply = self.solve(game).best_reply
-        return reply[seat] if reply is not None else None
+        return opponent_solve(self.source, game, self.opponent).value
 
     def policy(self, game: Game, state: State) -> Policy:
-        info = self.solve(game)
-        key = state.information_state_key(state.current_player())
-        row = self.source.infoset(game.name, key, info.id)
-        legal = legal_labels(state)
-        if row is None or sorted(row.labels) != sorted(legal):
-            log.error("stored %s opponent %s at %r: %s, legal %s", game.name, self.opponent,
-                      key, row, legal)
-            raise StrategyUnavailableError(
-                f"the stored opponent {self.opponent!r} of {game.name!r} does not match the "
-                f"game: `python -m solver opponents {game.name}` builds it again")
+        info = opponent_solve(self.source, game, self.opponent)
+        row = opponent_row(self.source, game, self.opponent, info, state)
         return Policy(row.labels, row.probabilities, row.values, row.value)
-
-
-class BestReplyReference:
-    """What the coach judges a player against in a match with an exploitable `bot`: the best
-    reply to it (its choice, and the value of each action followed by the best reply)."""
-
-    def __init__(self, bot: OpponentBot) -> None:
-        self.bot = bot
-
-    def value(self, game: Game) -> float | None:
-        return self.bot.value(game)
-
-    def policy(self, game: Game, state: State) -> Policy:
-        played = self.bot.policy(game, state)
-        if played.values is None:
-            return Policy(played.labels, played.probabilities)
-        best = max(played.values)
-        chosen = [float(q >= best - BEST_TIES) for q in played.values]
-        return Policy(played.labels, tuple(c / sum(chosen) for c in chosen), played.values,
-                      best)
-
-
-BEST_TIES = 1e-9
-"""Actions whose value is this close to the best are all the best reply's (it mixes them)."""
 
 
 def for_match(bot: Bot, opponent: str) -> Bot:
@@ -197,18 +163,3 @@ def for_match(bot: Bot, opponent: str) -> Bot:
     if isinstance(bot, StoredStrategyBot):
         return OpponentBot(bot.source, opponent)
     raise StrategyUnavailableError(f"this server's bot plays no opponent {opponent!r}")
-
-
-def reference(bot: Bot) -> Bot:
-    """What the coach judges the human against when `bot` plays: the equilibrium the bot is,
-    or the best reply to an exploitable bot."""
-    return BestReplyReference(bot) if isinstance(bot, OpponentBot) else bot
-
-
-def seat_value(bot: Bot, game: Game, seat: int) -> float | None:
-    """The value of `seat` under the coach's reference (`reference`): the equilibrium's seat
-    value, or what the best reply to an exploitable bot wins in that seat."""
-    if isinstance(bot, BestReplyReference):
-        return bot.bot.seat_value(game, seat)
-    value = bot.value(game)
-    return None if value is None else value if seat == 0 else -value

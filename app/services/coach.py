@@ -1,30 +1,55 @@
 """The coach: what each of the human's decisions cost, and a result of the hand without the luck.
 
-At a decision at information set I, with the stored profile's values Q(I, a) of each action and
-V(I) of the set (`solver.algorithms.action_values`: the bot plays its stored strategy, the human
-goes on with the equilibrium), taking a costs ``V(I) - Q(I, a)`` against the equilibrium and
-``max Q(I, .) - Q(I, a)`` against the best reply to the bot.
+At a decision at information set I, with the values Q(I, a) of each action and V(I) of the set
+(`solver.evaluation.values`: the bot plays its strategy, the human goes on with it too, the
+bot's hidden cards or dice weighted by their posterior), taking a costs ``V(I) - Q(I, a)``
+against the equilibrium and ``max Q(I, .) - Q(I, a)`` against the best reply to the bot.
 
-The luck-adjusted result of a hand is the seat's equilibrium value plus the sum over the human's
-decisions of ``Q(I, a) - V(I)``. By the performance-difference identity its expectation is the
-human's expected winnings against the bot, whatever the human's strategy: the human's choice
-depends only on I, so the cards, the dice and the bot's sampling add nothing in expectation, and
-they are most of the spread of the raw result. A player who only ever picks actions of the
-equilibrium's support scores exactly the equilibrium value.
+The luck-adjusted result is AIVAT's estimate (Burch, Schmid, Moravčík, Morrill & Bowling 2018):
+the raw result minus, at every chance event and every action of the bot, what it changed in a
+value function W of the position as the human sees it, less what it was expected to change.
+The bot's strategy and chance are known, so each of those terms has expectation zero whatever
+the human does, and the estimate is unbiased for the human's expected winnings; the closer W is
+to the truth, the more luck the terms remove. Written at the human's decisions (the terms
+telescope between them), with a segment start S (the start of the hand, or of a round of a
+match, before its dice are rolled) it is::
 
-Against an exploitable bot the reference is the best reply to it instead: Q(I, a) is what a
-then goes on to win with the best reply, V(I) the best of them, and the hand's result without
-the luck starts from what the best reply wins in the seat; the identity holds for any reference.
+    S_1 + sum over segments k of [W_k(start) - S_k + sum over its decisions of Q_W - V_W]
+
+Two value functions W are used:
+
+* *the equilibrium's*: the human goes on with the bot's strategy. Then W_k(start) = S_k and the
+  estimate is the seat's value plus ``Q(I, a) - V(I)`` over the decisions (`Judged.plain`): a
+  player who only takes the equilibrium's actions scores exactly the equilibrium value;
+* *the human's habits*: the human goes on as it played at the same point of the game in its
+  earlier hands of the match (mixed with the bot's strategy while it has few). It removes the
+  luck of where the human's own habits lead it as well, which the first cannot know about
+  (`HandReview.habitual`). It uses earlier hands only, so W is fixed before the hand is dealt:
+  the estimate stays unbiased (a heuristic W fitted to the hand itself would not be).
+
+Both are unbiased; what the results show is a mix of the two whose weight is fixed by the
+earlier hands (`app.services.analysis`).
+
+Where S_1 is not known exactly (a bot whose value is only estimated by self-play), the value of
+the human's first decision stands in for it (its expectation is S_1), and a hand without a
+decision of the human counts its raw result.
+
+Against an exploitable bot the reference is the best reply to it instead (`reply_values`): Q(I,
+a) is what a then goes on to win with the best reply, V(I) the best of them, and the hand's
+result without the luck starts from what the best reply wins in the seat; the identity holds
+for any reference (there are no habits then: the estimate is the plain one).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 
-from app.services.bot import BEST_TIES, BestReplyReference, Bot, Policy
-from app.services.errors import StrategyUnavailableError
+from app.services.bot import Policy
+from app.services.reply_values import BEST_TIES
 from app.services.trace import Trace
+from solver.evaluation.values import DecisionValues, Segment
 
 NEGLIGIBLE = 0.0005
 """What a decision may give up (or gain) against the equilibrium and still count as nothing:
@@ -33,7 +58,7 @@ error (its actions' values differ by about its exploitability, 1e-4). Below it a
 not costly and the pages say nothing was given up."""
 Against = Literal["equilibrium", "best_reply"]
 """What a decision is judged against: the equilibrium (the bot is the game's solved strategy),
-or the best reply to an exploitable bot (`app.services.bot.BestReplyReference`)."""
+or the best reply to an exploitable bot (`app.services.reply_values`)."""
 ACCURACY_SHARE = 0.01
 """A decision is *accurate* if it gave up at most this share of the pot against the equilibrium
 (of the stake of 1 in a game without a pot)."""
@@ -41,7 +66,7 @@ ACCURACY_SHARE = 0.01
 
 @dataclass(frozen=True, slots=True)
 class Judged:
-    """One decision of the human, judged against the stored profile."""
+    """One decision of the human, judged against the bot's strategy."""
 
     seq: int
     infoset: str
@@ -54,6 +79,8 @@ class Judged:
     lost_vs_best_reply: float
     pot: int | None
     accurate: bool
+    exact: bool = True
+    """False where the values are a sampled estimate."""
     against: Against = "equilibrium"
 
     @property
@@ -70,7 +97,14 @@ class Judged:
 class HandReview:
     decisions: list[Judged]
     adjusted: float
-    """The luck-adjusted result of the hand (see the module's docstring)."""
+    """The luck-adjusted result of the hand: the equilibrium's estimate, or what
+    `app.services.analysis` makes of the two."""
+    plain: float = 0.0
+    """The estimate with the equilibrium's values (the seat's value plus Q - V)."""
+    habitual: float = 0.0
+    """The estimate with the human's habits (the plain one where there are none)."""
+    moves: tuple[tuple[str, str], ...] = field(default=())
+    """(habit key, label) of every decision: what the human's habits add up."""
 
     @property
     def lost(self) -> float:
@@ -85,37 +119,70 @@ class HandReview:
         return sum(d.accurate for d in self.decisions)
 
 
-def review(bot: Bot, trace: Trace, human_seat: int, seat_value: float | None
-           ) -> HandReview | None:
-    """The human's decisions in `trace` judged against `bot` (the equilibrium, or the best
-    reply to an exploitable bot: `app.services.bot.reference`), and the hand's luck-adjusted
-    result; None if the bot's solve has no action values (an abstract game) or the value is
-    unknown."""
-    if seat_value is None:
-        return None
-    against: Against = "best_reply" if isinstance(bot, BestReplyReference) else "equilibrium"
+def judge(trace: Trace, human_seat: int, segments: Sequence[Segment], payoff: float,
+          forfeit: str | None = None, against: Against = "equilibrium") -> HandReview:
+    """The human's decisions in `trace` judged with `segments` (its value function's, in
+    order), and the hand's luck-adjusted results; `payoff` is the human's raw result. With
+    `forfeit` (its label), the hand was given up at the human's last decision, whose value is
+    then the payoff (the segments value that decision last). `against` says what the
+    segments' values are: the equilibrium's, or the best reply's to an exploitable bot."""
+    values = [d for segment in segments for d in segment.decisions]
+    steps = [step for step in trace.steps if step.recorded.actor == human_seat]
+    chosen = [(s.recorded.seq, s.before, s.recorded.label) for s in steps]
+    if forfeit is not None:
+        chosen.append((trace.seq, trace.state, forfeit))
+    if len(values) != len(chosen):
+        raise ValueError(f"{len(values)} decisions valued, {len(chosen)} played")
     decisions = []
-    for step in trace.steps:
-        if step.recorded.actor != human_seat:
-            continue
-        try:
-            policy = bot.policy(trace.game, step.before)
-        except StrategyUnavailableError:
-            return None
-        if policy.values is None or policy.value is None:
-            return None
-        taken = policy.values[policy.labels.index(step.recorded.label)]
-        pot = step.before.public_view().pot
-        lost = policy.value - taken
+    taken: list[float] = []
+    for (seq, state, label), valued in zip(chosen, values, strict=True):
+        q = payoff if label == forfeit and seq == trace.seq else _value_of(valued, label)
+        taken.append(q)
+        pot = state.public_view().pot
+        lost = valued.value - q
         decisions.append(Judged(
-            seq=step.recorded.seq,
-            infoset=step.before.information_state_key(human_seat),
-            chosen=step.recorded.label,
-            policy=policy,
-            lost_vs_equilibrium=lost,
-            lost_vs_best_reply=max(policy.values) - taken,
-            pot=pot,
-            accurate=lost <= ACCURACY_SHARE * (pot if pot else 1),
-            against=against,
-        ))
-    return HandReview(decisions, seat_value - sum(d.lost_vs_equilibrium for d in decisions))
+            seq=seq, infoset=state.information_state_key(human_seat), chosen=label,
+            policy=Policy(valued.labels, valued.probabilities, valued.values, valued.value),
+            lost_vs_equilibrium=lost, lost_vs_best_reply=max(valued.values) - q, pot=pot,
+            accurate=lost <= ACCURACY_SHARE * (pot if pot else 1), exact=valued.exact,
+            against=against))
+    plain = _estimate(segments, taken, payoff, model=False)
+    habitual = plain
+    if all(d.model_values is not None for d in values) and all(
+            (s.start is None) == (s.model_start is None) for s in segments):
+        modelled = [payoff if label == forfeit and seq == trace.seq else
+                    _value_of(valued, label, model=True)
+                    for (seq, _, label), valued in zip(chosen, values, strict=True)]
+        habitual = _estimate(segments, modelled, payoff, model=True)
+    moves = tuple((key, label) for (_, _, label), valued in zip(chosen, values, strict=True)
+                  if label != forfeit for key in valued.habit_keys)
+    return HandReview(decisions, plain, plain, habitual, moves)
+
+
+def _value_of(valued: DecisionValues, label: str, model: bool = False) -> float:
+    values = valued.model_values if model else valued.values
+    assert values is not None
+    return values[valued.labels.index(label)]
+
+
+def _estimate(segments: Sequence[Segment], taken: Sequence[float], payoff: float,
+              model: bool) -> float:
+    """The module's formula with the equilibrium's values or the habits' (`model`)."""
+    first = segments[0].start if segments else None
+    total = 0.0
+    at = 0
+    for k, segment in enumerate(segments):
+        start = segment.model_start if model else segment.start
+        for valued in segment.decisions:
+            value = valued.model_value if model else valued.value
+            assert value is not None
+            if start is None and at == 0:
+                total += taken[at]  # the first decision's value stands in for the start
+            else:
+                total += taken[at] - value
+            at += 1
+        if segment.start is not None and start is not None:
+            total += start - (segment.start if k else 0.0)
+    if first is None and at == 0:
+        return payoff
+    return total

@@ -6,7 +6,7 @@ and that waits for the player's decision is finished at that decision as the gam
 (`Game.forfeit_payoff`): a fold where the game has one, its worst result otherwise. It counts
 like any finished hand, in the match's totals and the player's, and is marked as a forfeit.
 Its luck-adjusted result is the usual one with the forfeit as the last decision: its value is
-exactly its payoff, so the identity behind the adjusted result still holds.
+exactly its payoff, so the estimate stays unbiased (`app.services.coach`).
 
 There is no scheduler: the sweep runs when the app starts, when a player's profile is read
 (their own hands) and when a leaderboard is read (a bounded batch of anybody's). Each hand is
@@ -18,7 +18,6 @@ first (the hand is no longer stale) or finds the hand finished.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import cast
 
@@ -26,10 +25,9 @@ from sqlalchemy import Table, func, select, text
 from sqlalchemy.orm import Session
 
 from app.models import IN_PROGRESS, Action, Hand, Match, utcnow
-from app.services import coach, hand_store
-from app.services.bot import Bot, for_match, reference, seat_value
+from app.services import analysis, hand_store
+from app.services.bot import Bot, valuers_of
 from app.services.errors import ConflictError, StrategyUnavailableError
-from app.services.hand_store import Finish
 from app.services.player_totals import style_rows
 from app.services.trace import Trace
 from solver.games import get_game
@@ -76,48 +74,16 @@ def settle(session: Session, bot: Bot, hand_id: str) -> bool:
     if state.is_terminal() or state.current_player() != seat:
         return False  # not the player's decision: the bot or chance is to move
     payoff = float(game.forfeit_payoff(state, seat))
-    finish = Finish(payoff, forfeit=True, style=style_rows(game.style_counts(state, seat))
-                    if hand.match.account_id is not None else ())
-    judged = _judged(bot, hand.match.opponent, trace, seat, payoff)
-    if judged is not None:
-        finish = judged(finish)
+    style = (style_rows(game.style_counts(state, seat)) if hand.match.account_id is not None
+             else ())
+    finish = analysis.finish(session, valuers_of(bot), trace, hand, payoff, forfeit=True,
+                             style=style)
     try:
         hand_store.save(session, hand, [], finish)
     except ConflictError:  # played or settled by another request meanwhile
         session.rollback()
         return False
     return True
-
-
-def _judged(bot: Bot, opponent: str, trace: Trace, seat: int, payoff: float
-            ) -> Callable[[Finish], Finish] | None:
-    """The coach's figures with the forfeit as the last decision, where the solve has values
-    (against the equilibrium, or the best reply to the match's `opponent`): a function
-    completing the `Finish`; None otherwise."""
-    try:
-        judge = reference(for_match(bot, opponent))
-        value = seat_value(judge, trace.game, seat)
-        policy = judge.policy(trace.game, trace.state)
-    except StrategyUnavailableError:
-        return None
-    if value is None or policy.value is None:
-        return None
-    review = coach.review(judge, trace, seat, value)
-    if review is None:
-        return None
-    lost = policy.value - payoff  # the forfeit's cost against the equilibrium here
-    losses = [(d.lost_vs_equilibrium, d.seq) for d in review.decisions] + [(lost, trace.seq)]
-    worst = max(losses)
-    pot = trace.state.public_view().pot
-
-    def complete(finish: Finish) -> Finish:
-        return Finish(finish.human_payoff, adjusted=review.adjusted - lost,
-                      ev_lost=review.lost + lost, worst_loss=worst[0], worst_seq=worst[1],
-                      decisions=len(review.decisions) + 1,
-                      accurate=review.accurate + (lost <= coach.ACCURACY_SHARE * (pot or 1)),
-                      style=finish.style, forfeit=True)
-
-    return complete
 
 
 def sweep(session: Session, bot: Bot, *, hours: float = DEFAULT_HOURS,

@@ -35,7 +35,7 @@ from app.models import (
     new_public_id,
     utcnow,
 )
-from app.services import player_totals
+from app.services import analysis_store, player_totals
 from app.services.errors import ConflictError, HandBusyError, NotFoundError
 from app.services.player_totals import StyleRows
 from app.services.statements import Statement
@@ -108,6 +108,12 @@ class Finish:
     style: StyleRows = ()
     """The game's style counts of the human in this hand (for the player's totals)."""
     forfeit: bool = False
+    analysis: dict[str, Any] | None = None
+    """The coach's figures, kept with the hand (`app.services.analysis`)."""
+    pending: bool = False
+    """The analysis is computed later, off the request path."""
+    state: tuple[int, dict[str, Any]] | None = None
+    """(version read, new state) of the match's analysis state, written with the hand."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +150,8 @@ _BUMP_AND_FINISH = Statement(update(_HANDS).where(_GUARD).values(
     adjusted_payoff=bindparam("new_adjusted"), ev_lost=bindparam("new_ev_lost"),
     worst_loss=bindparam("new_worst_loss"), worst_seq=bindparam("new_worst_seq"),
     forfeited=bindparam("new_forfeited"), cumulative_payoff=bindparam("cumulative"),
-    seat_balance=bindparam("balance"), cumulative_adjusted=bindparam("cumulative_adjusted")))
+    seat_balance=bindparam("balance"), cumulative_adjusted=bindparam("cumulative_adjusted"),
+    analysis=bindparam("new_analysis"), analysis_pending=bindparam("new_pending")))
 _ADD_TO_TOTALS = Statement(
     update(_MATCHES).where(_MATCHES.c.id == bindparam("match_id"))
     .values(hands_finished=_MATCHES.c.hands_finished + 1,
@@ -295,8 +302,10 @@ def _finish(session: Session, hand: HandRow, read: int, finish: Finish) -> HandR
         "new_worst_loss": finish.worst_loss, "new_worst_seq": finish.worst_seq,
         "new_forfeited": finish.forfeit, "cumulative": payoff_sum,
         "balance": 2 * seat0 - finished,
-        "cumulative_adjusted": adjusted_sum if finish.adjusted is not None else None})
-    if result.rowcount != 1:
+        "cumulative_adjusted": adjusted_sum if finish.adjusted is not None else None,
+        "new_analysis": finish.analysis, "new_pending": finish.pending})
+    if result.rowcount != 1 or (finish.state is not None and not analysis_store.set_state(
+            session.connection(), hand.match.id, *finish.state)):
         session.rollback()
         raise HandBusyError(BUSY)
     if account_id is not None:  # read in this transaction: a match just claimed counts

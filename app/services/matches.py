@@ -24,8 +24,9 @@ from app.schemas import (
     MatchResults,
     MatchSummary,
     RatesInUnit,
+    WinChances,
 )
-from app.services import hand_store, results
+from app.services import analysis_store, hand_store, results
 from app.services.catalog import game_or_404, game_value, offered_game
 from app.services.coach import NEGLIGIBLE
 from app.services.errors import NotFoundError
@@ -130,6 +131,12 @@ def match_results(session: Session, source: StrategySource, match_id: str, acces
         verdict_text=judged.text,
         verdict_basis=judged.basis,
         adjusted_hands=adjusted.n,
+        hands_analysing=analysis_store.pending_count(session.connection(), match.id),
+        hands_needed=results.hands_needed(stats, expected_mean),
+        adjusted_hands_needed=results.hands_needed(adjusted, expected_mean)
+        if judged_everything else None,
+        win_chances=_win_chances(stats, interval, adjusted, adjusted_interval, expected_mean)
+        if game_or_404(match.game).wins_and_losses else None,
         adjusted_mean=adjusted.mean,
         adjusted_ci95_low=adjusted_interval.low,
         adjusted_ci95_high=adjusted_interval.high,
@@ -158,6 +165,19 @@ def match_results(session: Session, source: StrategySource, match_id: str, acces
         target_text=opponent.target_text(reply_total, stats, adjusted, adjusted_interval,
                                          interval),
     )
+
+
+def _win_chances(stats: results.Stats, interval: results.Interval, adjusted: results.Stats,
+                 adjusted_interval: results.Interval, expected_mean: float | None
+                 ) -> WinChances:
+    """A +1/-1 game's rates as chances of winning, (1 + x) / 2."""
+    def chance(x: float | None) -> float | None:
+        return None if x is None else (1.0 + x) / 2.0
+
+    return WinChances(
+        won=chance(stats.mean), ci95_low=chance(interval.low), ci95_high=chance(interval.high),
+        adjusted=chance(adjusted.mean), adjusted_ci95_low=chance(adjusted_interval.low),
+        adjusted_ci95_high=chance(adjusted_interval.high), expected=chance(expected_mean))
 
 
 def _in_unit(unit: ResultUnit | None, stats: results.Stats, interval: results.Interval,

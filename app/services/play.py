@@ -25,8 +25,8 @@ from sqlalchemy.orm import Session
 
 from app.models import FINISHED, IN_PROGRESS
 from app.schemas import HandReplay, HandView
-from app.services import coach, hand_store, views
-from app.services.bot import Bot, Policy, for_match, reference, seat_value
+from app.services import analysis, analysis_store, coach, hand_store, views
+from app.services.bot import Bot, Policy, for_match, valuers_of
 from app.services.errors import (
     BotStalledError,
     HandBusyError,
@@ -90,7 +90,7 @@ def start_hand(session: Session, source: StrategySource, bot: Bot, match_id: str
     def write(rows: list[Recorded], finish: Finish | None, _view: HandView) -> HandRow:
         return hand_store.insert_hand(session, hand, rows, finish)
 
-    return _play_out(bot, hand, trace, 0, rng, hint, write).view
+    return _play_out(session, bot, hand, trace, 0, rng, hint, write).view
 
 
 def act(session: Session, source: StrategySource, bot: Bot, hand_id: str, access: Access,
@@ -141,13 +141,13 @@ def act(session: Session, source: StrategySource, bot: Bot, hand_id: str, access
                 f"action was not played; look at the hand again ({now})", legal, trace.seq)
         if hand.status == FINISHED or state.is_terminal():
             if hand.status != FINISHED:  # record the end it missed
-                judged = _review(bot, trace, hand)
-                hand_store.save(session, hand, [], _finish_of(trace, hand, judged))
+                hand_store.save(session, hand, [], _finish_of(session, bot, trace, hand))
             raise HandFinishedError(f"hand {hand.public_id} is finished", hand.match.public_id)
         if state.current_player() != hand.human_seat:
             # Only after an interruption (a failed store) between your move and the bot's:
             # the bot moves now, and you see its move before acting.
-            view = _play_out(bot, hand, trace, trace.seq, rng, False, _saver(session, hand)).view
+            view = _play_out(session, bot, hand, trace, trace.seq, rng, False,
+                             _saver(session, hand)).view
             raise IllegalActionError(
                 "it was not your turn: the bot has just moved; look at the hand again and "
                 f"choose among the legal actions: {', '.join(view.legal_actions) or 'none'}",
@@ -162,7 +162,8 @@ def act(session: Session, source: StrategySource, bot: Bot, hand_id: str, access
         trace.append(Recorded(since, hand.human_seat, action, state.action_label(action), None))
         # Your action is kept even if the bot could not answer (503): it answers once it can.
         key = (idempotency_key, fingerprint) if idempotency_key is not None else None
-        return _play_out(bot, hand, trace, since, rng, hint, _saver(session, hand, key))
+        return _play_out(session, bot, hand, trace, since, rng, hint,
+                         _saver(session, hand, key))
 
 
 def hand_view(session: Session, bot: Bot, hand_id: str, access: Access, hint: bool = False
@@ -170,8 +171,9 @@ def hand_view(session: Session, bot: Bot, hand_id: str, access: Access, hint: bo
     """The hand as the human sees it (read only)."""
     hand = open_hand(session, hand_id, access)
     trace = Trace.replay(get_game(hand.match.game), hand_store.recorded(session, hand))
-    return views.hand_view(hand, trace, trace.seq, _hint(bot, trace, hand, hint),
-                           _review(bot, trace, hand))
+    review, pending = _kept_review(session, hand)
+    return views.hand_view(hand, trace, trace.seq, _hint(bot, trace, hand, hint), review,
+                           pending=pending)
 
 
 def hand_replay(session: Session, bot: Bot, hand_id: str, access: Access) -> HandReplay:
@@ -182,7 +184,8 @@ def hand_replay(session: Session, bot: Bot, hand_id: str, access: Access) -> Han
     if not trace.state.is_terminal() and hand.status != FINISHED:  # a forfeit is finished
         raise HandInProgressError(f"hand {hand.public_id} is still in progress: it can be "
                                   "replayed once it is over", hand.public_id)
-    return views.hand_replay(hand, trace, _review(bot, trace, hand))
+    review, pending = _kept_review(session, hand)
+    return views.hand_replay(hand, trace, review, pending=pending)
 
 
 def resume_hand(session: Session, bot: Bot, hand_id: str, access: Access,
@@ -197,9 +200,11 @@ def resume_hand(session: Session, bot: Bot, hand_id: str, access: Access,
         state = trace.state
         waiting = state.is_terminal() or state.current_player() != hand.human_seat
         if hand.status == FINISHED or not waiting:
+            review, pending = _kept_review(session, hand)
             return views.hand_view(hand, trace, trace.seq, _hint(bot, trace, hand, hint),
-                                   _review(bot, trace, hand))
-        return _play_out(bot, hand, trace, trace.seq, rng, hint, _saver(session, hand)).view
+                                   review, pending=pending)
+        return _play_out(session, bot, hand, trace, trace.seq, rng, hint,
+                         _saver(session, hand)).view
 
 
 def current_hand(session: Session, match_id: str, access: Access) -> tuple[str, bool] | None:
@@ -221,15 +226,18 @@ def latest_hand_view(session: Session, bot: Bot, match_id: str, access: Access,
 Writer = Callable[[list[Recorded], Finish | None, HandView], HandRow]
 
 
-def _play_out(bot: Bot, hand: HandRow, trace: Trace, since: int, rng: random.Random | None,
-              hint: bool, write: Writer) -> Played:
+def _play_out(session: Session, bot: Bot, hand: HandRow, trace: Trace, since: int,
+              rng: random.Random | None, hint: bool, write: Writer) -> Played:
     """Advance chance and the bot until the human's turn or the end, write what was played
-    since `since` in one transaction, then raise the bot's failure if it could not move, or
-    return the view."""
+    since `since` in one transaction (with the hand's analysis where it is quick, see
+    `app.services.analysis`), then raise the bot's failure if it could not move, or return
+    the view."""
     failure = _advance(_playing(bot, hand), trace, hand.human_seat, rng)
-    judged = _review(bot, trace, hand)
-    view = views.hand_view(hand, trace, since, _hint(bot, trace, hand, hint), judged)
-    write(trace.recorded_since(since), _finish_of(trace, hand, judged), view)
+    finish = _finish_of(session, bot, trace, hand)
+    review = analysis.review_of(finish.analysis) if finish is not None else None
+    view = views.hand_view(hand, trace, since, _hint(bot, trace, hand, hint), review,
+                           pending=finish is not None and finish.pending)
+    write(trace.recorded_since(since), finish, view)
     if failure is not None:
         raise BotStalledError(f"{failure.message}; what was played so far is kept and the "
                               "bot moves when the hand is resumed", hand.public_id) from failure
@@ -276,36 +284,25 @@ def _playing(bot: Bot, hand: HandRow) -> Bot:
     return for_match(bot, hand.match.opponent)
 
 
-def _review(bot: Bot, trace: Trace, hand: HandRow) -> coach.HandReview | None:
-    """The coach's review of a finished hand, where the bot's solve allows one: against the
-    equilibrium, or against the best reply to the match's exploitable opponent."""
-    if not trace.state.is_terminal():
-        return None
-    try:
-        judge = reference(_playing(bot, hand))
-        value = seat_value(judge, trace.game, hand.human_seat)
-    except StrategyUnavailableError:
-        return None
-    return coach.review(judge, trace, hand.human_seat, value)
-
-
-def _finish_of(trace: Trace, hand: HandRow, judged: coach.HandReview | None
-               ) -> Finish | None:
-    """The end of the hand if it is over, with the coach's figures where there are some and
-    the style counts where the match has a player to count them for."""
+def _finish_of(session: Session, bot: Bot, trace: Trace, hand: HandRow) -> Finish | None:
+    """The end of the hand if it is over, with its analysis (or pending) where the bot has a
+    value function (against the equilibrium, or the best reply to the match's exploitable
+    opponent) and the style counts where the match has a player to count them for."""
     state = trace.state
     if not state.is_terminal():
         return None
     payoff = float(state.returns()[hand.human_seat])
     style = (style_rows(trace.game.style_counts(state, hand.human_seat))
              if hand.match.account_id is not None else ())
-    if judged is None:
-        return Finish(payoff, style=style)
-    worst = judged.worst
-    return Finish(payoff, adjusted=judged.adjusted, ev_lost=judged.lost,
-                  worst_loss=worst.lost_vs_equilibrium if worst is not None else None,
-                  worst_seq=worst.seq if worst is not None else None,
-                  decisions=len(judged.decisions), accurate=judged.accurate, style=style)
+    return analysis.finish(session, valuers_of(bot), trace, hand, payoff, style=style)
+
+
+def _kept_review(session: Session, hand: HandRow) -> tuple[coach.HandReview | None, bool]:
+    """The finished hand's kept analysis, and whether it is still being computed."""
+    if hand.status != FINISHED:
+        return None, False
+    record, pending = analysis_store.record_of(session.connection(), hand.id)
+    return analysis.review_of(record), pending
 
 
 def _hint(bot: Bot, trace: Trace, hand: HandRow, wanted: bool) -> Policy | None:

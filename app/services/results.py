@@ -100,6 +100,23 @@ def shown_interval(stats: Stats) -> Interval:
     return Interval(stats.ci95_low, stats.ci95_high, None)
 
 
+def hands_needed(stats: Stats, expected: float | None) -> int | None:
+    """How many more hands, at the current mean and spread, before the 95% interval excludes
+    `expected` (the bot's value): n such that ``t s / sqrt(n)`` falls below the distance of the
+    mean from it, less the hands played; 0 if it is excluded already. None without an interval
+    yet, without a value to compare with, or with a mean exactly on it (never, at this rate)."""
+    shown = shown_interval(stats)
+    if expected is None or shown.low is None or stats.mean is None or not stats.std:
+        return None
+    if not shown.low <= expected <= (shown.high if shown.high is not None else expected):
+        return 0
+    distance = abs(stats.mean - expected)
+    if distance <= 1e-12 * max(1.0, abs(expected)):
+        return None
+    quantile = t_quantile(10**6)  # the limit: what many more hands would use
+    return max(0, math.ceil((quantile * stats.std / distance) ** 2) - stats.n)
+
+
 def signed(x: float, digits: int = 3) -> str:
     """``+0.056``, ``−0.056``, and ``0.000`` for anything that rounds to zero (never a
     negative zero)."""

@@ -44,9 +44,13 @@ _SELECT = Statement(select(_HANDS.c.number, _HANDS.c.human_payoff, _HANDS.c.cumu
                     .order_by(_HANDS.c.number))
 
 _SEEN: OrderedDict[tuple[str, int, float | None],
-                   tuple[int, list[SeriesPoint], SeriesPoint | None]] = OrderedDict()
-"""(match's public id, stride, the game's value) -> (finished hands covered, the points of the
-stride's multiples among them, the point of the last of them); least recently used first."""
+                   tuple[int, tuple[int, int], list[SeriesPoint], SeriesPoint | None]
+                   ] = OrderedDict()
+"""(match's public id, stride, the game's value) -> (finished hands covered, (how many of them
+were not analysed, the match's analysed hands) then, the points of the stride's multiples
+among them, the point of the last of them); least recently used first. A hand analysed after
+the answer (`app.services.analysis`) gets its running adjusted result then: where some covered
+hand was not analysed and the match's analysed count has moved, the points are read again."""
 _LOCK = threading.Lock()
 
 
@@ -65,8 +69,8 @@ def series_points(session: Session, match: MatchRow, value: float | None,
     stride = stride_for(finished, points)
     key = (match.public_id, stride, value)
     with _LOCK:
-        covered, multiples, last = _SEEN.get(key) or (0, [], None)
-    if finished < covered:  # the match's hands were not where they were: read them all
+        covered, (waiting, analysed), multiples, last = _SEEN.get(key) or (0, (0, 0), [], None)
+    if finished < covered or (waiting and match.adjusted_n != analysed):  # read them all
         covered, multiples, last = 0, [], None
     if finished > covered:
         rows = _SELECT.run(session, {"match_id": match.id, "after": covered,
@@ -76,7 +80,8 @@ def series_points(session: Session, match: MatchRow, value: float | None,
         last = new[-1] if new and new[-1].number == finished else None
         covered = finished
         with _LOCK:
-            _SEEN[key] = (covered, multiples, last)
+            _SEEN[key] = (covered, (finished - match.adjusted_n, match.adjusted_n), multiples,
+                          last)
             _SEEN.move_to_end(key)
             while len(_SEEN) > REMEMBERED:
                 _SEEN.popitem(last=False)

@@ -119,9 +119,9 @@ def _hidden_pieces(state: State, seat: int) -> int:
 
 
 def hand_view(hand: HandRow, trace: Trace, since: int, hint: Policy | None,
-              review: HandReview | None = None) -> HandView:
+              review: HandReview | None = None, *, pending: bool = False) -> HandView:
     """The hand as the human sees it; `since` is where the events of this request start;
-    `review`, the coach's, once the hand is over."""
+    `review`, the coach's, once the hand is over (`pending` while it is being computed)."""
     game = trace.game
     human, bot = hand.human_seat, 1 - hand.human_seat
     state = trace.state
@@ -140,6 +140,7 @@ def hand_view(hand: HandRow, trace: Trace, since: int, hint: Policy | None,
             else float(state.returns()[human]),
             adjusted_payoff=review.adjusted if review is not None else None,
             coach=[coach_decision(d) for d in review.decisions] if review is not None else None,
+            analysis="done" if review is not None else "pending" if pending else "none",
             human_private_view=state.private_view(human),
             bot_private_view=state.private_view(bot),
             human_pieces=pieces_out(state.private_pieces(human)),
@@ -194,6 +195,7 @@ def coach_decision(judged: Judged) -> CoachDecision:
         pot=judged.pot,
         share_of_pot_lost=judged.lost_vs_equilibrium / judged.pot if judged.pot else None,
         accurate=judged.accurate,
+        exact=judged.exact,
     )
 
 
@@ -228,9 +230,10 @@ def _decision(step: Step, bot: int) -> BotDecision:
     )
 
 
-def hand_replay(hand: HandRow, trace: Trace, review: HandReview | None) -> HandReplay:
+def hand_replay(hand: HandRow, trace: Trace, review: HandReview | None, *,
+                pending: bool = False) -> HandReplay:
     """A finished hand, step by step, with both players' pieces shown."""
-    view = hand_view(hand, trace, trace.seq, None, review)
+    view = hand_view(hand, trace, trace.seq, None, review, pending=pending)
     assert view.outcome is not None
     coached = {d.seq: d for d in view.outcome.coach or []}
     bot = 1 - hand.human_seat

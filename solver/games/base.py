@@ -243,6 +243,8 @@ class Game(Protocol):
 
     result_unit: ResultUnit | None
     """The unit results are also quoted in (mbb/hand for poker), if any beside chips."""
+    wins_and_losses: bool
+    """Every hand is won (+1) or lost (-1), so results read as a chance of winning."""
     hand_classes: HandClasses | None
     """How the range view groups private states into a grid (two-card poker hands)."""
 
@@ -348,6 +350,7 @@ class GameDefaults:
 
     notes: tuple[str, ...] = ()
     result_unit: ResultUnit | None = None
+    wins_and_losses: bool = False
     hand_classes: HandClasses | None = None
     spot_legend: str = ""
     history_legend: str = ""

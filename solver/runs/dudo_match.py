@@ -36,7 +36,7 @@ from solver.abstractions.dudo_recall.memory import Memory, Recall
 from solver.algorithms.exploitability import evaluate_strategy
 from solver.algorithms.fsicfr import FSICFRSolver
 from solver.algorithms.solve import MAX_ITERATIONS, checkpoint_after, make_solver
-from solver.games.dudo.match import NAME, table_path
+from solver.games.dudo.match import NAME, loser_payoffs, table_path
 from solver.games.dudo.rules import MAX_DICE, DudoRules
 from solver.games.dudo.tree import compile_dudo
 from solver.runs.store_solve import SolveRecord, StorePath, store_solve
@@ -84,14 +84,6 @@ def depends_on(counts: Counts) -> list[Counts]:
     """The rounds whose values a round's calls pay in."""
     a, b = counts
     return [c for c in ((a - 1, b), (b - 1, a)) if min(c) >= 1]
-
-
-def loser_payoffs(counts: Counts, table: dict[Counts, float]) -> tuple[float, float]:
-    """The opener's payoff (2P - 1) when it loses the call, and when the other does."""
-    a, b = counts
-    opener_loses = table[(a - 1, b)] if a > 1 else 0.0
-    other_loses = 1.0 - (table[(b - 1, a)] if b > 1 else 0.0)
-    return 2.0 * opener_loses - 1.0, 2.0 * other_loses - 1.0
 
 
 @dataclass(frozen=True, slots=True)

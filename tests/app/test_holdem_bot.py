@@ -9,6 +9,7 @@ real build (`python -m solver hulhe`, 25 minutes) plays the same way, only bette
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from pathlib import Path
@@ -107,6 +108,9 @@ def test_the_pages_play_it(api: AppHandle) -> None:
         post_action(client, form, enabled_actions(form)[-1])
         doc = page(client, url)
     assert doc.by_id("explanation") is not None
+    # The hand was analysed after the last answer: the page shows the coach's figures.
+    coach = doc.by_id("coach")
+    assert coach.attrs["data-analysis"] == "done" and "Without the luck" in coach.text
     assert not [c for c in doc.by_id("bot-seat").find_all(cls="playing-card")
                 if "back" in c.classes]  # the bot's cards shown once the hand is over
     assert doc.by_id("stat-in-unit") is not None and "mbb/hand" in doc.by_id("stat-in-unit").text
@@ -114,3 +118,40 @@ def test_the_pages_play_it(api: AppHandle) -> None:
     assert doc.by_id("export-hand-histories") is not None
     strategy = page(client, "/games/holdem/strategy")
     assert "estimated by self-play" in strategy.text
+
+
+def test_the_coach_judges_its_hands_once_they_are_analysed(api: AppHandle) -> None:
+    """A hand's figures take a tenth of a second here (the deals below each decision), so a
+    finished hand says "being analysed" and gets them after the answer is sent: each of my
+    decisions valued (sampled deals before the turn, every deal from it), the hand's result
+    without the luck, and the match's adjusted line, interval and hands still needed."""
+    client = api.client
+    match_id, headers = new_match(client, "holdem")
+    rng = random.Random(5)
+    adjusted = []
+    for _ in range(6):
+        view = client.post(f"{API}/matches/{match_id}/hands", headers=headers).json()
+        board_at: dict[int, int] = {}
+        while view["status"] == "in_progress":
+            legal = view["legal_actions"]
+            board_at[view["seq"]] = len(view["public"]["board"])
+            label = "c" if "c" in legal and rng.random() < 0.7 else rng.choice(legal)
+            view = client.post(f"{API}/hands/{view['hand_id']}/actions", headers=headers,
+                               json={"action": label, "seq": view["seq"]}).json()
+        assert view["outcome"]["analysis"] == "pending" and view["outcome"]["coach"] is None
+        done = client.get(f"{API}/hands/{view['hand_id']}", headers=headers).json()["outcome"]
+        assert done["analysis"] == "done"
+        mine = [e for e in view["events"] if e["actor"] == "you"]
+        assert [d["chosen"] for d in done["coach"]] == [e["label"] for e in mine]
+        for d in done["coach"]:
+            assert d["exact"] == (board_at[d["seq"]] >= 4)  # every deal from the turn on
+            assert d["value"] == pytest.approx(sum(a["probability"] * a["value"]
+                                                   for a in d["actions"]))
+            assert all(abs(a["value"]) <= 48 for a in d["actions"])  # within the stakes
+        assert done["adjusted_payoff"] is not None and math.isfinite(done["adjusted_payoff"])
+        adjusted.append(done["adjusted_payoff"])
+    results = client.get(f"{API}/matches/{match_id}", headers=headers).json()
+    assert results["hands_analysing"] == 0 and results["adjusted_hands"] == 6
+    assert results["adjusted_mean"] == pytest.approx(sum(adjusted) / 6)
+    assert results["series"][-1]["adjusted_cumulative"] == pytest.approx(sum(adjusted))
+    assert results["in_unit"]["adjusted_mean"] is not None

@@ -5,13 +5,18 @@ seats show them, and the explorer's words for a stored round."""
 
 from __future__ import annotations
 
+import math
 import re
+import statistics
 from pathlib import Path
 
 import pytest
 
-from tests.app.conftest import AppFactory, AppHandle
-from tests.app.test_pages import Node, action_form, enabled_actions, page, post_action, start
+from app.models import Match
+from app.web.format import pct
+from solver.games.dudo.match import match_table
+from tests.app.conftest import AppFactory, AppHandle, new_match
+from tests.app.test_pages import Node, action_form, csrf, enabled_actions, page, post_action, start
 
 DIE = "⚀⚁⚂⚃⚄⚅"
 FACES = (2, 3, 4, 5, 6, 1)
@@ -106,3 +111,91 @@ def test_the_explorer_words_a_stored_round(web: AppHandle) -> None:
             assert "round of 1 die each" in card.text
         if key.endswith("|"):
             assert words == "The opening bid of a round"
+
+
+def test_a_whole_match_is_judged_round_by_round(web: AppHandle) -> None:
+    """A finished match is analysed after the answer (its rounds' recall graphs): every one of
+    my bids and challenges valued in match units, the match's result without the dice luck of
+    each round, and the results as chances of winning beside the bot's own (in the API: an API
+    match is not the browser's to see)."""
+    client = web.client
+    match_id, headers = new_match(client, "dudo-match")
+    view = client.post(f"/api/v1/matches/{match_id}/hands", headers=headers).json()
+    while view["status"] == "in_progress":
+        legal = view["legal_actions"]
+        view = client.post(f"/api/v1/hands/{view['hand_id']}/actions", headers=headers,
+                           json={"action": "dudo" if "dudo" in legal else legal[0],
+                                 "seq": view["seq"]}).json()
+    assert view["outcome"]["analysis"] == "pending"
+    done = client.get(f"/api/v1/hands/{view['hand_id']}", headers=headers).json()["outcome"]
+    assert done["analysis"] == "done"
+    mine = [e["label"] for e in view["events"] if e["actor"] == "you"]
+    assert [d["chosen"] for d in done["coach"]] == mine
+    for d in done["coach"]:
+        assert d["exact"] and all(-1.0 - 1e-9 <= a["value"] <= 1.0 + 1e-9 for a in d["actions"])
+        assert d["value"] == pytest.approx(sum(a["probability"] * a["value"]
+                                               for a in d["actions"]))
+    assert done["adjusted_payoff"] is not None
+    results = client.get(f"/api/v1/matches/{match_id}", headers=headers).json()
+    assert results["adjusted_hands"] == 1 and results["hands_analysing"] == 0
+    chances = results["win_chances"]
+    assert chances["won"] == (1.0 if view["outcome"]["human_payoff"] > 0 else 0.0)
+    assert chances["adjusted"] == pytest.approx((1 + done["adjusted_payoff"]) / 2)
+    assert chances["expected"] is not None and 0.0 < chances["expected"] < 1.0
+
+
+def needed(xs: list[float], expected: float, what: str) -> str:
+    """The words for how many more hands `xs` need before their 95% interval (Student's t,
+    shown from 5 hands) excludes `expected`, worked out here from the hands themselves."""
+    n, mean, sd = len(xs), statistics.fmean(xs), statistics.stdev(xs)
+    t_n = {4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228, 11: 2.201}
+    if abs(mean - expected) > t_n[n - 1] * sd / math.sqrt(n) + 1e-9:
+        return f"Your {what}' 95% interval already excludes the expected result."
+    more = max(0, math.ceil((1.959964 * sd / abs(mean - expected)) ** 2) - n)
+    return (f"At your current rate and spread, your {what} need about {more:,} more "
+            f"hand{'s' if more != 1 else ''} before their 95% interval excludes the expected "
+            "result.")
+
+
+def test_the_results_of_whole_matches_in_chances_and_hands_needed(web: AppHandle,
+                                                                 match_store: Path) -> None:
+    """Whole matches on the pages, until there are five with a win and a loss among them: the
+    results say what share I won and, without the dice luck of each round, what share I was
+    worth, beside what the bot's own strategy wins from my seats (its table of win chances);
+    then how many more matches each interval needs, raw and without the luck side by side.
+    Every figure is worked out here from the matches' rows."""
+    client = web.client
+    url = start(client, "dudo-match")
+    for played in range(1, 12):
+        doc = play(client, url, 400)
+        assert doc.find(id="outcome") is not None
+        with web.app.state.sessionmaker() as session:
+            match = session.query(Match).filter_by(public_id=url.rsplit("/", 1)[1]).one()
+            rows = [(h.human_seat, h.human_payoff, h.adjusted_payoff) for h in match.hands]
+        raw = [float(r[1]) for r in rows if r[1] is not None]
+        if played >= 5 and len(set(raw)) == 2:
+            break
+        assert client.post(f"{url}/next", data=csrf(client),
+                           follow_redirects=False).status_code == 303
+    assert len(raw) == len(rows) >= 5 and set(raw) == {-1.0, 1.0}, raw
+    adjusted = [float(r[2]) for r in rows if r[2] is not None]
+    assert len(adjusted) == len(raw)  # every match analysed: none is left "being analysed"
+    doc = page(client, url)
+    assert doc.find(id="analysing") is None
+    table = match_table(match_store)
+    assert table is not None
+    opener = 2 * table["5v5"] - 1  # seat 0 opens the first round
+    expected = statistics.fmean(opener if seat == 0 else -opener for seat, _, _ in rows)
+
+    def chance(x: float) -> str:
+        return pct((1 + x) / 2)
+
+    line = doc.by_id("win-chances").text
+    wins = sum(x > 0 for x in raw)
+    assert line.startswith(f"You won {pct(wins / len(raw))} of them (95% CI ")
+    assert f"; without the luck {chance(statistics.fmean(adjusted))} (" in line
+    assert line.endswith(f"Playing the bot's own strategy from your seats wins "
+                         f"{chance(expected)}, by the bot's solve.")
+    words = " ".join(doc.by_id("hands-needed").text.split())
+    assert words == (needed(raw, expected, "raw results") + " "
+                     + needed(adjusted, expected, "results without the luck"))

@@ -63,6 +63,27 @@ def test_numbers_in_words_have_no_negative_zero() -> None:
     assert results.signed(-2.0, 1) == "−2.0"
 
 
+def test_hands_needed_until_the_interval_excludes_the_expected_result() -> None:
+    """Ten results of 0 and 2: mean 1, s = sqrt(10/9). Against an expected 0.5 the interval
+    (t(9) = 2.262: 1 ± 0.754) holds it; it leaves it once 1.96 s / sqrt(n) < 0.5, at
+    n = ceil((1.96 x 1.054 / 0.5)^2) = 18 hands: 8 more."""
+    ten = results.summarize([0.0, 2.0] * 5)
+    assert ten.std == pytest.approx(math.sqrt(10 / 9))
+    assert ten.ci95_low is not None and ten.ci95_low < 0.5
+    assert results.hands_needed(ten, 0.5) == 8
+    assert results.hands_needed(ten, 1.5) == 8  # the same distance above
+    assert results.hands_needed(ten, -0.5) == 0  # excluded already
+    assert results.hands_needed(ten, 1.0) is None  # a mean on the value never leaves it
+    assert results.hands_needed(ten, None) is None
+    assert results.hands_needed(results.summarize([0.0, 2.0]), 0.5) is None  # no interval
+    assert results.hands_needed(results.summarize([1.0] * 10), 0.5) is None  # no spread
+    # The narrower spread of the luck-adjusted results needs fewer hands, as (s / s')^2.
+    tight = results.summarize([0.5, 1.5] * 5)
+    assert results.hands_needed(tight, 0.5) == 0
+    assert results.hands_needed(results.summarize([0.8, 1.2] * 5), 0.9) == (
+        math.ceil((1.959964 * math.sqrt(0.4 / 9) / 0.1) ** 2) - 10)
+
+
 def _stats(mean: float, half: float, n: int = 30) -> results.Stats:
     """Stats of `n` results with this mean and this 95% half-width."""
     std = half * math.sqrt(n) / results.t_quantile(n - 1)

@@ -40,7 +40,7 @@ async def get_hand(
     def work(session: Session) -> HandView:
         return services.hand_view(session, backend.bot, hand_id, access, hint=hint)
 
-    return await backend.run(work)
+    return backend.analysed(await backend.run(work))
 
 
 @router.get("/{hand_id}/replay", response_model=HandReplay,
@@ -53,7 +53,7 @@ async def replay(hand_id: HandIdPath, access: TokenDep, backend: BackendDep) -> 
     def work(session: Session) -> HandReplay:
         return services.hand_replay(session, backend.bot, hand_id, access)
 
-    return await backend.run(work)
+    return backend.analysed(await backend.run(work))
 
 
 @router.post("/{hand_id}/actions", response_model=HandView,
@@ -78,7 +78,7 @@ async def act(
     played = await backend.run(work)
     if played.replayed:
         response.headers["Idempotent-Replayed"] = "true"
-    return played.view
+    return backend.analysed(played.view)
 
 
 @router.post("/{hand_id}/resume", response_model=HandView,
@@ -93,4 +93,4 @@ async def resume(
         return services.resume_hand(session, backend.bot, hand_id, access, rng=backend.rng,
                                     hint=hint)
 
-    return await backend.run(work)
+    return backend.analysed(await backend.run(work))

@@ -75,7 +75,10 @@ async def match_results(
         return services.match_results(session, backend.source, match_id, access, limit=limit,
                                       before=before)
 
-    return await backend.run(work)
+    summary = await backend.run(work)
+    if summary.hands_analysing:
+        backend.analyse(summary.match_id)
+    return summary
 
 
 @router.get("/{match_id}/export", response_model=HandExport, responses=AUTH | NOT_FOUND)
@@ -125,4 +128,4 @@ async def start_hand(
         return services.start_hand(session, backend.source, backend.bot, match_id, access,
                                    rng=backend.rng, hint=hint)
 
-    return await backend.run(work)
+    return backend.analysed(await backend.run(work))

@@ -40,6 +40,7 @@ async def replay_page(request: Request, match_id: MatchIdPath, hand_id: HandIdPa
         return replay, services.game_description(replay.game)
 
     replay, game = await backend.run(work)
+    backend.analysed(replay)
     first_move = next((s.seq for s in replay.steps if s.actor != "chance"), 0)
     shown = min(step if step is not None else first_move, len(replay.steps) - 1)
     context = {"replay": replay, "game": game, "step": replay.steps[shown], "shown": shown,

@@ -64,6 +64,8 @@ def _table(session: Session, backend: Backend, match_id: str, access: OwnerAcces
            hand: HandView | None = None, message: str | None = None) -> Table:
     """The table after `hand` was played (or as it is), with the match's results."""
     results = services.match_results(session, backend.source, match_id, access)
+    if results.hands_analysing:
+        backend.analyse(match_id)
     if hand is None:
         hand = services.latest_hand_view(session, backend.bot, match_id, access, hint)
     return Table(services.game_description(results.game), hand, results, hint, message)

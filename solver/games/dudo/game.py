@@ -220,6 +220,7 @@ class DudoGame(GameDefaults):
     rules: str
     reference_value: float | None
     pieces: PieceKind = "dice"
+    wins_and_losses: bool = True
     history_legend = "History: the bids so far, quantity x face."
     history_example = "e.g. 1x2,1x6"
 

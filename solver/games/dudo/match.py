@@ -19,6 +19,7 @@ the strategy store by the same solve, gives `PublicView.win_chances`.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -284,6 +285,17 @@ def win_chances(counts: tuple[int, int], opener: int) -> tuple[float, float] | N
 _loaded: dict[Path, tuple[float, dict[str, float]]] = {}
 
 
+def loser_payoffs(counts: tuple[int, int], table: Mapping[tuple[int, int], float]
+                  ) -> tuple[float, float]:
+    """What a round's calls pay its opener in zero-sum form (2P - 1): when the opener loses the
+    call, and when the other does; `counts` are the round's dice, the opener's first, and
+    `table` the opener's chance of winning the match by round (``P(0, n) = 0``)."""
+    a, b = counts
+    opener_loses = table[(a - 1, b)] if a > 1 else 0.0
+    other_loses = 1.0 - (table[(b - 1, a)] if b > 1 else 0.0)
+    return 2.0 * opener_loses - 1.0, 2.0 * other_loses - 1.0
+
+
 def table_path(store: Path) -> Path:
     """Where a match solve writes its table beside the strategy store `store`."""
     return store.with_name(f"{store.stem}.{NAME}.json")
@@ -330,6 +342,7 @@ class DudoMatchGame(GameDefaults):
              "loses the match.")
     reference_value: float | None = None
     pieces: PieceKind = "dice"
+    wins_and_losses: bool = True
     seats: tuple[Seat, Seat] = (
         Seat("first", "first in round 1"), Seat("second", "second in round 1"))
     history_legend: str = ("History: each finished round as both rolls and its moves, then the "

@@ -12,8 +12,8 @@ import pytest
 from solver.abstractions import abstraction_for
 from solver.cli import main
 from solver.games import get_game
-from solver.games.dudo.match import DudoMatchState, Round, table_path
-from solver.runs.dudo_match import default_recall, depends_on, loser_payoffs
+from solver.games.dudo.match import DudoMatchState, Round, loser_payoffs, table_path
+from solver.runs.dudo_match import default_recall, depends_on
 from strategies import StrategyStore
 
 

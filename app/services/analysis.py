@@ -1,0 +1,241 @@
+"""The analysis of a finished hand: the coach's figures and the luck-adjusted result, computed once
+when the hand ends and kept with it (`hands.analysis`); reading a hand never computes them.
+
+The values come from the value function of the game's solve (`solver.evaluation.values`, one
+per solve and process, `Valuers`). Where they take milliseconds (a game solved exactly, read off
+its tree) the hand is analysed in the request that finishes it, in the same transaction; where
+they take longer (a game solved in an abstraction: the deals or rolls below each decision) the
+hand is finished *pending* and analysed after the answer is sent (`analyse_match`, which the
+routes hand to FastAPI's background tasks): its result says "being analysed" until then. A
+match's hands are analysed in order, each with what the earlier ones left in the match's
+analysis state:
+
+* the player's habits (`solver.evaluation.values.Habits`), so that each hand's luck-adjusted
+  result can use the habits of the hands before it (`app.services.coach`);
+* the moments of its two estimates so far (the equilibrium's and the habits'), from which the
+  weight of the habits' estimate in the next hand's result is the one that would have minimised
+  the spread of the earlier hands (its expectation is the same whatever the weight, which is
+  fixed before the hand: the result stays unbiased).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.db import write_lock
+from app.services import analysis_store, coach, hand_store
+from app.services.bot import Policy
+from app.services.errors import StrategyUnavailableError
+from app.services.hand_store import Finish, HandRow
+from app.services.player_totals import StyleRows
+from app.services.reply_values import ReplyValues
+from app.services.trace import Trace
+from app.services.valuers import Valuers
+from solver.evaluation.values import HandValuer
+from solver.games import get_game
+
+log = logging.getLogger("app.analysis")
+
+FORFEIT = "forfeit"
+"""The label of a decision given up as a forfeit (its value is its payoff)."""
+WARM_UP = 20
+"""Hands before the habits' estimate gets any weight (their moments say too little before)."""
+RECORD_VERSION = 1
+
+
+@dataclass
+class MatchState:
+    """What a match's analysis carries from hand to hand (see the module doc)."""
+
+    habits: dict[str, dict[str, float]] = field(default_factory=dict)
+    moments: list[float] = field(default_factory=lambda: [0.0] * 6)
+    """n, and the sums of x, z, x², z², xz over the hands (x the equilibrium's estimate, z
+    the habits')."""
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> MatchState:
+        if not data:
+            return cls()
+        return cls({k: dict(v) for k, v in data.get("habits", {}).items()},
+                   list(data.get("moments", [0.0] * 6)))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"habits": self.habits, "moments": self.moments}
+
+    def weight(self) -> float:
+        """The weight of the habits' estimate: the one of least variance over the hands so
+        far ((Var x - Cov) / Var(x - z), clipped to [0, 1]); none before `WARM_UP` hands."""
+        n, sx, sz, sxx, szz, sxz = self.moments
+        if n < WARM_UP:
+            return 0.0
+        vx, vz, c = sxx / n - (sx / n) ** 2, szz / n - (sz / n) ** 2, sxz / n - sx * sz / n**2
+        spread = vx + vz - 2 * c
+        return min(1.0, max(0.0, (vx - c) / spread)) if spread > 1e-12 else 0.0
+
+    def after(self, review: coach.HandReview) -> MatchState:
+        habits = {k: dict(v) for k, v in self.habits.items()}
+        for key, label in review.moves:
+            counts = habits.setdefault(key, {})
+            counts[label] = counts.get(label, 0.0) + 1.0
+        x, z = review.plain, review.habitual
+        n, sx, sz, sxx, szz, sxz = self.moments
+        return MatchState(habits, [n + 1, sx + x, sz + z, sxx + x * x, szz + z * z,
+                                   sxz + x * z])
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    review: coach.HandReview
+    record: dict[str, Any]
+    state: MatchState
+
+
+def analyse(valuer: HandValuer, trace: Trace, seat: int, payoff: float, state: MatchState,
+            *, forfeit: bool = False, seed: int = 0) -> Analysis:
+    """The hand of `trace` analysed for the player in `seat` (see the module doc)."""
+    segments = valuer.segments(trace.state, seat, state.habits, np.random.default_rng(seed))
+    against: coach.Against = "best_reply" if isinstance(valuer, ReplyValues) else "equilibrium"
+    judged = coach.judge(trace, seat, segments, payoff, FORFEIT if forfeit else None, against)
+    weight = state.weight()
+    review = replace(judged, adjusted=(1.0 - weight) * judged.plain + weight * judged.habitual)
+    record = {"version": RECORD_VERSION, "adjusted": review.adjusted, "plain": review.plain,
+              "habits": review.habitual, "weight": weight,
+              "decisions": [_decision_record(d) for d in review.decisions]}
+    return Analysis(review, record, state.after(review))
+
+
+def _decision_record(d: coach.Judged) -> dict[str, Any]:
+    p = d.policy
+    assert p.values is not None and p.value is not None
+    return {"seq": d.seq, "infoset": d.infoset, "chosen": d.chosen, "labels": list(p.labels),
+            "probabilities": list(p.probabilities), "values": list(p.values), "value": p.value,
+            "taken": p.value - d.lost_vs_equilibrium, "pot": d.pot, "exact": d.exact,
+            "against": d.against}
+
+
+def review_of(record: dict[str, Any] | None) -> coach.HandReview | None:
+    """The kept analysis of a hand as the coach's review (None if it has none)."""
+    if not record or record.get("version") != RECORD_VERSION:
+        return None
+    decisions = []
+    for d in record["decisions"]:
+        taken, value, pot = float(d["taken"]), float(d["value"]), d["pot"]
+        lost = value - taken
+        decisions.append(coach.Judged(
+            seq=int(d["seq"]), infoset=d["infoset"], chosen=d["chosen"],
+            policy=Policy(tuple(d["labels"]), tuple(d["probabilities"]), tuple(d["values"]),
+                          value),
+            lost_vs_equilibrium=lost, lost_vs_best_reply=max(d["values"]) - taken, pot=pot,
+            accurate=lost <= coach.ACCURACY_SHARE * (pot if pot else 1),
+            exact=bool(d["exact"]),
+            against="best_reply" if d.get("against") == "best_reply" else "equilibrium"))
+    return coach.HandReview(decisions, float(record["adjusted"]), float(record["plain"]),
+                            habitual=float(record["habits"]))
+
+
+def analysed(review: coach.HandReview, record: dict[str, Any]) -> analysis_store.Analysed:
+    worst = review.worst
+    return analysis_store.Analysed(
+        record, adjusted=review.adjusted, ev_lost=review.lost,
+        worst_loss=worst.lost_vs_equilibrium if worst is not None else None,
+        worst_seq=worst.seq if worst is not None else None,
+        decisions=len(review.decisions), accurate=review.accurate)
+
+
+# ---- when a hand ends ----------------------------------------------------------------------
+
+
+def finish(session: Session, valuers: Valuers | None, trace: Trace, hand: HandRow,
+           payoff: float, *, forfeit: bool = False, style: StyleRows = ()) -> Finish:
+    """The end of `hand`, to be written with its last actions: analysed here where that is
+    quick and no earlier hand of the match waits for its analysis, else pending (or not
+    analysed at all, where the bot has no value function)."""
+    game, opponent = trace.game, hand.match.opponent
+    if valuers is None:
+        return Finish(payoff, style=style, forfeit=forfeit)
+    connection = session.connection()
+    if (not valuers.quick(game, opponent)
+            or analysis_store.pending_count(connection, hand.match.id)):
+        return Finish(payoff, style=style, forfeit=forfeit, pending=True)
+    version, data = analysis_store.state_of(connection, hand.match.id)
+    with valuers.using(game, opponent) as valuer:
+        if valuer is None:
+            return Finish(payoff, style=style, forfeit=forfeit)
+        try:
+            result = analyse(valuer, trace, hand.human_seat, payoff,
+                             MatchState.from_json(data), forfeit=forfeit)
+        except StrategyUnavailableError:  # the opponent's solve is gone: counted raw
+            return Finish(payoff, style=style, forfeit=forfeit)
+    kept = analysed(result.review, result.record)
+    return Finish(payoff, adjusted=kept.adjusted, ev_lost=kept.ev_lost,
+                  worst_loss=kept.worst_loss, worst_seq=kept.worst_seq,
+                  decisions=kept.decisions, accurate=kept.accurate, style=style,
+                  forfeit=forfeit, analysis=result.record,
+                  state=(version, result.state.to_json()))
+
+
+# ---- off the request path --------------------------------------------------------------------
+
+_IN_FLIGHT: set[int] = set()
+_IN_FLIGHT_LOCK = threading.Lock()
+
+
+def analyse_match(sessions: sessionmaker[Session], valuers: Valuers, match_id: str) -> int:
+    """Analyse the pending hands of the match `match_id` (its public id), earliest first,
+    each in a transaction of its own; how many. Does nothing if this process is at it already
+    (another process racing it writes each hand once: see `analysis_store`). Run after the
+    answer is sent (FastAPI's background tasks)."""
+    with sessions() as session:
+        match = hand_store.find_match(session, match_id).id
+    with _IN_FLIGHT_LOCK:
+        if match in _IN_FLIGHT:
+            return 0
+        _IN_FLIGHT.add(match)
+    try:
+        done = 0
+        while _analyse_next(sessions, valuers, match):
+            done += 1
+        return done
+    except (SQLAlchemyError, StrategyUnavailableError) as exc:
+        log.warning("analysing match %s stopped: %s", match_id, exc)
+        return 0
+    finally:
+        with _IN_FLIGHT_LOCK:
+            _IN_FLIGHT.discard(match)
+
+
+def _analyse_next(sessions: sessionmaker[Session], valuers: Valuers, match_id: int) -> bool:
+    with sessions() as session:
+        connection = session.connection()
+        hand = analysis_store.first_pending(connection, match_id)
+        if hand is None:
+            return False
+        name, opponent = analysis_store.game_of(connection, match_id)
+        game = get_game(name)
+        trace = Trace.replay(game, hand_store.recorded(session, hand_store.find_hand(
+            session, hand.public_id)))
+        version, data = analysis_store.state_of(connection, match_id)
+        state: tuple[int, dict[str, Any]] | None = None
+        with valuers.using(game, opponent) as valuer:
+            if valuer is None:
+                outcome = analysis_store.Analysed(None)
+            else:
+                result = analyse(valuer, trace, hand.human_seat, hand.human_payoff,
+                                 MatchState.from_json(data), forfeit=hand.forfeited,
+                                 seed=hand.id)
+                outcome = analysed(result.review, result.record)
+                state = (version, result.state.to_json())
+        session.rollback()  # end the reading transaction before taking the writer's lock
+        with write_lock(session):
+            if not analysis_store.write(session.connection(), match_id, hand, outcome, state):
+                session.rollback()
+                return False
+            session.commit()
+        return True

@@ -1,0 +1,137 @@
+"""How much narrower the luck-adjusted results are than the raw ones: simulated players against
+the stored bot of a game, every hand analysed as the app analyses a person's
+(`app.services.analysis`), the habits carried from hand to hand.
+
+    PYTHONPATH=. .venv/bin/python benchmarks/luck.py holdem --hands 10000 \\
+        --players equilibrium,always-call,uniform,tight --store PATH [--json]
+
+Per player: the raw mean and 95% interval per hand, the luck-adjusted ones (what the results
+show), the equilibrium's estimate alone (the seat's value plus Q - V), the ratio of the raw
+interval's width to the adjusted one's, and CPU and wall seconds.  Where the game is solved
+exactly, the player's exact expected winnings from a full traversal too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import time
+from pathlib import Path
+
+from app.services import analysis, results
+from app.services.bot import StoredStrategyBot
+from app.services.strategy_source import StrategySource
+from solver.algorithms.exploitability import evaluate_strategy
+from solver.evaluation.values import valuer_for
+from solver.evaluation.values.tree import TreeValues
+from solver.games import get_game
+from strategies import default_store_path
+from tests.app.simulated import RULES, chooser, play, rule_profile
+
+PLAYERS = {"equilibrium": None, **{name.replace(" ", "-"): rule for name, rule in RULES.items()}}
+
+
+def measure(game_name: str, store: Path, player: str, hands: int, seed: int, every: int = 0
+            ) -> dict[str, object]:
+    game = get_game(game_name)
+    source = StrategySource(store)
+    bot = StoredStrategyBot(source)
+    info = source.solve(game_name)
+    valuer = valuer_for(game, info, source.store())
+    rule = PLAYERS[player]
+    rng = random.Random(seed)
+    choose = chooser(bot, game, rule, rng)
+    state = analysis.MatchState()
+    raw: list[float] = []
+    adjusted: list[float] = []
+    plain: list[float] = []
+    cpu, wall = time.process_time(), time.perf_counter()
+    for n in range(hands):
+        seat = n % 2
+        payoff, trace = play(game, bot, seat, choose, rng)
+        done = analysis.analyse(valuer, trace, seat, payoff, state, seed=seed * 1_000_003 + n)
+        state = done.state
+        raw.append(payoff)
+        adjusted.append(done.review.adjusted)
+        plain.append(done.review.plain)
+        if every and (n + 1) % every == 0 and n + 1 < hands:
+            _progress(player, raw, adjusted, time.process_time() - cpu)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    stats = {name: results.summarize(xs) for name, xs in
+             (("raw", raw), ("adjusted", adjusted), ("plain", plain))}
+    exact = None
+    if isinstance(valuer, TreeValues):
+        if rule is None:
+            exact = 0.0
+        else:
+            per_seat = [evaluate_strategy(valuer.tree, rule_profile(valuer.tree, valuer.strategy,
+                                                                    seat, rule)).value
+                        for seat in (0, 1)]
+            exact = (per_seat[0] - per_seat[1]) / 2
+
+    def half(s: results.Stats) -> float:
+        assert s.ci95_high is not None and s.ci95_low is not None
+        return (s.ci95_high - s.ci95_low) / 2
+
+    out: dict[str, object] = {"game": game_name, "player": player, "hands": hands,
+                              "seed": seed, "exact": exact, "cpu_seconds": round(cpu, 1),
+                              "wall_seconds": round(wall, 1), "weight_at_end": state.weight()}
+    for name, s in stats.items():
+        out[name] = {"mean": s.mean, "ci95_half": half(s), "std": s.std}
+    out["narrower"] = half(stats["raw"]) / half(stats["adjusted"])
+    out["narrower_plain"] = half(stats["raw"]) / half(stats["plain"])
+    unit = game.result_unit
+    if unit is not None:
+        out["unit"] = unit.name
+        out["per_chip"] = unit.per_chip
+    source.close()
+    return out
+
+
+def _progress(player: str, raw: list[float], adjusted: list[float], cpu: float) -> None:
+    """The figures so far, for a long run that may be cut short (`--every`)."""
+    r, a = results.summarize(raw), results.summarize(adjusted)
+    assert r.std is not None and a.std is not None
+    print(json.dumps({"player": player, "hands_so_far": len(raw), "raw_mean": r.mean,
+                      "adjusted_mean": a.mean, "narrower": r.std / a.std if a.std else None,
+                      "cpu_seconds": round(cpu, 1)}), flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("--store", type=Path, default=None)
+    parser.add_argument("--hands", type=int, default=10_000)
+    parser.add_argument("--players", default=",".join(PLAYERS))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--every", type=int, default=0, metavar="N",
+                        help="also print the figures so far every N hands")
+    args = parser.parse_args()
+    store = args.store if args.store is not None else default_store_path()
+    for player in args.players.split(","):
+        row = measure(args.game, store, player, args.hands, args.seed, args.every)
+        if args.json:
+            print(json.dumps(row), flush=True)
+            continue
+        scale = float(row.get("per_chip", 1.0))  # type: ignore[arg-type]
+        name = str(row.get("unit", "chips/hand"))
+
+        def text(key: str, row: dict[str, object] = row, scale: float = scale) -> str:
+            s = row[key]
+            assert isinstance(s, dict)
+            return f"{s['mean'] * scale:+.3f} ± {s['ci95_half'] * scale:.3f}"
+
+        exact = row["exact"]
+        print(f"{player:12s} raw {text('raw')}  adjusted {text('adjusted')}  "
+              f"({row['narrower']:.2f}x narrower; equilibrium values alone "
+              f"{row['narrower_plain']:.2f}x)  {name}"
+              + (f"  exact {float(exact) * scale:+.3f}" if isinstance(exact, float) else "")
+              + f"  cpu {row['cpu_seconds']} s, wall {row['wall_seconds']} s", flush=True)
+        assert not math.isnan(float(row["narrower"]))  # type: ignore[arg-type]
+
+
+if __name__ == "__main__":
+    main()

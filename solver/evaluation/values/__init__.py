@@ -1,0 +1,78 @@
+"""Values of a player's decisions against the bot, computed at play time where a solve stores
+none: what the coach and the luck-adjusted results read (`app.services.coach`).
+
+One value function per kind of solve (`valuer_for` picks it from the solve's abstraction, so
+callers never name a game):
+
+* a game solved exactly: its compiled tree and stored strategy (`tree.TreeValues`);
+* hold'em solved over buckets: the betting below each decision over the deals, exact on the
+  turn and the river, sampled before (`holdem.HoldemValues`);
+* Dudo solved remembering the last bids, alone or as the rounds of a match: the round's recall
+  graph, exact (`dudo.DudoValues`).
+
+Each takes the bot's strategy as an input and says what a hand's decisions were worth
+(`base.DecisionValues`, in `base.Segment`s), both players following the bot's strategy after
+each decision, and also with the player following its own habits (`base.Habits`).
+
+Example::
+
+    from solver.evaluation.values import valuer_for
+    from solver.games import get_game
+    from strategies import StrategyStore
+
+    with StrategyStore.open() as store:
+        game = get_game("dudo-2v2")
+        valuer = valuer_for(game, store.latest_solve(game.name), store)
+        valuer.segments(final_state, seat=0, habits=None, rng=np.random.default_rng())
+"""
+
+from __future__ import annotations
+
+from solver.abstractions import Exact, abstraction_for
+from solver.abstractions.dudo_recall.memory import Recall
+from solver.abstractions.holdem.bot import HulheBot
+from solver.abstractions.holdem.percentiles import Percentiles
+from solver.evaluation.stored import stored_strategy_array
+from solver.evaluation.values.base import (
+    DecisionValues,
+    Habits,
+    HandValuer,
+    Segment,
+    habit_mix,
+)
+from solver.evaluation.values.dudo import DudoValues
+from solver.evaluation.values.holdem import HoldemValues
+from solver.evaluation.values.tree import TreeValues
+from solver.games.base import Game
+from solver.games.dudo.match import DudoMatchGame, loser_payoffs, match_table
+from strategies import InfosetStrategy, SolveInfo, StrategyStore
+
+__all__ = ["DecisionValues", "Habits", "HandValuer", "Segment", "habit_mix", "valuer_for"]
+
+
+def valuer_for(game: Game, info: SolveInfo, store: StrategyStore) -> HandValuer:
+    """The value function of `game` under its stored solve `info` (read from `store`);
+    ValueError for a solve no value function here reads."""
+    abstraction = abstraction_for(game, info.abstraction)
+    if isinstance(abstraction, Exact):
+        tree, flat = stored_strategy_array(store, game)
+        return TreeValues(game, tree, flat)
+    if isinstance(abstraction, Percentiles):
+        table = store.table_strategy(game.name, info.id)
+        if table is None:
+            raise ValueError(f"the solve of {game.name!r} has no tables")
+        return HoldemValues(HulheBot(f"{game.name}-solve-{info.id}", abstraction.rules,
+                                     abstraction.spec, table))
+    if isinstance(abstraction, Recall):
+        def rows(prefix: str) -> list[InfosetStrategy]:
+            return store.infoset_page(game.name, prefix=prefix)[1]
+        if isinstance(game, DudoMatchGame):
+            written = match_table(store.path)
+            if written is None:
+                raise ValueError("the match's table of winning chances is missing")
+            chances = {(int(a), int(b)): p for (a, _, b), p in
+                       ((k.partition("v"), p) for k, p in written.items())}
+            return DudoValues(game, abstraction, rows,
+                              lambda counts: loser_payoffs(counts, chances))
+        return DudoValues(game, abstraction, rows, lambda counts: (-1.0, 1.0))
+    raise ValueError(f"no value function reads the {info.abstraction!r} solve of {game.name!r}")

@@ -1,0 +1,314 @@
+"""Values of a player's decisions in limit hold'em against a bucket-abstraction bot, at play time.
+
+The bot's strategy is an input (`TableBot`: the rules, the buckets and the tables, as
+`solver.abstractions.holdem.bot.HulheBot` holds them; a re-solved strategy that offers the
+same can be valued the same way).  At a decision of the player (the *human*) with hole cards H
+on board B:
+
+* the bot's range: every hand that misses H and B, weighted by the probability that the bot's
+  strategy took each of its actions so far with it (Bayes: its posterior given what the human
+  saw, chance being uniform over the deals);
+* the deals: a bot hand and the rest of the board.  Where they are few (the river: every hand;
+  the turn: every hand with every river card, 990 x 44), all of them, each weighing its hand's
+  posterior times one over the boards that hand leaves: the values are exact.  Where they are
+  many (the flop and before), `samples` deals drawn from the same distribution (a hand by its
+  posterior, then the board uniformly from the cards that hand and the human's leave), each
+  weighing 1 / samples: an unbiased estimate, whose error is independent of the human's choice
+  and so adds spread to the luck-adjusted result but no bias;
+* on each deal the betting below the decision with both players following the tables
+  (`solver.evaluation.values.holdem_kernel`, numba, every deal in one call): walked in full
+  where the deals are all there, played out once per deal (each action drawn from the
+  strategies) where they are sampled, which is unbiased too and takes a thousandth of the
+  work of walking the whole preflop tree.
+
+The human's hand is one, so the work is the deals times the betting the two strategies reach.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+from solver.abstractions.holdem.percentiles import PercentileSpec, hand_codes, round_buckets
+from solver.abstractions.holdem.sampled_cfr import BettingTree, betting_tree, kernel_cards
+from solver.abstractions.holdem.sampled_kernel import SLOTS, Cards
+from solver.evaluation.holdem.policy import hole_combos
+from solver.evaluation.values.base import (
+    HABIT_PRIOR,
+    DecisionValues,
+    Habits,
+    Segment,
+    habit_model,
+)
+from solver.evaluation.values.holdem_kernel import playout_values, range_values
+from solver.games.base import State
+from solver.games.holdem.betting import Betting
+from solver.games.holdem.game import HoldemState
+from solver.games.holdem.rules import HoldemRules
+from strategies.tables import TableStrategy
+
+IntArray = NDArray[np.int64]
+FloatArray = NDArray[np.float64]
+
+EXACT_DEALS = 60_000
+"""Most deals enumerated for exact values (a HULHE turn decision has about 43,600)."""
+SAMPLED_DEALS = 4_000
+"""Deals sampled where there are more."""
+BUCKET_MARK = "@"
+"""Between the betting and the bucket in a habit key (``rc/c@17``)."""
+
+
+class TableBot(Protocol):
+    """A hold'em strategy over bucket tables (`solver.abstractions.holdem.bot.HulheBot`)."""
+
+    @property
+    def rules(self) -> HoldemRules: ...
+
+    @property
+    def spec(self) -> PercentileSpec: ...
+
+    @property
+    def table(self) -> TableStrategy: ...
+
+    def action_probabilities(self, betting: Betting, board: tuple[int, ...],
+                             holes: IntArray) -> FloatArray: ...
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Prepared:
+    """What the kernel reads, built once per strategy."""
+
+    tree: BettingTree
+    cards: Cards
+    tables: FloatArray  # (rows of every round, buckets, slots), rows normalised over legal
+    row_start: IntArray  # per round: its first row in `tables`
+    combos: IntArray  # every hand a player may hold: (hands, 2)
+
+
+def prepare(bot: TableBot) -> Prepared:
+    """The bot's tables as one float array over the betting tree's rows, legal slots
+    normalised (an all-zero row plays uniformly, as `strategies.tables.dequantise` reads it)."""
+    rules = bot.rules
+    tree = betting_tree(rules)
+    a = tree.arrays
+    buckets = round_buckets(rules, bot.spec)
+    widest = max(b.count for b in buckets)
+    parts = []
+    for r in range(rules.num_rounds):
+        nodes = tree.decisions(r)
+        legal = np.zeros((len(nodes), SLOTS))
+        legal[a.row[nodes]] = a.child[nodes] >= 0
+        grid = np.zeros((len(nodes), widest, SLOTS))
+        grid[:, :buckets[r].count] = np.asarray(bot.table.tables[r], np.float64)
+        grid *= legal[:, None, :]
+        totals = grid.sum(axis=2, keepdims=True)
+        uniform = legal[:, None, :] / legal.sum(axis=1)[:, None, None]
+        parts.append(np.where(totals > 0, grid / np.where(totals > 0, totals, 1.0), uniform))
+    row_start = np.cumsum([0] + [len(p) for p in parts])[:-1].astype(np.int64)
+    return Prepared(tree, kernel_cards(rules, buckets), np.ascontiguousarray(np.vstack(parts)),
+                    row_start, hole_combos(rules))
+
+
+@dataclass(slots=True, eq=False)
+class HoldemValues:
+    """Values of a human's decisions against `bot` (see the module doc)."""
+
+    bot: TableBot
+    exact_deals: int = EXACT_DEALS
+    samples: int = SAMPLED_DEALS
+    prior: float = HABIT_PRIOR
+    _prepared: Prepared | None = field(default=None, init=False, repr=False)
+
+    @property
+    def prepared(self) -> Prepared:
+        if self._prepared is None:
+            self._prepared = prepare(self.bot)
+        return self._prepared
+
+    def segments(self, final: State, seat: int, habits: Habits | None,
+                 rng: np.random.Generator) -> list[Segment]:
+        """The hand as one segment whose start is not known exactly (the bot's value is only
+        estimated by self-play): see `hand`."""
+        if not isinstance(final, HoldemState):
+            raise ValueError(f"{type(final).__name__} is not a hold'em position")
+        return [Segment(None, None, tuple(self.hand(final, seat, rng, habits)))]
+
+    def hand(self, final: HoldemState, seat: int, rng: np.random.Generator,
+             habits: Habits | None = None) -> list[DecisionValues]:
+        """Every decision of the player in `seat` in the hand that reached `final`, valued
+        (with its habits too, if given); a hand left at the player's decision (a forfeit) has
+        that decision valued last."""
+        game = final.game
+        combos = self.prepared.combos
+        hole = final.hole(seat)
+        weights = (~np.isin(combos, hole).any(axis=1)).astype(np.float64)
+        out: list[DecisionValues] = []
+        state = game.initial_state()
+        for action in (*final.history, None):
+            player = state.current_player()
+            if player == seat:
+                board = state.board()
+                live = np.where(np.isin(combos, board).any(axis=1), 0.0, weights)
+                out.append(self.decision(state.betting, board, hole, seat, live, rng, habits))
+            elif player == 1 - seat and action is not None:
+                probabilities = self.bot.action_probabilities(state.betting, state.board(),
+                                                              combos)
+                weights = weights * probabilities[:, action]
+            if action is not None:
+                state = state.apply_action(action)
+        return out
+
+    def decision(self, betting: Betting, board: tuple[int, ...], hole: tuple[int, ...],
+                 seat: int, posterior: FloatArray, rng: np.random.Generator,
+                 habits: Habits | None = None) -> DecisionValues:
+        """One decision: the human in `seat` holds `hole` on `board` after `betting`; the bot's
+        hands (`prepared.combos`) weigh `posterior` (zero for those that cannot be)."""
+        p = self.prepared
+        rules = self.bot.rules
+        if not posterior.sum() > 0:
+            raise ValueError("no hand of the bot is consistent with the hand so far")
+        deals = self._deals(rules, betting.round, board, hole, seat, posterior, rng)
+        exact = deals.runouts is not None
+        node = p.tree.node(betting)
+        legal = betting.legal_actions()
+        labels = tuple(betting.label(a) for a in legal)
+        own = self.bot.action_probabilities(betting, board, np.array([hole], np.int64))[0]
+        strategy = tuple(float(own[a]) for a in legal)
+        values = np.zeros(SLOTS)
+        no_rows = np.zeros(0, np.int64)
+        no_counts = np.zeros((0, 1, SLOTS))
+        seed = int(rng.integers(2**31))
+        self._kernel(deals, node, seat, hole, board, (np.zeros((0, SLOTS)), no_rows, no_counts),
+                     seed, values)
+        keys = self.habit_keys(betting, board, hole)
+        model_probabilities = model_values = None
+        if habits is not None:
+            model_probabilities = habit_model(habits, keys, labels, strategy, self.prior)
+            public, rows, counts = self._habit_tables(habits)
+            modelled = np.zeros(SLOTS)
+            self._kernel(deals, node, seat, hole, board, (public, rows, counts), seed, modelled)
+            model_values = tuple(float(modelled[a]) for a in legal)
+        q = tuple(float(values[a]) for a in legal)
+        return DecisionValues(labels, strategy, q, math.fsum(s * x for s, x in zip(strategy, q,
+                                                                                 strict=True)),
+                              model_probabilities, model_values, exact, keys)
+
+    def _kernel(self, deals: Deals, node: int, seat: int, hole: tuple[int, ...],
+                board: tuple[int, ...], model: tuple[FloatArray, IntArray, FloatArray],
+                seed: int, out: FloatArray) -> None:
+        """Every deal's betting walked in full, over the whole range at once
+        (`holdem_kernel.range_values`), where the deals are all there; played out once per deal
+        (`holdem_kernel.playout_values`) where they are a sample: the same seed for both
+        profiles (common random numbers again)."""
+        p = self.prepared
+        if deals.runouts is not None:
+            range_values(p.tree.arrays, node, seat, p.cards, p.tables, p.row_start,
+                         np.array(hole, np.int64), np.array(board, np.int64), deals.holes,
+                         deals.weights, deals.runouts, float(deals.boards), *model, self.prior,
+                         out)
+        else:
+            playout_values(p.tree.arrays, node, seat, p.cards, p.tables, p.row_start,
+                           deals.decks, deals.weights, *model, self.prior, seed, out)
+
+    def habit_keys(self, betting: Betting, board: tuple[int, ...], hole: tuple[int, ...]
+                   ) -> tuple[str, str]:
+        """Where a player's habits are counted: the betting so far (whatever it holds), and
+        the betting with its hand's bucket in the bot's abstraction (``rc/c@17``)."""
+        rules = self.bot.rules
+        code = hand_codes(rules, self.bot.spec, betting.round, np.array([hole], np.int64),
+                          board)[0]
+        return betting.acpc(), f"{betting.acpc()}{BUCKET_MARK}{int(code)}"
+
+    def _habit_tables(self, habits: Habits) -> tuple[FloatArray, IntArray, FloatArray]:
+        """The habits as arrays over the betting tree: counts per node (node, fold/call/raise),
+        and per node and bucket (`bucket_row` of a node into the (rows, buckets, 3) counts)."""
+        p = self.prepared
+        public = np.zeros((p.tree.num_nodes, SLOTS))
+        rows = np.full(p.tree.num_nodes, -1, np.int64)
+        specific: list[tuple[int, int, Mapping[str, float]]] = []
+        for key, counts in habits.items():
+            betting, mark, bucket = key.partition(BUCKET_MARK)
+            node = p.tree.index.get(betting)
+            if node is None:
+                continue
+            if mark:
+                specific.append((node, int(bucket), counts))
+            else:
+                public[node] = _slots(counts)
+        widest = p.tables.shape[1]
+        table = np.zeros((len({n for n, _, _ in specific}), widest, SLOTS))
+        for node, b, counts in specific:
+            if rows[node] < 0:
+                rows[node] = int((rows >= 0).sum())
+            if 0 <= b < widest:
+                table[rows[node], b] = _slots(counts)
+        return public, rows, table
+
+    def _deals(self, rules: HoldemRules, round_: int, board: tuple[int, ...],
+               hole: tuple[int, ...], seat: int, posterior: FloatArray,
+               rng: np.random.Generator) -> Deals:
+        """Every deal if there are at most `exact_deals` (the bot's live hands with their
+        posterior shares, and every runout), else `samples` deals drawn from the posterior
+        and the cards left."""
+        combos = self.prepared.combos
+        live = np.flatnonzero(posterior > 0)
+        share = posterior[live] / posterior[live].sum()
+        unseen = np.setdiff1d(np.arange(rules.num_cards), np.array(hole + board, np.int64))
+        later = rules.board_cards[round_ + 1:]
+        to_come = sum(later)
+        boards = 1
+        left = len(unseen) - rules.hole_cards
+        for count in later:
+            boards *= math.comb(left, count)
+            left -= count
+        if len(live) * boards <= self.exact_deals:
+            return Deals(np.ascontiguousarray(combos[live]), np.ascontiguousarray(share),
+                         _runouts(unseen, later), boards)
+        n = self.samples
+        bot_holes = combos[live[rng.choice(len(live), size=n, p=share)]]
+        keys = rng.random((n, len(unseen)))
+        keys[(unseen[None, :, None] == bot_holes[:, None, :]).any(axis=2)] = np.inf
+        rest = unseen[np.argpartition(keys, to_come - 1, axis=1)[:, :to_come]
+                      if to_come else np.zeros((n, 0), np.int64)]
+        mine = np.broadcast_to(np.array(hole, np.int64), (n, rules.hole_cards))
+        seats = (mine, bot_holes) if seat == 0 else (bot_holes, mine)
+        shown = np.broadcast_to(np.array(board, np.int64), (n, len(board)))
+        decks = np.ascontiguousarray(np.hstack([*seats, shown, rest.reshape(n, to_come)]),
+                                     np.int64)
+        return Deals(bot_holes, np.full(n, 1.0 / n), None, boards, decks)
+
+
+@dataclass(frozen=True, slots=True)
+class Deals:
+    """What a decision is valued over: every deal (the bot's live `holes` with their posterior
+    `weights`, every `runouts` row, each hand leaving `boards` of them), or a sample of them
+    (`decks`: rows of player 0's hole cards, player 1's, the whole board; `weights` 1/n)."""
+
+    holes: IntArray
+    weights: FloatArray
+    runouts: IntArray | None
+    boards: int
+    decks: IntArray = field(default_factory=lambda: np.zeros((0, 0), np.int64))
+
+
+def _slots(counts: Mapping[str, float]) -> list[float]:
+    """Counts by label as fold, call, raise (a check is a call, a bet a raise: the same ids)."""
+    return [counts.get("fold", 0.0), counts.get("call", 0.0) + counts.get("check", 0.0),
+            counts.get("raise", 0.0) + counts.get("bet", 0.0)]
+
+
+def _runouts(unseen: IntArray, later: tuple[int, ...]) -> IntArray:
+    """Every way to deal `later` cards per round from `unseen` (a set per round, rounds in
+    order): shape (runouts, sum(later))."""
+    rows: list[tuple[int, ...]] = [()]
+    for count in later:
+        rows = [row + combo for row in rows
+                for combo in itertools.combinations([int(c) for c in unseen
+                                                     if c not in row], count)]
+    return np.array(rows, np.int64).reshape(len(rows), sum(later))

@@ -1,0 +1,162 @@
+"""Hold'em values at play time are the exact action values of the same bot on holdem-mini's
+compiled tree (brute force: `solver.algorithms.action_values` over every history), with the
+bot's strategy on both sides and with the player following its habits; where the deals are
+sampled instead of enumerated, the values are unbiased."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from solver.abstractions.holdem.bot import HulheBot
+from solver.abstractions.holdem.percentiles import PercentileSpec, hand_codes
+from solver.abstractions.holdem.sampled_cfr import Plan, Solver, run
+from solver.algorithms.action_values import ActionValues, action_values
+from solver.engine.compile import compile_game
+from solver.engine.tree import PublicTree
+from solver.evaluation.holdem.policy import strategy_of
+from solver.evaluation.values.base import habit_mix
+from solver.evaluation.values.holdem import HoldemValues
+from solver.games import get_game
+from solver.games.holdem.betting import Betting
+from solver.games.holdem.game import HoldemGame, HoldemState
+
+HABITS = {"": {"raise": 3.0, "call": 1.0}, "c": {"bet": 2.0}, "r": {"call": 4.0, "fold": 1.0},
+          "rr": {"raise": 2.0}, "cc/": {"bet": 5.0}, "rc/r": {"call": 1.0, "raise": 1.0},
+          **{f"@{b}": {"fold": 2.0} for b in range(0, 28, 3)},
+          **{f"cc/@{b}": {"check": 3.0} for b in range(0, 84, 2)}}
+"""A player's habits at some points of holdem-mini's betting, some with its hand's bucket."""
+
+
+@pytest.fixture(scope="module")
+def mini() -> HoldemGame:
+    game = get_game("holdem-mini")
+    assert isinstance(game, HoldemGame)
+    return game
+
+
+@pytest.fixture(scope="module")
+def bot() -> HulheBot:
+    """holdem-mini's bucket solver with every class apart, after a few thousand deals: a
+    strategy with every kind of probability in it (what it is worth does not matter here)."""
+    solver = Solver(Plan("holdem-mini", PercentileSpec((None,)), 2000, seed=1))
+    run(solver, epochs=3)
+    return HulheBot.from_solver(solver)
+
+
+class Habitual:
+    """The bot with a seat's habits mixed in, as a `HoldemPolicy`: the referee's profile."""
+
+    name = "habits"
+
+    def __init__(self, bot: HulheBot, habits: Mapping[str, Mapping[str, float]]) -> None:
+        self.bot, self.habits = bot, habits
+
+    def action_probabilities(self, betting: Betting, board: tuple[int, ...],
+                             holes: NDArray[np.int64]) -> NDArray[np.float64]:
+        rows = self.bot.action_probabilities(betting, board, holes)
+        legal = list(betting.legal_actions())
+        codes = hand_codes(self.bot.rules, self.bot.spec, betting.round, holes, board)
+        for row, code in zip(rows, codes, strict=True):
+            model = tuple(row[legal])
+            for key in (betting.acpc(), f"{betting.acpc()}@{code}"):
+                counts = self.habits.get(key, {})
+                seen = tuple(counts.get(betting.label(a), 0.0) for a in legal)
+                model = habit_mix(seen if sum(seen) else None, model)
+            row[legal] = model
+        return rows
+
+
+def exact(game: HoldemGame, tree: PublicTree, policies: list[object]) -> ActionValues:
+    return action_values(tree, strategy_of(game, tree, policies))  # type: ignore[arg-type]
+
+
+def random_hands(game: HoldemGame, bot: HulheBot, count: int, seed: int
+                 ) -> list[HoldemState]:
+    """Hands where seat 0 plays uniformly at random (to reach every kind of position) and
+    seat 1 the bot, or the other way round."""
+    rng = random.Random(seed)
+    hands = []
+    for n in range(count):
+        state = game.initial_state()
+        while not state.is_terminal():
+            if state.is_chance():
+                state = state.apply_action(rng.choice(state.legal_actions()))
+                continue
+            legal = state.legal_actions()
+            if state.current_player() == n % 2:
+                state = state.apply_action(rng.choice(legal))
+                continue
+            holes = np.array([state.hole(state.current_player())], np.int64)
+            row = bot.action_probabilities(state.betting, state.board(), holes)[0]
+            state = state.apply_action(rng.choices(legal, [row[a] for a in legal])[0])
+        hands.append(state)
+    return hands
+
+
+def compare(game: HoldemGame, tree: PublicTree, values: HoldemValues, hands: list[HoldemState],
+            references: dict[int, tuple[ActionValues, ActionValues]]) -> int:
+    """Every decision of the random player in `hands` against the references; how many."""
+    index = {key: i for i, key in enumerate(tree.infoset_keys)}
+    offsets = tree.infoset_regret_offset
+    compared = 0
+    rng = np.random.default_rng(0)
+    for n, final in enumerate(hands):
+        seat = n % 2
+        decisions = iter(values.hand(final, seat, rng, HABITS))
+        state = game.initial_state()
+        for action in final.history:
+            if state.current_player() == seat:
+                got = next(decisions)
+                i = index[state.information_state_key(seat)]
+                lo, hi = offsets[i], offsets[i + 1]
+                plain, habitual = references[seat]
+                assert got.exact and got.labels == tree.infoset_labels[i]
+                assert got.values == pytest.approx(plain.q[lo:hi], abs=1e-9)
+                assert got.value == pytest.approx(plain.v[i], abs=1e-9)
+                assert got.model_values == pytest.approx(habitual.q[lo:hi], abs=1e-9)
+                assert got.model_value == pytest.approx(habitual.v[i], abs=1e-9)
+                compared += 1
+            state = state.apply_action(action)
+    return compared
+
+
+def test_values_are_the_exact_action_values(mini: HoldemGame, bot: HulheBot) -> None:
+    tree = compile_game(mini)
+    habitual = Habitual(bot, HABITS)
+    references = {0: (exact(mini, tree, [bot]), exact(mini, tree, [habitual, bot])),
+                  1: (exact(mini, tree, [bot]), exact(mini, tree, [bot, habitual]))}
+    assert compare(mini, tree, HoldemValues(bot), random_hands(mini, bot, 60, seed=4),
+                   references) > 75
+
+
+def test_sampled_values_are_unbiased(mini: HoldemGame, bot: HulheBot) -> None:
+    """Forced to sample (no deal enumerated), the values of a decision scatter around the
+    exact ones: the mean of 40 independent estimates lies within 4 standard errors."""
+    tree = compile_game(mini)
+    plain = exact(mini, tree, [bot])
+    index = {key: i for i, key in enumerate(tree.infoset_keys)}
+    sampled = HoldemValues(bot, exact_deals=0, samples=300)
+    rng = np.random.default_rng(1)
+    checked = 0
+    for n, final in enumerate(random_hands(mini, bot, 6, seed=9)):
+        seat = n % 2
+        state = mini.initial_state()
+        decisions = iter(range(100))
+        estimates = [sampled.hand(final, seat, rng) for _ in range(40)]  # each hand's once
+        for action in final.history:
+            if state.current_player() == seat:
+                k = next(decisions)
+                runs = np.array([estimate[k].values for estimate in estimates])
+                i = index[state.information_state_key(seat)]
+                truth = plain.q[tree.infoset_regret_offset[i]:tree.infoset_regret_offset[i + 1]]
+                error = runs.std(axis=0, ddof=1) / np.sqrt(len(runs)) + 1e-12
+                assert np.all(np.abs(runs.mean(axis=0) - truth) <= 4 * error), (runs, truth)
+                assert not any(estimate[k].exact for estimate in estimates)
+                checked += 1
+            state = state.apply_action(action)
+    assert checked >= 6
