@@ -10,7 +10,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_phone import play_out, start
-from tests.browser.test_play import snap
+from tests.browser.test_play import next_hand, snap
 
 OVERLAP = """([a, b]) => {
   const r = a.getBoundingClientRect(), s = b.getBoundingClientRect();
@@ -35,8 +35,7 @@ def test_hold_em_seats_the_coach_and_the_chart(any_page: Page, shots: Path) -> N
     for hand in range(3):
         play_out(page, prefer="call")
         if hand < 2:
-            page.locator("#next-hand").click()
-            page.wait_for_timeout(200)
+            next_hand(page)
     for words in page.locator("#coach .coach-words").all_inner_texts():
         assert "0.000" not in words and "gained" not in words, words
     expect(page.locator("#results")).to_contain_text("value per hand for the big blind")

@@ -9,7 +9,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import new_page
-from tests.browser.test_play import MATCH_URL, click_and_wait, snap
+from tests.browser.test_play import MATCH_URL, click_and_wait, next_hand, snap
 
 PHONE = 390
 
@@ -53,8 +53,7 @@ def test_every_page_fits_a_phone(browser, server: str, shots: Path) -> None:
         expect(page.locator("#coach")).to_be_visible()
         fits(page, "a finished hand with the coach and the results")
         for _ in range(4):  # the interval is shown from the fifth hand on
-            page.locator("#next-hand").click()
-            page.wait_for_timeout(200)
+            next_hand(page)
             play_out(page)
         expect(page.locator("#stat-ci")).to_contain_text("…")
         fits(page, "the results after five hands")

@@ -44,6 +44,14 @@ def click_and_wait(page: Page, button) -> None:
     assert event_count(page) > before
 
 
+def next_hand(page: Page) -> None:
+    """Deal the next hand and wait until its table has replaced the finished one (a fixed pause
+    was too short under load: the old hand's outcome was still there to be read)."""
+    old_table = page.locator("#table").element_handle()
+    page.locator("#next-hand").click()
+    page.wait_for_function("t => !t.isConnected", arg=old_table)
+
+
 def still_same_document(page: Page) -> bool:
     return bool(page.evaluate("window.__sameDocument === true"))
 
