@@ -82,7 +82,7 @@ def _buckets(cards: Cards, deck: IntArray, player: int, hand: IntArray, out: Int
 
 
 @njit(cache=True)
-def _showdown(cards: Cards, deck: IntArray) -> int:
+def showdown_sign(cards: Cards, deck: IntArray) -> int:
     """+1 if player 0 wins the showdown, -1 if player 1 does, 0 for a split pot."""
     m = cards.board_dealt[cards.num_rounds - 1]
     key = 0
@@ -119,7 +119,7 @@ def run_iterations(tree: BettingArrays, cards: Cards, starts: IntArray, rows: In
             deck[j], deck[pick] = deck[pick], deck[j]
         _buckets(cards, deck, 0, hand, bucket[0])
         _buckets(cards, deck, 1, hand, bucket[1])
-        winner = _showdown(cards, deck)
+        winner = showdown_sign(cards, deck)
         # Forward: reach probabilities, and the current strategy of every node reached.
         reach[0, 0] = 1.0
         reach[0, 1] = 1.0

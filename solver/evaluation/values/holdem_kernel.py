@@ -26,8 +26,8 @@ from solver.abstractions.holdem.sampled_kernel import (
     SLOTS,
     BettingArrays,
     Cards,
+    showdown_sign,
 )
-from solver.cards.evaluator import rank_state
 from solver.cards.isomorphism import index_hand
 
 IntArray = NDArray[np.int64]
@@ -54,22 +54,6 @@ def deal_buckets(cards: Cards, deck: IntArray, player: int, first: int, hand: In
             out[r] = cards.c2[index_hand(cards.t2, view)]
         else:
             out[r] = cards.c3[index_hand(cards.t3, view)]
-
-
-@njit(cache=True)
-def deal_winner(cards: Cards, deck: IntArray) -> int:
-    """+1 if player 0 wins the deal's showdown, -1 if player 1 does, 0 for a split pot."""
-    m = cards.board_dealt[cards.num_rounds - 1]
-    key = 0
-    bits = 0
-    for j in range(m):
-        key += cards.card_key[deck[4 + j]]
-        bits |= cards.card_bit[deck[4 + j]]
-    v0 = rank_state(key + cards.card_key[deck[0]] + cards.card_key[deck[1]],
-                    bits | cards.card_bit[deck[0]] | cards.card_bit[deck[1]])
-    v1 = rank_state(key + cards.card_key[deck[2]] + cards.card_key[deck[3]],
-                    bits | cards.card_bit[deck[2]] | cards.card_bit[deck[3]])
-    return 1 if v0 > v1 else -1 if v1 > v0 else 0
 
 
 @njit(cache=True, inline="always")
@@ -106,7 +90,7 @@ def playout_values(tree: BettingArrays, start: int, human: int, cards: Cards,
         deck = decks[s]
         deal_buckets(cards, deck, 0, first_round, hand, bucket[0])
         deal_buckets(cards, deck, 1, first_round, hand, bucket[1])
-        winner = deal_winner(cards, deck)
+        winner = showdown_sign(cards, deck)
         for j in range(draws.shape[0]):
             draws[j] = np.random.random()
         for root in range(SLOTS):
@@ -197,7 +181,7 @@ def range_values(tree: BettingArrays, start: int, human: int, cards: Cards,
             deck[you] = holes[h, 0]
             deck[you + 1] = holes[h, 1]
             deal_buckets(cards, deck, 1 - human, first_round, hand, theirs[h])
-            winner[h] = deal_winner(cards, deck)
+            winner[h] = showdown_sign(cards, deck)
         if live == 0:
             continue
         for node in range(end - 1, start, -1):
