@@ -27,11 +27,12 @@ import time
 import numpy as np
 from numpy.typing import NDArray
 
+from solver.abstractions.holdem.resolving_kind import ResolvingSpec, add_resolving_arguments
 from solver.abstractions.holdem.solved import TurnSolved
 from solver.evaluation.holdem.duplicate import Deals, deal, decision_uniforms, play
-from solver.evaluation.holdem.policy import HoldemPolicy
 from solver.evaluation.holdem.resolving_eval import BotSpec, TimedPolicy
 from solver.games.holdem.betting import Betting
+from solver.games.holdem.policy import HoldemPolicy
 
 
 def _one(dealt: Deals, i: int) -> Deals:
@@ -63,22 +64,10 @@ def main() -> None:
     parser.add_argument("--store", required=True)
     parser.add_argument("--game", default="holdem")
     parser.add_argument("--hands", type=int, default=200)
-    parser.add_argument("--from-round", type=int, default=4, help="1-based: 4 is the river")
-    parser.add_argument("--iterations", type=int, default=200)
-    parser.add_argument("--turn-iterations", type=int, help="iterations of a turn re-solve in "
-                        "the turn's layout (default: the general layout)")
-    parser.add_argument("--turn-sample", type=int, default=0,
-                        help="river cards a turn iteration plays (0: all)")
-    parser.add_argument("--turn-warm", type=float, default=0.0,
-                        help="a turn re-solve starts from the blueprint (0: from uniform)")
-    parser.add_argument("--turn-guard", action="store_true",
-                        help="a turn re-solve is played only where it gives up no weighted "
-                             "margin")
-    parser.add_argument("--mode", default="maxmargin")
+    add_resolving_arguments(parser)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    spec = BotSpec(args.game, args.store, args.from_round - 1, args.mode, args.iterations,
-                   args.turn_iterations, args.turn_sample, args.turn_warm, args.turn_guard)
+    spec = BotSpec(args.game, args.store, ResolvingSpec.from_arguments(parser, args))
     game = spec.member()
     blueprint = spec.blueprint()
     dealt = deal(game.definition, args.hands, args.seed)

@@ -5,7 +5,8 @@
   built one after the other, each in a process of its own, and `build_status` what the app
   reads of that build; `plan`: what a run needs in memory and its phases, checked before it
   allocates (``--dry-run`` prints it);
-* `dudo_match`, `hulhe`: the two long builds, on Dask (`dask`: the one client helper);
+* `dudo_match`, `hulhe`: the two long builds, on Dask (`dask`: the one client helper), and
+  `resolving_eval`: the re-solving hold'em bot's duplicate match and LBR, on Dask too;
 * `experiments`: what an abstraction costs, measured exactly (recall-cost, bucket-cost);
 * `export`: a stored strategy as JSON or in OpenSpiel's terms; `sizes`: how big a game is.
 

@@ -18,9 +18,9 @@ from solver.abstractions.holdem.bot import HulheBot, strategy_table
 from solver.abstractions.holdem.sampled_cfr import Plan, Solver, run, worker_count
 from solver.engine.progress import phase, progress_bar
 from solver.evaluation.holdem.duplicate import mbb, self_play
-from solver.evaluation.holdem.policy import HoldemPolicy
 from solver.games import get_game
 from solver.games.holdem.game import HoldemGame
+from solver.games.holdem.policy import HoldemPolicy
 from solver.runs.store_solve import SolveRecord, StorePath, store_solve
 from strategies import TracePoint
 from strategies.tables import TableStrategy

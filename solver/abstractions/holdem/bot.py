@@ -8,7 +8,7 @@ abstraction's `strategy_key` gives a real position — finds its probabilities. 
 saves it as a normal solve row with the abstraction's descriptor and the tables as blobs.
 
 `HulheBot` plays the same tables in the real game through `HoldemPolicy`
-(`solver.evaluation.holdem.policy`): for a whole range of hole cards at once, it indexes each hand's
+(`solver.games.holdem.policy`): for a whole range of hole cards at once, it indexes each hand's
 class on the board, reads its bucket and the row of the betting, all vectorised.
 """
 
@@ -104,7 +104,7 @@ class HulheBot:
 
     def action_probabilities(self, betting: Betting, board: tuple[int, ...],
                              holes: NDArray[np.int64]) -> NDArray[np.float64]:
-        """See `solver.evaluation.holdem.policy.HoldemPolicy`."""
+        """See `solver.games.holdem.policy.HoldemPolicy`."""
         if betting.over:
             raise ValueError(f"the hand is over after {betting.acpc()!r}: nobody acts")
         holes = np.asarray(holes, np.int64).reshape(-1, self.rules.hole_cards)

@@ -15,7 +15,7 @@ state (`solver.abstractions.holdem.subgame`) and re-solves it (`solver.algorithm
   opponent's actions (Bayes along the hand) and has no gadget.
 
 Everything the bot does at a public state depends on the public history alone, so it answers
-for a whole range of hands at once (`solver.evaluation.holdem.policy.HoldemPolicy`) and a re-solve
+for a whole range of hands at once (`solver.games.holdem.policy.HoldemPolicy`) and a re-solve
 is kept (least recently used first out) and reused for every hand and every later question at
 that state.  On a member whose tree compiles, the bot's profile is exactly the one
 `solver.algorithms.continual.assemble` puts together (a test checks it).
@@ -43,8 +43,8 @@ from solver.abstractions.holdem.turn_subgame import TurnSubgame, compile_turn
 from solver.algorithms.resolving import MODES, reach_from, resolve
 from solver.engine import kernels
 from solver.engine.node_kinds import DECISION_NODE
-from solver.evaluation.holdem.policy import ACTIONS, HoldemPolicy
 from solver.games.holdem.betting import Betting
+from solver.games.holdem.policy import ACTIONS, HoldemPolicy
 from solver.games.holdem.rules import HoldemRules
 
 FloatArray = NDArray[np.float64]
@@ -101,7 +101,7 @@ class ResolvingBot:
 
     def action_probabilities(self, betting: Betting, board: tuple[int, ...],
                              holes: NDArray[np.int64]) -> NDArray[np.float64]:
-        """See `solver.evaluation.holdem.policy.HoldemPolicy`."""
+        """See `solver.games.holdem.policy.HoldemPolicy`."""
         if betting.round < self.from_round:
             return self.blueprint.action_probabilities(betting, board, holes)
         root, grid = self.solved(betting, tuple(board)).root_strategy()

@@ -15,6 +15,7 @@ are reused across requests for the same public state.
 
 from __future__ import annotations
 
+import argparse
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from solver.abstractions.words import AbstractionText
 from solver.algorithms.resolving import MODES
 from solver.games.base import Game, State
 from solver.games.holdem.game import HoldemState
+from solver.games.holdem.policy import HoldemPolicy
 from solver.games.holdem.rules import HoldemRules
 from strategies.tables import TableStrategy
 
@@ -74,6 +76,22 @@ class ResolvingSpec:
         turn = "" if self.turn is None else f"turn:{self.turn};sample:{self.sample};{warm}"
         return (f"{KIND}=from:{self.from_round};mode:{self.mode};"
                 f"iterations:{self.iterations};{turn}blueprint:{self.blueprint}")
+
+    @classmethod
+    def from_arguments(cls, parser: argparse.ArgumentParser, args: argparse.Namespace
+                       ) -> ResolvingSpec:
+        """The settings given by `add_resolving_arguments`' options (a usage error if they
+        are not legal)."""
+        try:
+            return cls(args.from_round, args.mode, args.iterations, turn=args.turn_iterations,
+                       sample=args.turn_sample, warm=args.turn_warm, guard=args.turn_guard)
+        except ValueError as exc:
+            parser.error(str(exc))
+
+    def make_bot(self, name: str, rules: HoldemRules, blueprint: HoldemPolicy) -> ResolvingBot:
+        """A re-solving bot with these settings, playing `blueprint` before `from_round`."""
+        return ResolvingBot(name, rules, blueprint, self.from_round - 1, self.mode,
+                            self.iterations, self.turn, self.sample, self.warm, self.guard)
 
     @classmethod
     def parse(cls, parameters: str) -> ResolvingSpec:
@@ -127,9 +145,7 @@ class Resolving:
             if known is not None and known[0] is table:
                 return known[1]
             blueprint = HulheBot("blueprint", self.rules, self.blueprint.spec, table)
-            bot = ResolvingBot("re-solving", self.rules, blueprint, self.spec.from_round - 1,
-                               self.spec.mode, self.spec.iterations, self.spec.turn,
-                               self.spec.sample, self.spec.warm, self.spec.guard)
+            bot = self.spec.make_bot("re-solving", self.rules, blueprint)
             self._bots = {id(table): (table, bot)}
             return bot
 
@@ -190,6 +206,24 @@ HULHE = {4: "in this game, a bot re-solving the river won +18.5 ± 43.6 mbb/hand
             "other bots yet"}
 """What was measured in heads-up limit hold'em itself (`resolving_eval`), by the round the
 re-solving starts in."""
+
+
+def add_resolving_arguments(parser: argparse.ArgumentParser) -> None:
+    """The re-solving bot's settings as options, for every command that makes the bot
+    (`ResolvingSpec.from_arguments` reads them)."""
+    parser.add_argument("--from-round", type=int, default=4, help="1-based: 4 is the river")
+    parser.add_argument("--mode", default="maxmargin", help=f"one of {', '.join(MODES)}")
+    parser.add_argument("--iterations", type=int, default=200,
+                        help="CFR+ iterations of a re-solve")
+    parser.add_argument("--turn-iterations", type=int, help="iterations of a turn re-solve in "
+                        "the turn's layout (default: the general layout, --iterations)")
+    parser.add_argument("--turn-sample", type=int, default=0,
+                        help="river cards a turn iteration plays (0: all)")
+    parser.add_argument("--turn-warm", type=float, default=0.0,
+                        help="a turn re-solve starts from the blueprint (0: from uniform)")
+    parser.add_argument("--turn-guard", action="store_true",
+                        help="a turn re-solve is played only where it gives up no weighted "
+                             "margin")
 
 
 def describe_resolving(parameters: str) -> AbstractionText:

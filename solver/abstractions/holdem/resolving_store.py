@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import solver
-from solver.abstractions.holdem.resolving_kind import ResolvingSpec
+from solver.abstractions.holdem.resolving_kind import ResolvingSpec, add_resolving_arguments
 from strategies import StrategyStore
 
 
@@ -47,22 +47,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--store", help="the strategy store (default: the default store)")
     parser.add_argument("--game", default="holdem")
-    parser.add_argument("--from-round", type=int, default=4, help="1-based: 4 is the river")
-    parser.add_argument("--mode", default="maxmargin")
-    parser.add_argument("--iterations", type=int, default=200)
-    parser.add_argument("--turn-iterations", type=int,
-                        help="iterations of a turn re-solve in the turn's layout")
-    parser.add_argument("--turn-sample", type=int, default=0,
-                        help="river cards a turn iteration plays (0: all)")
-    parser.add_argument("--turn-warm", type=float, default=0.0,
-                        help="a turn re-solve starts from the blueprint (0: from uniform)")
-    parser.add_argument("--turn-guard", action="store_true",
-                        help="a turn re-solve is played only where it gives up no weighted "
-                             "margin")
+    add_resolving_arguments(parser)
     args = parser.parse_args(argv)
-    spec = ResolvingSpec(args.from_round, args.mode, args.iterations,
-                         turn=args.turn_iterations, sample=args.turn_sample,
-                         warm=args.turn_warm, guard=args.turn_guard)
+    spec = ResolvingSpec.from_arguments(parser, args)
     print(f"stored solve {store_resolving(args.store, args.game, spec)} "
           f"({spec.descriptor.split(';blueprint')[0]})")
     return 0

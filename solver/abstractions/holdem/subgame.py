@@ -21,14 +21,13 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
 
-from solver.cards.evaluator import rank_hands
 from solver.engine.node_kinds import CHANCE_NODE, DECISION_NODE, FOLD_NODE, SHOWDOWN_NODE
-from solver.engine.tree import TreeArrays
+from solver.engine.tree import CardTerminals, TreeArrays, pack_tree
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.rules import HoldemRules
+from solver.games.holdem.tree import board_slots, showdown_orders
 
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
@@ -188,73 +187,20 @@ class _Builder:
         sizes = np.array([len(h) for h in self.board_hands], np.int64)
         starts = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
         counts = sizes[on]
-        slot_offset = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
-        regret_sizes = np.where(kind == DECISION_NODE, counts * num_actions, 0)
-        regret_offset = np.concatenate(([0], np.cumsum(regret_sizes)[:-1])).astype(np.int64)
-        slot_hand, slot_parent, slot_edge = _slots(
+        slot_hand, slot_parent, slot_action = board_slots(
             parent, actor, on, np.array(self.taken, np.int64), counts, starts,
-            np.concatenate(self.board_hands), np.concatenate(self.board_from), slot_offset,
-            regret_offset, num_actions)
-        order, strength, offset = self._showdowns(kind, on)
-        arrays = TreeArrays(
+            np.concatenate(self.board_hands), np.concatenate(self.board_from))
+        order, strength, offset = showdown_orders(self.rules, self.hands, self.board_hands,
+                                                  self.boards, kind, on)
+        arrays = pack_tree(
             kind=kind, actor=actor, parent=parent, num_actions=num_actions,
-            regret_offset=regret_offset, slot_offset=np.stack([slot_offset, slot_offset]),
-            slot_count=np.stack([counts, counts]), slot_parent=np.stack([slot_parent] * 2),
-            slot_edge=slot_edge, payoff_offset=np.zeros(len(kind), np.int64),
-            payoffs=np.zeros(0), terminal_value=np.array(self.value),
-            showdown_offset=np.where(kind == SHOWDOWN_NODE, offset[on], -1).astype(np.int64),
-            showdown_order=order, showdown_strength=strength,
-            slot_hand=np.stack([slot_hand, slot_hand]), hand_cards=self.hands,
-            card_scratch=np.zeros(self.rules.num_cards))
+            slot_count=np.stack([counts, counts]), slot_parent=[slot_parent, slot_parent],
+            slot_action=[slot_action[0], slot_action[1]], payoffs=np.zeros(0),
+            cards=CardTerminals(
+                terminal_value=np.array(self.value),
+                showdown_offset=np.where(kind == SHOWDOWN_NODE, offset[on], -1),
+                showdown_order=order, showdown_strength=strength,
+                slot_hand=[slot_hand, slot_hand], hand_cards=self.hands))
         return Subgame(self.rules, arrays, tuple(self.bettings),
                        tuple(self.boards[b] for b in self.board_of), np.array(self.weight),
                        tuple(tuple(c) for c in self.children), self.index, slot_hand)
-
-    def _showdowns(self, kind: IntArray, on: IntArray) -> tuple[IntArray, IntArray, IntArray]:
-        standard = self.rules.deck.standard_ids
-        offset = np.full(len(self.boards), -1, np.int64)
-        orders: list[IntArray] = []
-        strengths: list[IntArray] = []
-        start = 0
-        for b in np.unique(on[kind == SHOWDOWN_NODE]).tolist():
-            held = self.hands[self.board_hands[b]]
-            cards = np.broadcast_to(np.array(self.boards[b], np.int64),
-                                    (len(held), len(self.boards[b])))
-            values = rank_hands(standard[np.hstack([held, cards])]).astype(np.int64)
-            order = np.argsort(values, kind="stable")
-            orders.append(order)
-            strengths.append(values[order])
-            offset[b] = start
-            start += len(order)
-        if not orders:
-            return np.zeros(0, np.int64), np.zeros(0, np.int64), offset
-        return np.concatenate(orders), np.concatenate(strengths), offset
-
-
-@njit(cache=True)
-def _slots(parent, actor, board, taken, count, start, hands, from_parent, slot_offset,
-           regret_offset, num_actions):
-    """Every node's slots: the hand each holds, its slot at the parent node, and (per player)
-    the regret index of the action the player took at the parent (-1 where it did not act)."""
-    total = count.sum()
-    slot_hand = np.empty(total, np.int64)
-    slot_parent = np.empty(total, np.int64)
-    slot_edge = np.full((2, total), -1, np.int64)
-    for n in range(parent.shape[0]):
-        s = slot_offset[n]
-        b = board[n]
-        above = parent[n]
-        dealt = above >= 0 and board[above] != b
-        for j in range(count[n]):
-            slot_hand[s + j] = hands[start[b] + j]
-            if above < 0:
-                slot_parent[s + j] = -1
-            elif dealt:
-                slot_parent[s + j] = slot_offset[above] + from_parent[start[b] + j]
-            else:
-                slot_parent[s + j] = slot_offset[above] + j
-        if above >= 0 and actor[above] >= 0:
-            p = actor[above]
-            for j in range(count[n]):
-                slot_edge[p, s + j] = regret_offset[above] + j * num_actions[above] + taken[n]
-    return slot_hand, slot_parent, slot_edge

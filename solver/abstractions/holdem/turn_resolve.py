@@ -31,7 +31,7 @@ from solver.algorithms.cfr import SCHEDULES
 from solver.algorithms.resolving import MODES, gadget_step
 from solver.engine.memory import MemoryEstimate, check
 from solver.engine.node_kinds import DECISION_NODE
-from solver.evaluation.holdem.policy import HoldemPolicy
+from solver.games.holdem.policy import HoldemPolicy
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]

@@ -1,8 +1,9 @@
 """Measuring a limit hold'em bot in the real game, where exact best responses are out of reach.
 
-* `solver.evaluation.holdem.policy`: `HoldemPolicy`, what a bot of any member of the family offers
-  (its action probabilities for a whole range of hole cards at once), and `TabularPolicy`, an
-  exact strategy of a small member played through the game's keys;
+* `solver.evaluation.holdem.policy`: `TabularPolicy`, an exact strategy of a small member played
+  through the game's keys as a `solver.games.holdem.policy.HoldemPolicy` (what a bot of any
+  member offers: its action probabilities for a whole range of hole cards at once), and the
+  exact evaluation of two such policies;
 * `solver.evaluation.holdem.baselines`: always-call, always-raise, uniform and an equity-threshold
 bot;
 * `solver.evaluation.holdem.duplicate`: duplicate matches (each deal played twice, the seats

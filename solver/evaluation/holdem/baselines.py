@@ -16,9 +16,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from solver.cards.strength import Streets, StrengthTables, ehs_tables
-from solver.evaluation.holdem.policy import ACTIONS, HoldemPolicy, legal_mask, uniform_rows
 from solver.games.holdem.betting import CALL, FOLD, RAISE, Betting
 from solver.games.holdem.game import HoldemGame
+from solver.games.holdem.policy import ACTIONS, HoldemPolicy, legal_mask, uniform_rows
 
 
 def _pure(betting: Betting, n: int, action: int) -> NDArray[np.float64]:

@@ -40,9 +40,9 @@ from numpy.typing import NDArray
 
 from solver.cards.evaluator import rank_hands
 from solver.engine.progress import progress_bar
-from solver.evaluation.holdem.policy import ACTIONS, HoldemPolicy, legal_mask
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.game import HoldemGame
+from solver.games.holdem.policy import ACTIONS, HoldemPolicy, legal_mask
 from solver.games.holdem.rules import HoldemRules
 
 CONFIDENCE = 0.95

@@ -46,9 +46,9 @@ from numpy.typing import NDArray
 from solver.cards.evaluator import CARD_BIT, CARD_KEY, rank_state
 from solver.engine.progress import progress_bar
 from solver.evaluation.holdem.duplicate import Estimate, checked, deal, mbb, sample_actions
-from solver.evaluation.holdem.policy import HoldemPolicy, hole_combos
 from solver.games.holdem.betting import CALL, FOLD, RAISE, Betting
 from solver.games.holdem.game import HoldemGame
+from solver.games.holdem.policy import HoldemPolicy, hole_combos
 
 ROLLOUTS = 200
 """Board completions LBR weighs when there are more: every turn and river card of HULHE is

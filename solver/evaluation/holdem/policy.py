@@ -1,9 +1,6 @@
-"""What a bot for a member of the limit hold'em family offers to the evaluators.
-
-`HoldemPolicy` is the shared interface of issue #11 (the contract between the abstract HULHE bot
-and these evaluators, kept verbatim): a bot answers for a whole *range* of hole cards at once,
-because Local Best Response tracks the bot's posterior over every hand it may hold and updates
-it by Bayes at each of its actions.
+"""Hold'em policies judged exactly where the member's tree compiles: `TabularPolicy` (a solved
+strategy answering as a `solver.games.holdem.policy.HoldemPolicy`, over a whole range of hole
+cards at once, as Local Best Response needs) and the exact evaluation of a pair of policies.
 """
 
 from __future__ import annotations
@@ -13,7 +10,6 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,58 +21,8 @@ from solver.engine.tree import PublicTree
 from solver.evaluation.stored import stored_strategy_array
 from solver.games.holdem.betting import ACTION_CHARS, Betting
 from solver.games.holdem.game import HoldemGame, HoldemState
-from solver.games.holdem.rules import HoldemRules
+from solver.games.holdem.policy import ACTIONS, HoldemPolicy, uniform_rows
 from strategies import StrategyStore
-
-
-class HoldemPolicy(Protocol):
-    """A strategy for a member of the limit hold'em family, as the real game sees it."""
-
-    @property
-    def name(self) -> str:
-        """What reports call it (read-only, so frozen dataclasses qualify)."""
-        ...
-
-    def action_probabilities(self, betting: Betting, board: tuple[int, ...],
-                             holes: NDArray[np.int64]) -> NDArray[np.float64]:
-        """For each row of `holes` (shape (n, hole_cards): card ids of the deck of
-        `solver.games.holdem`), the probabilities of universal_poker's actions
-        (FOLD=0, CALL=1, RAISE=2; `solver.games.holdem.betting`), shape (n, 3), zero where
-        illegal, for the player to act in `betting` (solver.games.holdem.betting.Betting) with
-        `board` dealt so far. Vectorised over hands because LBR needs the bot's whole range."""
-
-
-ACTIONS = 3
-"""Fold, call, raise: the columns of every `HoldemPolicy.action_probabilities`."""
-
-
-def legal_mask(betting: Betting) -> NDArray[np.bool_]:
-    """The legal actions of the player to act in `betting`, as a read-only (3,) mask."""
-    return _MASKS[betting.legal_actions()]
-
-
-def _mask(actions: tuple[int, ...]) -> NDArray[np.bool_]:
-    mask = np.zeros(ACTIONS, dtype=np.bool_)
-    mask[list(actions)] = True
-    mask.flags.writeable = False
-    return mask
-
-
-_MASKS: dict[tuple[int, ...], NDArray[np.bool_]] = {
-    actions: _mask(actions) for actions in ((), (1,), (1, 2), (0, 1), (0, 1, 2))}
-
-
-def uniform_rows(betting: Betting, n: int) -> NDArray[np.float64]:
-    """`n` rows of the uniform distribution over the legal actions."""
-    mask = legal_mask(betting)
-    return np.tile(mask / mask.sum(), (n, 1))
-
-
-def hole_combos(rules: HoldemRules) -> NDArray[np.int64]:
-    """Every hand a player may hold: the `rules.hole_cards`-subsets of the deck, each row in
-    increasing order, rows in lexicographic order (shape (C(cards, hole cards), hole cards))."""
-    return np.array(list(itertools.combinations(range(rules.num_cards), rules.hole_cards)),
-                    dtype=np.int64).reshape(-1, rules.hole_cards)
 
 
 def public_key(game: HoldemGame, betting: Betting, board: tuple[int, ...]) -> str:

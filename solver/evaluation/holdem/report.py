@@ -16,8 +16,9 @@ from solver.abstractions.holdem.bot import HulheBot
 from solver.evaluation.holdem.baselines import BASELINES, baseline
 from solver.evaluation.holdem.duplicate import duplicate_match, mbb, self_play
 from solver.evaluation.holdem.lbr import local_best_response
-from solver.evaluation.holdem.policy import HoldemPolicy, TabularPolicy, exact_evaluation
+from solver.evaluation.holdem.policy import TabularPolicy, exact_evaluation
 from solver.games.holdem.game import HoldemGame
+from solver.games.holdem.policy import HoldemPolicy
 from strategies import StrategyStore
 
 PolicyFactory = Callable[[HoldemGame, "str | None"], HoldemPolicy]

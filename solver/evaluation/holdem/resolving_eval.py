@@ -6,17 +6,14 @@ run on Dask workers (a local cluster of the machine's cores, or ``--scheduler``)
 plays its own seeded deals and returns one number per deal pair, and the estimates pool them
 (Student's t over every pair, as `solver.evaluation.holdem.duplicate` does for one chunk).
 
-``python -m solver.evaluation.holdem.resolving_eval --store PATH --deals 2000 --lbr-deals 500``
+The command that runs it on a cluster is `solver.runs.resolving_eval`.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -24,6 +21,7 @@ from numpy.typing import NDArray
 
 from solver.abstractions.holdem.bot import HulheBot
 from solver.abstractions.holdem.resolving_bot import ResolvingBot
+from solver.abstractions.holdem.resolving_kind import ResolvingSpec
 from solver.evaluation.holdem.duplicate import (
     Estimate,
     deal,
@@ -32,11 +30,10 @@ from solver.evaluation.holdem.duplicate import (
     play,
 )
 from solver.evaluation.holdem.lbr import LocalBestResponse
-from solver.evaluation.holdem.policy import HoldemPolicy
 from solver.games import get_game
 from solver.games.holdem import HoldemGame
 from solver.games.holdem.betting import Betting
-from solver.runs.dask import dask_client
+from solver.games.holdem.policy import HoldemPolicy
 
 FloatArray = NDArray[np.float64]
 
@@ -44,27 +41,20 @@ FloatArray = NDArray[np.float64]
 @dataclass(frozen=True, slots=True)
 class BotSpec:
     """How to make the bots in a worker: the store of the blueprint, and the re-solving
-    bot's round, mode and iterations."""
+    bot's settings."""
 
     game: str
     store: str | None
-    from_round: int = 3
-    mode: str = "maxmargin"
-    iterations: int = 200
-    turn_iterations: int | None = None
-    turn_sample: int = 0
-    turn_warm: float = 0.0
-    turn_guard: bool = False
+    resolving_spec: ResolvingSpec = field(default_factory=ResolvingSpec)
 
     def blueprint(self) -> HulheBot:
         return HulheBot.from_store(self.game, self.store, name="blueprint")
 
     def resolving(self) -> ResolvingBot:
         blueprint = self.blueprint()
-        return ResolvingBot(f"re-solving ({self.mode}, from round {self.from_round + 1})",
-                            blueprint.rules, blueprint, self.from_round, self.mode,
-                            self.iterations, self.turn_iterations, self.turn_sample,
-                            self.turn_warm, self.turn_guard)
+        chosen = self.resolving_spec
+        return chosen.make_bot(f"re-solving ({chosen.mode}, from round {chosen.from_round})",
+                               blueprint.rules, blueprint)
 
     def member(self) -> HoldemGame:
         game = get_game(self.game)
@@ -142,14 +132,13 @@ def evaluate(spec: BotSpec, deals: int, lbr_deals: int, client: Any, chunk: int 
     against each of `lbr_of`, and the per-round decision times."""
     game = spec.member()
     scale = mbb(game.definition)
-    report: dict[str, object] = {"game": spec.game, "from_round": spec.from_round + 1,
-                                 "mode": spec.mode, "iterations": spec.iterations,
-                                 "turn_iterations": spec.turn_iterations,
-                                 "turn_sample": spec.turn_sample,
-                                 "turn_warm": spec.turn_warm,
-                                 "turn_guard": spec.turn_guard,
+    chosen = spec.resolving_spec
+    report: dict[str, object] = {"game": spec.game, "from_round": chosen.from_round,
+                                 "mode": chosen.mode, "iterations": chosen.iterations,
+                                 "turn_iterations": chosen.turn, "turn_sample": chosen.sample,
+                                 "turn_warm": chosen.warm, "turn_guard": chosen.guard,
                                  "against": "blueprint" if against is None else
-                                 f"re-solving from round {against.from_round + 1}"}
+                                 f"re-solving from round {against.resolving_spec.from_round}"}
     started = time.perf_counter()
     base = seed * 1_000_003
     futures = [client.submit(match_chunk, spec, n, base + i, against, pure=False)
@@ -181,52 +170,3 @@ def evaluate(spec: BotSpec, deals: int, lbr_deals: int, client: Any, chunk: int 
                                   "deals": len(won)}
     report["seconds"] = round(time.perf_counter() - started, 1)
     return report
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m solver.evaluation.holdem.resolving_eval",
-                                     description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", default="holdem")
-    parser.add_argument("--store", help="the strategy store holding the blueprint")
-    parser.add_argument("--deals", type=int, default=2000, help="duplicate deal pairs")
-    parser.add_argument("--lbr-deals", type=int, default=0, help="LBR deal pairs")
-    parser.add_argument("--lbr-of", default="resolving",
-                        help="comma-separated: resolving, blueprint")
-    parser.add_argument("--from-round", type=int, default=4, help="1-based: 4 is the river")
-    parser.add_argument("--mode", default="maxmargin")
-    parser.add_argument("--iterations", type=int, default=200)
-    parser.add_argument("--turn-iterations", type=int, help="CFR+ iterations of a turn "
-                        "re-solve in the turn's layout (default: the general layout)")
-    parser.add_argument("--turn-sample", type=int, default=0,
-                        help="river cards a turn iteration plays (0: all)")
-    parser.add_argument("--turn-warm", type=float, default=0.0,
-                        help="a turn re-solve starts from the blueprint (0: from uniform)")
-    parser.add_argument("--turn-guard", action="store_true",
-                        help="a turn re-solve is played only where it gives up no weighted "
-                             "margin")
-    parser.add_argument("--against-from-round", type=int, default=0,
-                        help="play the duplicate match against the bot that re-solves from "
-                             "this round (1-based; default: against the blueprint)")
-    parser.add_argument("--chunk", type=int, default=50, help="deal pairs a Dask task")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--scheduler", help="a Dask scheduler; default: a local cluster")
-    parser.add_argument("--workers", type=int, help="local worker processes")
-    args = parser.parse_args(argv)
-    spec = BotSpec(args.game, args.store, args.from_round - 1, args.mode, args.iterations,
-                   args.turn_iterations, args.turn_sample, args.turn_warm, args.turn_guard)
-    against = (BotSpec(args.game, args.store, args.against_from_round - 1, args.mode,
-                       args.iterations) if args.against_from_round else None)
-    spec.resolving()  # refuses a bad store or mode before any cluster starts
-    client = dask_client(args.scheduler, args.workers)
-    try:
-        report = evaluate(spec, args.deals, args.lbr_deals, client, args.chunk, args.seed,
-                          tuple(w for w in args.lbr_of.split(",") if w), against)
-    finally:
-        client.close()
-    json.dump(report, sys.stdout, indent=1)
-    print()
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -38,7 +38,6 @@ from numpy.typing import NDArray
 from solver.abstractions.holdem.percentiles import PercentileSpec, hand_codes, round_buckets
 from solver.abstractions.holdem.sampled_cfr import BettingTree, betting_tree, kernel_cards
 from solver.abstractions.holdem.sampled_kernel import SLOTS, Cards
-from solver.evaluation.holdem.policy import hole_combos
 from solver.evaluation.values.base import (
     HABIT_PRIOR,
     DecisionValues,
@@ -50,6 +49,7 @@ from solver.evaluation.values.holdem_kernel import playout_values, range_values
 from solver.games.base import State
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.game import HoldemState
+from solver.games.holdem.policy import hole_combos
 from solver.games.holdem.rules import HoldemRules
 from strategies.tables import TableStrategy
 

@@ -11,6 +11,8 @@ game definition / OpenSpiel's ``universal_poker``) and its named members.
 * `solver.games.holdem.tree`: the compiled public tree, built from the rules (card removal,
   showdowns by sorted hand strength);
 * `solver.games.holdem.history`: hands written as PHH, the Poker Hand History format.
+* `solver.games.holdem.policy`: `HoldemPolicy`, what a strategy of any member answers for a
+  whole range of hole cards at once (the bots' and the evaluations' shared interface).
 
 Its card abstractions (hands bucketed by strength) are in `solver.abstractions.holdem`.
 """

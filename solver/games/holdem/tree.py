@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -302,9 +302,11 @@ class HoldemEngine:
         all_hands = np.concatenate([b.hands for b in boards])
         all_from = np.concatenate([b.from_parent for b in boards])
         counts = sizes[on]
-        slot_hand, slot_parent, slot_action = _slots(
+        slot_hand, slot_parent, slot_action = board_slots(
             parents, actors, on, np.array(taken, np.int64), counts, starts, all_hands, all_from)
-        order, strength, offset = self._showdown_orders(boards, kinds, on)
+        order, strength, offset = showdown_orders(
+            self.definition, self.hand_cards, [b.hands for b in boards], [b.cards for b in boards],
+            kinds, on)
         showdown_offset = np.where(kinds == SHOWDOWN_NODE, offset[on], -1)
         return pack_tree(
             kind=kinds, actor=actors, parent=parents, num_actions=num_actions,
@@ -314,37 +316,37 @@ class HoldemEngine:
                                 showdown_order=order, showdown_strength=strength,
                                 slot_hand=[slot_hand, slot_hand], hand_cards=self.hand_cards))
 
-    def _showdown_orders(self, boards: list[_Board], kinds: IntArray,
-                         on: IntArray) -> tuple[IntArray, IntArray, IntArray]:
-        """Per board that holds a showdown: its hands (as slot indices) from the weakest to
-        the strongest, with their values; and each board's offset into them (-1 for none)."""
-        d = self.definition
-        standard = d.deck.standard_ids
-        used = np.unique(on[kinds == SHOWDOWN_NODE])
-        offset = np.full(len(boards), -1, np.int64)
-        orders: list[IntArray] = []
-        strengths: list[IntArray] = []
-        start = 0
-        for b in used.tolist():
-            board = boards[b]
-            held = self.hand_cards[board.hands]
-            table = np.hstack([held, np.broadcast_to(np.array(board.cards, np.int64),
-                                                     (len(held), len(board.cards)))])
-            values = rank_hands(standard[table]).astype(np.int64)
-            order = np.argsort(values, kind="stable")
-            orders.append(order)
-            strengths.append(values[order])
-            offset[b] = start
-            start += len(order)
-        if not orders:
-            return np.zeros(0, np.int64), np.zeros(0, np.int64), offset
-        return np.concatenate(orders), np.concatenate(strengths), offset
+
+def showdown_orders(rules: HoldemRules, hand_cards: IntArray, board_hands: Sequence[IntArray],
+                    board_cards: Sequence[Sequence[int]], kind: IntArray, on: IntArray,
+                    ) -> tuple[IntArray, IntArray, IntArray]:
+    """Per board that holds a showdown (`on`: each node's board; `board_hands[b]`: the rows of
+    `hand_cards` its slots hold), its hands as slot indices from the weakest to the strongest,
+    with their values; and each board's offset into them (-1 for none)."""
+    standard = rules.deck.standard_ids
+    offset = np.full(len(board_hands), -1, np.int64)
+    orders: list[IntArray] = []
+    strengths: list[IntArray] = []
+    start = 0
+    for b in np.unique(on[kind == SHOWDOWN_NODE]).tolist():
+        held = hand_cards[board_hands[b]]
+        table = np.hstack([held, np.broadcast_to(np.array(board_cards[b], np.int64),
+                                                 (len(held), len(board_cards[b])))])
+        values = rank_hands(standard[table]).astype(np.int64)
+        order = np.argsort(values, kind="stable")
+        orders.append(order)
+        strengths.append(values[order])
+        offset[b] = start
+        start += len(order)
+    if not orders:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), offset
+    return np.concatenate(orders), np.concatenate(strengths), offset
 
 
 @njit(cache=True)
-def _slots(parent: IntArray, actor: IntArray, board: IntArray, taken: IntArray, count: IntArray,
-           start: IntArray, hands: IntArray, from_parent: IntArray,
-           ) -> tuple[IntArray, IntArray, IntArray]:
+def board_slots(parent: IntArray, actor: IntArray, board: IntArray, taken: IntArray,
+                count: IntArray, start: IntArray, hands: IntArray, from_parent: IntArray,
+                ) -> tuple[IntArray, IntArray, IntArray]:
     """Every node's slots, node after node: the hand each holds, its slot at the parent node
     (the same hand; after a deal, its place among the hands of the board before) and the
     index of the action taken at the parent by each player (-1 where it did not act).  One

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import argparse
+
 import pytest
 
 from solver.abstractions import abstraction_for, describe
-from solver.abstractions.holdem.resolving_kind import Resolving, ResolvingSpec
+from solver.abstractions.holdem.resolving_kind import (
+    Resolving,
+    ResolvingSpec,
+    add_resolving_arguments,
+)
 from solver.abstractions.play_time import ComputedAtPlayTime
 from solver.games import get_game
 
@@ -63,3 +69,28 @@ def test_the_bot_is_said_to_re_solve_with_what_was_measured() -> None:
                       "blueprint:ehs2=k:128,128,128")
     assert unsafe is not None
     assert "safely" not in unsafe.what and "without a safety gadget" in unsafe.what
+
+
+def _options() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="resolving", exit_on_error=False)
+    add_resolving_arguments(parser)
+    return parser
+
+
+def test_the_command_line_options_make_the_spec() -> None:
+    parser = _options()
+    assert ResolvingSpec.from_arguments(parser, parser.parse_args([])) == ResolvingSpec()
+    args = parser.parse_args(["--from-round", "3", "--mode", "resolve", "--iterations", "50",
+                              "--turn-iterations", "4", "--turn-sample", "12",
+                              "--turn-warm", "0.5", "--turn-guard"])
+    assert ResolvingSpec.from_arguments(parser, args) == ResolvingSpec(
+        3, "resolve", 50, turn=4, sample=12, warm=0.5, guard=True)
+
+
+def test_illegal_options_are_a_usage_error_naming_what_is_legal(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    parser = _options()
+    with pytest.raises(SystemExit) as stopped:
+        ResolvingSpec.from_arguments(parser, parser.parse_args(["--mode", "bold"]))
+    assert stopped.value.code == 2
+    assert "re-solving modes are" in capsys.readouterr().err

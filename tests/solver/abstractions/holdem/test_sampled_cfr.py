@@ -17,11 +17,12 @@ from solver.abstractions.holdem.sampled_kernel import DECISION, FOLDED, SHOWDOWN
 from solver.algorithms.exploitability import evaluate, exploitability
 from solver.algorithms.policy import uniform_policy
 from solver.cli import main
-from solver.evaluation.holdem.policy import HoldemPolicy, exact_evaluation
+from solver.evaluation.holdem.policy import exact_evaluation
 from solver.games import get_game
 from solver.games.base import BuildPlan
 from solver.games.holdem.betting import OVER, Betting, count_sequences, walk
 from solver.games.holdem.game import HoldemState
+from solver.games.holdem.policy import HoldemPolicy
 from solver.games.holdem.rules import HOLDEM_MINI, HULHE
 from solver.runs.dask import dask_client
 from strategies import StrategyStore

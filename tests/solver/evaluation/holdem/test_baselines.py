@@ -14,9 +14,10 @@ from solver.evaluation.holdem.baselines import (
     Uniform,
     baseline,
 )
-from solver.evaluation.holdem.policy import HoldemPolicy, exact_evaluation, hole_combos, legal_mask
+from solver.evaluation.holdem.policy import exact_evaluation
 from solver.games.holdem.betting import CALL, FOLD, RAISE, Betting, walk
 from solver.games.holdem.game import HoldemGame
+from solver.games.holdem.policy import HoldemPolicy, hole_combos, legal_mask
 
 
 def _positions(game: HoldemGame, limit: int) -> list[tuple[Betting, tuple[int, ...]]]:

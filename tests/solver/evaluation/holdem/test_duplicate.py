@@ -18,9 +18,10 @@ from solver.evaluation.holdem.duplicate import (
     sample_actions,
     self_play,
 )
-from solver.evaluation.holdem.policy import HoldemPolicy, TabularPolicy, exact_evaluation
+from solver.evaluation.holdem.policy import TabularPolicy, exact_evaluation
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.game import HoldemGame
+from solver.games.holdem.policy import HoldemPolicy
 
 
 def _exact_match(game: HoldemGame, first: HoldemPolicy, second: HoldemPolicy) -> float:

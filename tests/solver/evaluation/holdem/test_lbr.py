@@ -9,9 +9,10 @@ from solver.cards.evaluator import evaluate
 from solver.evaluation.holdem.baselines import AlwaysCall, AlwaysRaise, Uniform
 from solver.evaluation.holdem.duplicate import mbb
 from solver.evaluation.holdem.lbr import LocalBestResponse, local_best_response
-from solver.evaluation.holdem.policy import HoldemPolicy, TabularPolicy, exact_evaluation
+from solver.evaluation.holdem.policy import TabularPolicy, exact_evaluation
 from solver.games.holdem.betting import CALL, FOLD, RAISE, Betting
 from solver.games.holdem.game import HoldemGame
+from solver.games.holdem.policy import HoldemPolicy
 
 
 def _exploitability(game: HoldemGame, policy: HoldemPolicy) -> float:

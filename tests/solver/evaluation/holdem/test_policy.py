@@ -10,16 +10,15 @@ from solver.algorithms.solve import solve
 from solver.engine.compile import compile_game
 from solver.evaluation.holdem.baselines import AlwaysCall
 from solver.evaluation.holdem.policy import (
-    HoldemPolicy,
     TabularPolicy,
     exact_evaluation,
-    hole_combos,
     parse_public,
     public_key,
     strategy_of,
 )
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.game import HoldemGame
+from solver.games.holdem.policy import HoldemPolicy, hole_combos
 from solver.runs.store_solve import solve_and_store
 
 
