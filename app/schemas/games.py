@@ -137,7 +137,9 @@ class GameSummary(GameDescription):
                                   "solve.")
     available: bool = Field(description="True if a solved strategy is stored: the bot can play.")
     building: BuildProgress | None = Field(
-        default=None, description="Set while its strategy is being built in the background.")
+        default=None, description="Set while its strategy is being built in the background: "
+        "for a game not yet available, its first bot; for an available one, a newer bot that "
+        "takes the place of the one playing once it is stored.")
     opponents: list[OpponentOut] = Field(
         default_factory=list, description="Whom a match of it can be played against: the "
         "equilibrium first, then the exploitable opponents stored, the most exploitable "

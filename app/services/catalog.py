@@ -150,7 +150,7 @@ def list_games(source: StrategySource) -> list[GameSummary]:
             info = source.latest_solve(name)
         except StrategyUnavailableError:
             info = None
-        report = building.get(name) if info is None else None
+        report = building.get(name)
         out.append(GameSummary.model_validate({
             **_summary_fields(get_game(name), info),
             "building": BuildProgress.model_validate(report) if report else None,

@@ -9,8 +9,8 @@ with it as a descriptor (``"recall=3"``); `abstraction_for` turns the descriptor
 mapping, so the store and the app never need to know what an abstraction does.
 
 The kinds that ship are listed here (`KINDS`): ``recall`` (`solver.abstractions.dudo_recall`),
-``buckets`` and ``ehs2`` (`solver.abstractions.holdem`); a plug-in (or a test) adds its own with
-`register_kind`.
+``buckets``, ``ehs2`` and ``hist`` (`solver.abstractions.holdem`); a plug-in (or a test) adds
+its own with `register_kind`.
 
 Example::
 
@@ -29,8 +29,14 @@ from typing import Protocol
 
 from solver.abstractions.dudo_recall.memory import describe_recall, parse_recall
 from solver.abstractions.holdem.buckets import describe_buckets, parse_buckets
+from solver.abstractions.holdem.percentiles import (
+    HIST_KIND,
+    describe_histograms,
+    describe_percentiles,
+    parse_histograms,
+    parse_percentiles,
+)
 from solver.abstractions.holdem.percentiles import KIND as PERCENTILES_KIND
-from solver.abstractions.holdem.percentiles import describe_percentiles, parse_percentiles
 from solver.abstractions.words import AbstractionText, Describer
 from solver.games.base import Game, State
 
@@ -60,12 +66,14 @@ KINDS: dict[str, Parser] = {
     "recall": parse_recall,
     "buckets": parse_buckets,
     PERCENTILES_KIND: parse_percentiles,
+    HIST_KIND: parse_histograms,
 }
 """The descriptor kinds that ship, and the parser of each (`register_kind` adds one)."""
 DESCRIBERS: dict[str, Describer] = {
     "recall": describe_recall,
     "buckets": describe_buckets,
     PERCENTILES_KIND: describe_percentiles,
+    HIST_KIND: describe_histograms,
 }
 """How each kind that ships is said in words (`describe`)."""
 

@@ -21,6 +21,8 @@ NAMES = {
     "rm": "regret matching in self-play",
     "cs-cfr": "chance-sampled CFR with Linear CFR's weighting: one deal of the cards per "
               "iteration, every betting sequence of it",
+    "pcs-cfr": "public chance sampling CFR with Linear CFR's weighting: one board per "
+               "iteration, every hand of both players and every betting sequence of it",
 }
 RESOLVING = ("CFR+ over the rest of the hand at each of the bot's decisions, from the "
              "blueprint's ranges")

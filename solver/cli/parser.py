@@ -205,12 +205,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a member of the hold'em family (default holdem)")
     p.add_argument("--buckets", default="128,128,128", metavar="K1,K2,...",
                    help="buckets of each round after the first, or 'all' (default 128,128,128)")
+    p.add_argument("--metric", choices=("ehs2", "hist"), default="ehs2",
+                   help="how the rounds before the last are cut: E[HS²] percentiles or k-means "
+                        "of equity histograms (default ehs2; the river is percentiles either "
+                        "way)")
+    p.add_argument("--algorithm", choices=("cs", "pcs"), default="cs",
+                   help="what an iteration samples: a deal (chance sampling) or a board with "
+                        "every hand at once (public chance sampling); default cs")
     p.add_argument("--minutes", type=_positive_float, default=25.0, metavar="M",
                    help="wall time of the solving (default 25)")
     p.add_argument("--epochs", type=_positive_int, metavar="N",
                    help="stop after N epochs (default: when --minutes are up)")
-    p.add_argument("--epoch-iterations", type=_positive_int, default=400_000, metavar="N",
-                   help="iterations of an epoch, summed over the workers (default 400000)")
+    p.add_argument("--epoch-iterations", type=_positive_int, metavar="N",
+                   help="iterations of an epoch, summed over the workers (default 400000 "
+                        "deals, or 200 boards with --algorithm pcs)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--self-play-deals", type=int, default=20_000, metavar="N",
                    help="deals of self-play that estimate the value stored with the solve, "

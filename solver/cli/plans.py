@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from solver.abstractions.dudo_recall.memory import parse_recall
 from solver.abstractions.holdem.percentiles import PercentileSpec
-from solver.abstractions.holdem.sampled_cfr import Plan
+from solver.abstractions.holdem.sampled_cfr import EPOCH_ITERATIONS, Plan
 from solver.cli.parser import build_parser
 from solver.engine import memory, progress
 from solver.games import get_game
@@ -29,8 +29,9 @@ def match_plan_of(args: argparse.Namespace) -> MatchPlan:
 
 def hulhe_plan_of(args: argparse.Namespace) -> Plan:
     """The solve a ``hulhe`` command makes."""
-    return Plan(game=args.game, spec=PercentileSpec.parse(f"k:{args.buckets}"),
-                iterations_per_epoch=args.epoch_iterations, seed=args.seed)
+    per_epoch = args.epoch_iterations or EPOCH_ITERATIONS[args.algorithm]
+    return Plan(game=args.game, spec=PercentileSpec.parse(f"k:{args.buckets}", args.metric),
+                iterations_per_epoch=per_epoch, seed=args.seed, algorithm=args.algorithm)
 
 
 def _workers(args: argparse.Namespace) -> int:

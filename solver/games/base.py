@@ -137,13 +137,17 @@ class BuildPlan:
     `background`: it takes long, so ``python -m solver build`` leaves it out; the app builds it
     in the background at its first start if the lobby lists it (``build --background``), and
     otherwise it is built by hand.  The quick ones (``background=False``) are solved in seconds
-    by ``build`` (and into the Docker image)."""
+    by ``build`` (and into the Docker image).  `supersedes` names the abstractions of earlier
+    default bots that this command's bot replaces: a store whose latest solve of the game is
+    one of them keeps serving it while the background build makes the new one, which then
+    takes its place (a bot built by hand with other settings is left alone)."""
 
     command: tuple[str, ...]
     algorithm: str = "dcfr"
     background: bool = True
     pruning: bool = False
     opponents: bool = False
+    supersedes: tuple[str, ...] = ()
 
 
 @runtime_checkable

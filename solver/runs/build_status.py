@@ -24,14 +24,24 @@ STOPPED = ("the build stopped before it finished (the process was stopped or kil
 
 def background_games(store_path: str | os.PathLike[str] | None) -> list[str]:
     """The lobby's games that take long (`BuildPlan.background`) and the store does not hold
-    yet: what a background build makes, in the lobby's order."""
+    yet, or holds as an earlier default bot that their build replaces
+    (`BuildPlan.supersedes`): what a background build makes, in the lobby's order."""
+    latest: dict[str, str | None] = {}
     try:
         with StrategyStore.open(Path(store_path) if store_path else None) as store:
-            solved = set(store.games())
+            for name in store.games():
+                info = store.latest_solve(name)
+                latest[name] = info.abstraction if info is not None else None
     except StoreError:
-        solved = set()
-    return [g for g in game_names() if get_game(g).listed and get_game(g).build.background
-            and g not in solved]
+        latest = {}
+    out = []
+    for name in game_names():
+        plan = get_game(name).build
+        if not (get_game(name).listed and plan.background):
+            continue
+        if name not in latest or latest[name] in plan.supersedes:
+            out.append(name)
+    return out
 
 
 def lock_path(status_path: Path | None) -> Path:

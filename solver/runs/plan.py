@@ -15,8 +15,14 @@ from dataclasses import dataclass
 
 from solver.abstractions.dudo_recall.graph import graph_bounds, recall_estimate, recall_seconds
 from solver.abstractions.dudo_recall.solve import REAL_GAME_NODES
-from solver.abstractions.holdem.percentiles import _cache_path, check_rules
-from solver.abstractions.holdem.sampled_cfr import Layout, Plan, betting_tree
+from solver.abstractions.holdem.betting_tree import Layout, betting_tree
+from solver.abstractions.holdem.percentiles import (
+    HIST_BINS,
+    HIST_KIND,
+    _cache_path,
+    check_rules,
+)
+from solver.abstractions.holdem.sampled_cfr import Plan
 from solver.algorithms.solve import memory_estimate
 from solver.cards.strength import _cache_folder
 from solver.engine import memory, progress
@@ -42,6 +48,8 @@ HULHE_TABLES_SECONDS = 60.0
 """The E[HS] tables of hold'em, once (then read from the solver cache): about 40 s."""
 HULHE_BUCKETS_SECONDS = 480.0
 """Cutting the flop's, turn's and river's classes into percentile buckets, once (cached)."""
+HULHE_HIST_SECONDS = 150.0
+"""The flop's and turn's equity histograms and their k-means, once (cached): 1 to 2 min."""
 SELF_PLAY_SECONDS = 60.0
 MATCH_INFOSETS = 1_361_777
 """Information sets the default match plan's 25 rounds store."""
@@ -150,8 +158,12 @@ def hulhe_plan(plan: Plan, workers: int, *, minutes: float, epochs: int | None,
     # copies the regrets and fills an average; the tables and buckets are built once (the
     # river's counts and codes, a byte or two a class) and memory-mapped after.
     copies = max(1, workers)  # with no workers the driver runs the epochs itself
+    # Histogram buckets are made once from the round before the last: its classes' counts
+    # (a byte a bin), their weights, and a block of cumulative rows at a time.
+    histograms = (streets.indexer(streets.last - 1).size * (HIST_BINS + 8)
+                  if plan.spec.metric == HIST_KIND and streets.last > 1 else 0)
     total = (BASE_BYTES * (1 + workers) + table * (2 + 2 * copies) + table * 3 * copies
-             + 4 * river)
+             + 4 * river + histograms)
     estimate = MemoryEstimate(
         f"solving {plan.game} in its bucket abstraction", total,
         f"{layout.infosets:,} abstract information sets, {workers or 1} "
@@ -160,7 +172,8 @@ def hulhe_plan(plan: Plan, workers: int, *, minutes: float, epochs: int | None,
     tables, buckets = _hulhe_cached(plan)
     return RunPlan(estimate, (
         ("hand-strength tables", 1.0 if tables else HULHE_TABLES_SECONDS),
-        ("hand buckets", 1.0 if buckets else HULHE_BUCKETS_SECONDS),
+        ("hand buckets", 1.0 if buckets else HULHE_HIST_SECONDS
+         if plan.spec.metric == HIST_KIND else HULHE_BUCKETS_SECONDS),
         ("starting the workers", WORKER_START_SECONDS if workers else 1.0),
         ("solving", solving),
         ("self-play", SELF_PLAY_SECONDS * math.ceil(self_play_deals / 20_000)),
@@ -173,6 +186,6 @@ def _hulhe_cached(plan: Plan) -> tuple[bool, bool]:
     streets = check_rules(rules)
     folder = _cache_folder(streets)
     tables = all((folder / f"street{s}.npy").exists() for s in range(streets.last + 1))
-    buckets = all(_cache_path(rules, r, k).exists()
+    buckets = all(_cache_path(rules, r, k, plan.spec.metric).exists()
                   for r, k in enumerate(plan.spec.k, 1) if k is not None)
     return tables, buckets

@@ -1,7 +1,7 @@
-"""The job that measures the re-solving bot in heads-up limit hold'em
-(`solver.evaluation.holdem.resolving_eval`): a duplicate match against its blueprint (or another
-re-solving bot) and LBR, the deals cut into chunks on Dask workers (a local cluster of the
-machine's cores, or ``--scheduler``).
+"""The job that measures a hold'em bot in the real game (`solver.evaluation.holdem.resolving_eval`):
+the re-solving bot or its blueprint alone, in a duplicate match against its blueprint or against
+another store's bot, and by LBR, the deals cut into chunks on Dask workers (a local cluster of
+the machine's cores, or ``--scheduler``).
 
 ``python -m solver.runs.resolving_eval --store PATH --deals 2000 --lbr-deals 500``
 """
@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from solver.abstractions.holdem.resolving_kind import ResolvingSpec, add_resolving_arguments
 from solver.evaluation.holdem.resolving_eval import BotSpec, evaluate
 from solver.runs.dask import dask_client
+from strategies import StoreError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -25,23 +26,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--store", help="the strategy store holding the blueprint")
     parser.add_argument("--deals", type=int, default=2000, help="duplicate deal pairs")
     parser.add_argument("--lbr-deals", type=int, default=0, help="LBR deal pairs")
-    parser.add_argument("--lbr-of", default="resolving",
-                        help="comma-separated: resolving, blueprint")
+    parser.add_argument("--lbr-of", default="bot",
+                        help="comma-separated: bot, blueprint, against (default bot)")
     add_resolving_arguments(parser)
+    parser.add_argument("--no-resolving", action="store_true",
+                        help="measure the blueprint alone (no re-solving)")
+    parser.add_argument("--against-store", metavar="PATH",
+                        help="play the duplicate match against the blueprint of this store "
+                             "(default: against the bot's own blueprint)")
     parser.add_argument("--against-from-round", type=int, default=0,
                         help="play the duplicate match against the bot that re-solves from "
-                             "this round (1-based; default: against the blueprint)")
+                             "this round (1-based), over the blueprint of --against-store or "
+                             "of --store")
     parser.add_argument("--chunk", type=int, default=50, help="deal pairs a Dask task")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--scheduler", help="a Dask scheduler; default: a local cluster")
     parser.add_argument("--workers", type=int, help="local worker processes")
     args = parser.parse_args(argv)
     chosen = ResolvingSpec.from_arguments(parser, args)
-    spec = BotSpec(args.game, args.store, chosen)
-    against = (BotSpec(args.game, args.store,
-                       ResolvingSpec(args.against_from_round, chosen.mode, chosen.iterations))
-               if args.against_from_round else None)
-    spec.resolving()  # refuses a bad store or mode before any cluster starts
+    spec = BotSpec(args.game, args.store, None if args.no_resolving else chosen)
+    against = None
+    if args.against_store or args.against_from_round:
+        against = BotSpec(args.game, args.against_store or args.store,
+                          ResolvingSpec(args.against_from_round, chosen.mode, chosen.iterations)
+                          if args.against_from_round else None)
+    try:  # a bad store is refused before any cluster starts
+        for named in (spec, against):
+            if named is not None:
+                named.bot()
+    except (ValueError, StoreError) as exc:
+        parser.error(str(exc))
     client = dask_client(args.scheduler, args.workers)
     try:
         report = evaluate(spec, args.deals, args.lbr_deals, client, args.chunk, args.seed,

@@ -236,3 +236,32 @@ def test_the_lobby_stops_polling_when_nothing_builds(make_app: AppFactory) -> No
     assert "No solved strategy is stored" in card(lobby, "holdem")
     partial = handle.client.get("/lobby/games/dudo-match/build")
     assert partial.status_code == 200 and "hx-trigger" not in partial.text
+
+
+def test_a_playable_game_whose_newer_bot_is_being_built_stays_playable(
+        make_app: AppFactory) -> None:
+    """A store holding an earlier default bot (`BuildPlan.supersedes`) keeps serving it while
+    the background build makes the new one: the card says so, polls, and plays."""
+    handle = make_app()
+    status = handle.settings.build_status
+    write_status(status, {**status_of_a_build(time.time()), "current": "kuhn", "pending": []})
+    fd = os.open(lock_path(status), os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        client = handle.client
+        kuhn = card(client.get("/").text, "kuhn")
+        assert "A newer bot is being built in the background (step 4 of 6)" in kuhn
+        assert "this one plays until it is ready" in kuhn
+        assert 'hx-trigger="every 5s"' in kuhn and "disabled" not in kuhn
+        partial = client.get("/lobby/games/kuhn/build", headers={"HX-Request": "true"})
+        assert partial.status_code == 200 and "HX-Refresh" not in partial.headers
+        assert "this one plays until it is ready" in partial.text
+        listed = {g["name"]: g for g in client.get(f"{API}/games").json()}
+        assert listed["kuhn"]["available"] and listed["kuhn"]["building"]["state"] == "building"
+        assert client.post(f"{API}/matches", json={"game": "kuhn"}).status_code == 201
+    finally:
+        os.close(fd)
+    # Once nothing builds any more, the card asks the lobby to reload.
+    write_status(status, {"current": None, "pending": [], "failed": {}, "finished": time.time()})
+    done = handle.client.get("/lobby/games/kuhn/build", headers={"HX-Request": "true"})
+    assert done.headers.get("HX-Refresh") == "true"

@@ -41,7 +41,8 @@ async def build_status(request: Request, game: GamePath, source: SourceDep) -> R
     if not found:
         services.offered_game(source, game)  # the 404 naming the lobby's games
     summary = found[0]
-    if summary.available:
+    if summary.available and (summary.building is None
+                              or summary.building.state not in ("building", "waiting")):
         return Response(status_code=200, headers={"HX-Refresh": "true"})
     return templates.TemplateResponse(
         request, "partials/build_status.html",

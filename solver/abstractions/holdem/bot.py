@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from solver.abstractions import abstraction_for
+from solver.abstractions.holdem.betting_tree import Layout
 from solver.abstractions.holdem.percentiles import (
     Percentiles,
     PercentileSpec,
@@ -28,7 +29,7 @@ from solver.abstractions.holdem.percentiles import (
     hand_codes,
     round_buckets,
 )
-from solver.abstractions.holdem.sampled_cfr import Layout, Solver
+from solver.abstractions.holdem.sampled_cfr import Solver
 from solver.abstractions.holdem.sampled_kernel import SLOTS
 from solver.games import get_game
 from solver.games.holdem.betting import Betting
@@ -88,8 +89,8 @@ class HulheBot:
     @classmethod
     def from_store(cls, game: str = "holdem", store_path: str | None = None,
                    name: str | None = None) -> HulheBot:
-        """The latest solve of `game` in the store (it must be a table solve with an ``ehs2``
-        abstraction)."""
+        """The latest solve of `game` in the store (it must be a table solve, ``ehs2`` or
+        ``hist`` buckets)."""
         with StrategyStore.open(store_path) as store:
             info = store.latest_solve(game)
             table = store.table_strategy(game)
@@ -98,8 +99,8 @@ class HulheBot:
                              f"`python -m solver hulhe`")
         abstraction = abstraction_for(get_game(game), info.abstraction)
         if not isinstance(abstraction, Percentiles):
-            raise ValueError(f"the solve of {game!r} uses {info.abstraction!r}, not ehs2 "
-                             "buckets")
+            raise ValueError(f"the solve of {game!r} uses {info.abstraction!r}, not table "
+                             "buckets (ehs2= or hist=)")
         return cls(name or f"{game}-solve-{info.id}", abstraction.rules, abstraction.spec, table)
 
     def action_probabilities(self, betting: Betting, board: tuple[int, ...],

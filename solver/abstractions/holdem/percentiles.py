@@ -1,6 +1,6 @@
-"""Hands bucketed by E[HS²] percentile, with imperfect recall: the card abstraction of the
-sampled hold'em solver (`solver.abstractions.holdem.sampled_cfr`), registered as the abstraction
-kind ``ehs2``.
+"""Hands bucketed by E[HS²] percentile or by their equity histograms, with imperfect recall: the
+card abstractions of the sampled hold'em solvers (`solver.abstractions.holdem.sampled_cfr`),
+registered as the abstraction kinds ``ehs2`` and ``hist``.
 
 In every round a hand is the canonical class of its hole cards and the board so far as one set
 (`solver.cards.strength.Streets.indexer`).  The first round keeps every class (169 in hold'em,
@@ -9,6 +9,10 @@ by E[HS²] (`solver.cards.strength`), or keeps them all (``k`` given as ``all``)
 not remember the earlier ones (imperfect recall): what it forgets is what lets a river bucket be
 fine without multiplying by the flop's and the turn's, and the key still holds the whole
 betting.
+
+Kind ``hist`` cuts every round before the last by the class's histogram of equity over the next
+card instead (k-means, `solver.abstractions.holdem.histograms`: distribution-aware buckets, which
+tell a draw from a steady hand of the same E[HS²]), and the last round by the same percentiles.
 
 Percentiles are of the deals, not of the classes (a class of 24 suit-renamings weighs 24 times
 one of 1): the cut points are the quantiles of E[HS²] over `SAMPLES` deals drawn uniformly with
@@ -38,7 +42,14 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from solver.abstractions.holdem.buckets import abstract_key, bucket_counts, preflop_name
+from solver.abstractions.holdem import histograms
+from solver.abstractions.holdem.buckets import (
+    abstract_key,
+    bucket_counts,
+    class_weights,
+    preflop_name,
+)
+from solver.abstractions.holdem.histograms import histogram_buckets, histogram_counts
 from solver.abstractions.words import AbstractionText
 from solver.cards import cache as disk
 from solver.cards import isomorphism
@@ -52,6 +63,10 @@ from solver.games.holdem.rules import HoldemRules
 
 IntArray = NDArray[np.int64]
 KIND = "ehs2"
+HIST_KIND = "hist"
+METRICS = (KIND, HIST_KIND)
+HIST_BINS = 30
+"""Bins of a ``hist`` round's equity histograms."""
 SAMPLES = 2_000_000
 """Deals drawn per round to place the percentiles (the quantiles' error is ~1/sqrt of it)."""
 SEED = 20261123
@@ -62,23 +77,27 @@ class PercentileSpec:
     """Buckets per round after the first (None: every class apart, which is lossless)."""
 
     k: tuple[int | None, ...]
+    metric: str = KIND
+    """How the rounds before the last are cut: ``ehs2`` (percentiles) or ``hist``."""
 
     def __post_init__(self) -> None:
         if any(k is not None and not 1 <= k <= 65535 for k in self.k):
             raise ValueError(f"a round has 1 to 65535 buckets, or 'all': {self.k}")
+        if self.metric not in METRICS:
+            raise ValueError(f"rounds are cut by {' or '.join(METRICS)}, not {self.metric!r}")
 
     @property
     def descriptor(self) -> str:
-        return f"{KIND}=k:" + ",".join("all" if k is None else str(k) for k in self.k)
+        return f"{self.metric}=k:" + ",".join("all" if k is None else str(k) for k in self.k)
 
     @classmethod
-    def parse(cls, parameters: str) -> PercentileSpec:
+    def parse(cls, parameters: str, metric: str = KIND) -> PercentileSpec:
         """The spec of a descriptor's parameters: ``k:64,64,64`` (``all`` keeps a round's
         classes apart)."""
         name, sep, values = parameters.partition(":")
         if name.strip() != "k" or not sep or not values.strip():
-            raise ValueError(f"ehs2 buckets take k:K1,K2,... (one per round after the first), "
-                             f"not {parameters!r}")
+            raise ValueError(f"{metric} buckets take k:K1,K2,... (one per round after the "
+                             f"first), not {parameters!r}")
         ks: list[int | None] = []
         for text in values.split(","):
             text = text.strip()
@@ -88,7 +107,7 @@ class PercentileSpec:
                 ks.append(int(text))
             else:
                 raise ValueError(f"a round's k is a positive number or 'all', not {text!r}")
-        return cls(tuple(ks))
+        return cls(tuple(ks), metric)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -125,11 +144,24 @@ def _sample_classes(t: IndexerTables, num_cards: int, count: int, samples: int, 
         out[i] = index_hand(t, deck[:count])
 
 
-def _cache_path(rules: HoldemRules, round_: int, k: int) -> Path:
+def _cache_path(rules: HoldemRules, round_: int, k: int, metric: str = KIND) -> Path:
+    if metric == HIST_KIND and round_ < check_rules(rules).last:
+        digest = disk.source_digest(__file__, isomorphism.__file__, strength_module.__file__,
+                                    histograms.__file__, extra=(
+                                        rules.num_ranks, rules.num_suits, rules.board_cards,
+                                        round_, k, HIST_BINS))
+        return disk.cache_dir() / f"hist-buckets-{digest}.npy"
     digest = disk.source_digest(__file__, isomorphism.__file__, strength_module.__file__,
                                 extra=(rules.num_ranks, rules.num_suits, rules.board_cards,
                                        round_, k, SAMPLES, SEED))
     return disk.cache_dir() / f"ehs2-buckets-{digest}.npy"
+
+
+def _histogram_codes(streets: Streets, round_: int, k: int) -> NDArray[np.integer]:
+    counts = histogram_counts(streets, ehs_tables(streets, progress=False), round_, HIST_BINS)
+    weights = class_weights(streets.indexer(round_)).astype(np.float64)
+    codes = histogram_buckets(counts, weights, k)
+    return codes.astype(np.uint8 if k <= 256 else np.uint16)
 
 
 def _percentile_codes(rules: HoldemRules, streets: Streets, round_: int, k: int
@@ -151,18 +183,21 @@ def _percentile_codes(rules: HoldemRules, streets: Streets, round_: int, k: int
     return np.searchsorted(cuts, values, side="right").astype(dtype)
 
 
-def round_codes(rules: HoldemRules, round_: int, k: int | None) -> NDArray[np.integer]:
+def round_codes(rules: HoldemRules, round_: int, k: int | None, metric: str = KIND
+                ) -> NDArray[np.integer]:
     """The bucket of every class of round `round_`: the class itself when `k` is None, else
-    its E[HS²] percentile bucket, from the disk cache or computed (and saved)."""
+    its bucket by `metric` (E[HS²] percentiles on the last round whatever the metric), from
+    the disk cache or computed (and saved)."""
     streets = check_rules(rules)
     indexer = streets.indexer(round_)
     if k is None:
         return np.arange(indexer.size, dtype=np.int64)
-    path = _cache_path(rules, round_, k)
+    path = _cache_path(rules, round_, k, metric)
     loaded = disk.load(path, mmap=True)
     if loaded is not None and loaded.shape == (indexer.size,) and loaded.dtype.kind == "u":
         return cast(NDArray[np.integer], loaded)
-    codes = _percentile_codes(rules, streets, round_, k)
+    codes = (_histogram_codes(streets, round_, k) if metric == HIST_KIND and round_ < streets.last
+             else _percentile_codes(rules, streets, round_, k))
     with contextlib.suppress(OSError):
         disk.save_atomic(path, codes)
     return codes
@@ -184,7 +219,7 @@ def round_buckets(rules: HoldemRules, spec: PercentileSpec) -> tuple[RoundBucket
         for r in range(rules.num_rounds):
             k = None if r == 0 else spec.k[r - 1]
             indexer = streets.indexer(r)
-            codes = round_codes(rules, r, k)
+            codes = round_codes(rules, r, k, spec.metric)
             out.append(RoundBuckets(indexer, codes, indexer.size if k is None else k))
             bar.update(1)
     return tuple(out)
@@ -237,15 +272,28 @@ class Percentiles:
         return abstract_key(bucket_text(self.rules, round_, code), state.betting.rounds)
 
 
-def parse_percentiles(game: Game, parameters: str) -> Percentiles:
+def parse_percentiles(game: Game, parameters: str, metric: str = KIND) -> Percentiles:
     rules = getattr(game, "definition", None)
     if not isinstance(rules, HoldemRules):
-        raise ValueError(f"ehs2 buckets are for the hold'em family, not {game.name!r}")
-    return Percentiles(rules, PercentileSpec.parse(parameters))
+        raise ValueError(f"{metric} buckets are for the hold'em family, not {game.name!r}")
+    return Percentiles(rules, PercentileSpec.parse(parameters, metric))
+
+
+def parse_histograms(game: Game, parameters: str) -> Percentiles:
+    return parse_percentiles(game, parameters, HIST_KIND)
+
+
+def table_spec(descriptor: str) -> PercentileSpec:
+    """The spec of a stored table solve's descriptor (``ehs2=k:...`` or ``hist=k:...``)."""
+    kind, _, parameters = descriptor.partition("=")
+    if kind not in METRICS:
+        raise ValueError(f"a table solve's buckets are {' or '.join(METRICS)}, not "
+                         f"{descriptor!r}")
+    return PercentileSpec.parse(parameters, kind)
 
 
 MEASURED = {
-    "k:128,128,128": "Its exploitability cannot be computed exactly. Local best response "
+    "ehs2=k:128,128,128": "Its exploitability cannot be computed exactly. Local best response "
                      "(LBR), which gives a lower bound on it, won 228 ± 81 mbb/hand against a "
                      "build of this abstraction (21.6 million iterations in 25 minutes; "
                      "README, 'the abstraction bot').",
@@ -253,14 +301,21 @@ MEASURED = {
 """What was measured offline of a stored abstraction (`python -m solver evaluate-holdem`)."""
 
 
-def describe_percentiles(parameters: str) -> AbstractionText:
-    spec = PercentileSpec.parse(parameters)
+def describe_percentiles(parameters: str, metric: str = KIND) -> AbstractionText:
+    spec = PercentileSpec.parse(parameters, metric)
+    similar = ("of hands of similar strength" if metric == KIND else
+               "of hands whose chances on the next card are alike (on the river, of similar "
+               "strength)")
     what = (f"an abstract game with the real betting, in which a hand is known before the "
             f"board by its class (pairs, suited or not) and on each later round only by its "
-            f"bucket of hands of similar strength ({bucket_counts(spec.k)}), forgetting the "
-            f"earlier rounds' buckets")
+            f"bucket {similar} ({bucket_counts(spec.k)}), forgetting the earlier rounds' "
+            f"buckets")
     return AbstractionText(what, MEASURED.get(
-        parameters, "Its exploitability cannot be computed exactly and was not measured."))
+        spec.descriptor, "Its exploitability cannot be computed exactly and was not measured."))
+
+
+def describe_histograms(parameters: str) -> AbstractionText:
+    return describe_percentiles(parameters, HIST_KIND)
 
 
 def bucket_sizes(rules: HoldemRules, spec: PercentileSpec) -> list[int]:

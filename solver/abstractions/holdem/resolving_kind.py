@@ -24,7 +24,7 @@ import numpy as np
 
 from solver.abstractions import describe, register_kind
 from solver.abstractions.holdem.bot import HulheBot
-from solver.abstractions.holdem.percentiles import Percentiles, PercentileSpec
+from solver.abstractions.holdem.percentiles import Percentiles, table_spec
 from solver.abstractions.holdem.resolving_bot import ResolvingBot
 from solver.abstractions.words import AbstractionText
 from solver.algorithms.resolving import MODES
@@ -120,14 +120,15 @@ class Resolving:
     """The `solver.abstractions.Abstraction` of a re-solving bot (see the module docstring)."""
 
     def __init__(self, rules: HoldemRules, spec: ResolvingSpec) -> None:
-        kind, _, parameters = spec.blueprint.partition("=")
-        if kind != "ehs2":
-            raise ValueError(f"the re-solving bot's blueprint is an ehs2 table solve, not "
-                             f"{spec.blueprint!r}")
+        try:
+            blueprint = table_spec(spec.blueprint)
+        except ValueError:
+            raise ValueError(f"the re-solving bot's blueprint is a table solve (ehs2= or "
+                             f"hist=), not {spec.blueprint!r}") from None
         self.rules = rules
         self.spec = spec
         self.descriptor = spec.descriptor
-        self.blueprint = Percentiles(rules, PercentileSpec.parse(parameters))
+        self.blueprint = Percentiles(rules, blueprint)
         self._bots: dict[int, tuple[TableStrategy, ResolvingBot]] = {}
         self._lock = threading.Lock()
 

@@ -19,7 +19,7 @@ from strategies import StrategyStore
 
 def store_resolving(store_path: str | None, game: str = "holdem",
                     spec: ResolvingSpec | None = None) -> int:
-    """The new solve's id (ValueError if the store has no ``ehs2`` table solve of `game`)."""
+    """The new solve's id (ValueError if the store has no table solve of `game`)."""
     with StrategyStore.open(store_path or None, create=False) as store:
         info = store.latest_solve(game)
         table = store.table_strategy(game)
@@ -29,9 +29,9 @@ def store_resolving(store_path: str | None, game: str = "holdem",
         blueprint = info.abstraction
         if blueprint.startswith("resolving="):
             blueprint = ResolvingSpec.parse(blueprint.partition("=")[2]).blueprint
-        if not blueprint.startswith("ehs2="):
-            raise ValueError(f"the latest solve of {game!r} uses {info.abstraction!r}, not an "
-                             f"ehs2 table blueprint")
+        if not blueprint.startswith(("ehs2=", "hist=")):
+            raise ValueError(f"the latest solve of {game!r} uses {info.abstraction!r}, not a "
+                             f"table blueprint (ehs2= or hist=)")
         chosen = spec if spec is not None else ResolvingSpec(blueprint=blueprint)
         if chosen.blueprint != blueprint:
             chosen = replace(chosen, blueprint=blueprint)

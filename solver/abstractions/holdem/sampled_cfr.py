@@ -45,151 +45,31 @@ import signal
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from functools import cache
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from solver.abstractions.holdem.betting_tree import Layout, betting_tree, legal_mask
 from solver.abstractions.holdem.percentiles import PercentileSpec, RoundBuckets, round_buckets
-from solver.abstractions.holdem.sampled_kernel import (
-    DECISION,
-    FOLDED,
-    SHOWDOWN,
-    SLOTS,
-    BettingArrays,
-    Cards,
-    run_iterations,
-)
+from solver.abstractions.holdem.public_kernel import run_public
+from solver.abstractions.holdem.sampled_kernel import SLOTS, Cards, run_iterations
 from solver.cards.cache import cache_dir, source_digest
 from solver.cards.evaluator import CARD_BIT, CARD_KEY
 from solver.games import get_game
-from solver.games.holdem.betting import Betting
 from solver.games.holdem.rules import HoldemRules
 
 IntArray = NDArray[np.int64]
 F32 = NDArray[np.float32]
 DEFAULT_SPEC = PercentileSpec((128, 128, 128))
 """HULHE's default abstraction: see `solver.cli`'s ``hulhe`` command and the README."""
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class BettingTree:
-    """A member's betting, cards aside, compiled into arrays; `sequences` names each node by
-    its ACPC betting string (``rrc/cr``) and `rounds_of` by its rounds' betting."""
-
-    rules: HoldemRules
-    arrays: BettingArrays
-    sequences: tuple[str, ...]
-    labels: tuple[tuple[str, ...], ...]  # of the legal actions, in action order
-    index: dict[str, int] = field(repr=False)
-
-    @property
-    def num_nodes(self) -> int:
-        return len(self.sequences)
-
-    def decisions(self, round_: int | None = None) -> IntArray:
-        a = self.arrays
-        mask = a.kind == DECISION
-        if round_ is not None:
-            mask &= a.round == round_
-        return np.flatnonzero(mask)
-
-    def rows(self, round_: int) -> int:
-        """Decision nodes of round `round_`."""
-        return int(((self.arrays.kind == DECISION) & (self.arrays.round == round_)).sum())
-
-    def node(self, betting: Betting) -> int:
-        try:
-            return self.index[betting.acpc()]
-        except KeyError:
-            raise ValueError(f"no betting {betting.acpc()!r} in {self.rules.spec}") from None
-
-
-@cache
-def betting_tree(rules: HoldemRules) -> BettingTree:
-    """Every betting position of `rules` (as `solver.games.holdem.betting.walk` lists them, in
-    the same pre-order), compiled."""
-    kind: list[int] = []
-    player: list[int] = []
-    round_: list[int] = []
-    child: list[list[int]] = []
-    end: list[int] = []
-    payoff: list[float] = []
-    sequences: list[str] = []
-    labels: list[tuple[str, ...]] = []
-
-    def visit(betting: Betting) -> int:
-        n = len(kind)
-        sequences.append(betting.acpc())
-        labels.append(tuple(betting.label(a) for a in betting.legal_actions()))
-        round_.append(betting.round if not betting.over else len(betting.rounds) - 1)
-        player.append(max(betting.player, -1))
-        child.append([-1, -1, -1])
-        end.append(-1)
-        if betting.over:
-            folded = betting.folded
-            if folded >= 0:
-                kind.append(FOLDED)
-                spent = betting.spent[folded]
-                payoff.append(float(-spent if folded == 0 else spent))
-            else:
-                kind.append(SHOWDOWN)
-                payoff.append(float(betting.spent[0]))
-        else:
-            kind.append(DECISION)
-            payoff.append(0.0)
-            for action in betting.legal_actions():
-                child[n][action] = visit(betting.apply(action))
-        end[n] = len(kind)
-        return n
-
-    visit(Betting.start(rules))
-    rounds = np.array(round_, np.int8)
-    kinds = np.array(kind, np.int8)
-    row = np.full(len(kinds), -1, np.int32)
-    for r in range(rules.num_rounds):
-        mine = np.flatnonzero((kinds == DECISION) & (rounds == r))
-        row[mine] = np.arange(len(mine))
-    arrays = BettingArrays(kinds, np.array(player, np.int8), rounds, np.array(child, np.int32),
-                           np.array(end, np.int32), row, np.array(payoff, np.float32))
-    return BettingTree(rules, arrays, tuple(sequences), tuple(labels),
-                       {s: i for i, s in enumerate(sequences)})
-
-
-# --- the layout of the tables ----------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Layout:
-    """Where each round's (bucket, node, slot) entries start in the flat regret table."""
-
-    tree: BettingTree
-    buckets: tuple[int, ...]
-    starts: IntArray  # per round, then the total
-
-    @classmethod
-    def of(cls, tree: BettingTree, buckets: tuple[int, ...]) -> Layout:
-        sizes = [buckets[r] * tree.rows(r) * SLOTS for r in range(tree.rules.num_rounds)]
-        return cls(tree, buckets, np.concatenate(([0], np.cumsum(sizes))).astype(np.int64))
-
-    @property
-    def size(self) -> int:
-        return int(self.starts[-1])
-
-    @property
-    def infosets(self) -> int:
-        return sum(self.buckets[r] * self.tree.rows(r) for r in range(len(self.buckets)))
-
-    def round_table(self, flat: NDArray[Any], round_: int) -> NDArray[Any]:
-        """Round `round_`'s part of a flat table as (bucket, row, slot)."""
-        lo, hi = self.starts[round_], self.starts[round_ + 1]
-        return flat[lo:hi].reshape(self.buckets[round_], self.tree.rows(round_), SLOTS)
-
-
-# --- the solver ------------------------------------------------------------------------------
+ALGORITHMS = {"cs": "chance-sampled CFR", "pcs": "public chance sampling"}
+"""What an iteration samples: a whole deal (`run_iterations`) or a board, with every hand of
+both players at once (`solver.abstractions.holdem.public_kernel`)."""
+EPOCH_ITERATIONS = {"cs": 400_000, "pcs": 200}
+"""An epoch's iterations by default (summed over the workers): some seconds of work each."""
 
 
 def kernel_cards(rules: HoldemRules, buckets: tuple[RoundBuckets, ...]) -> Cards:
@@ -221,6 +101,13 @@ class Plan:
     iterations_per_epoch: int = 200_000
     """Summed over the workers."""
     seed: int = 0
+    algorithm: str = "cs"
+    """A key of `ALGORITHMS`."""
+
+    def __post_init__(self) -> None:
+        if self.algorithm not in ALGORITHMS:
+            raise ValueError(f"the sampled solver runs {' or '.join(ALGORITHMS)}, not "
+                             f"{self.algorithm!r}")
 
     @property
     def rules(self) -> HoldemRules:
@@ -230,6 +117,13 @@ class Plan:
         return rules
 
 
+def plan_layout(plan: Plan) -> Layout:
+    """The tables of `plan`'s solve, in the order its algorithm reads them."""
+    buckets = round_buckets(plan.rules, plan.spec)
+    return Layout.of(betting_tree(plan.rules), tuple(b.count for b in buckets),
+                     by_row=plan.algorithm == "pcs")
+
+
 def _worker_epoch(plan: Plan, regrets: F32, epoch: int, worker: int, iterations: int
                   ) -> tuple[F32, F32, float]:
     """One worker's share of an epoch from a copy of `regrets`: what it adds to the regrets
@@ -237,12 +131,18 @@ def _worker_epoch(plan: Plan, regrets: F32, epoch: int, worker: int, iterations:
     rules = plan.rules
     buckets = round_buckets(rules, plan.spec)
     tree = betting_tree(rules)
-    layout = Layout.of(tree, tuple(b.count for b in buckets))
+    layout = plan_layout(plan)
     mine = np.array(regrets, dtype=np.float32, copy=True)
     average = np.zeros(layout.size, np.float32)
     rows = np.array([tree.rows(r) for r in range(rules.num_rounds)], np.int64)
-    value = run_iterations(tree.arrays, kernel_cards(rules, buckets), layout.starts, rows,
-                           iterations, epoch_seed(plan.seed, epoch, worker), mine, average)
+    cards = kernel_cards(rules, buckets)
+    seed = epoch_seed(plan.seed, epoch, worker)
+    if plan.algorithm == "pcs":
+        value = run_public(tree.arrays, cards, layout.starts, rows,
+                           np.array(layout.buckets, np.int64), iterations, seed, mine, average)
+    else:
+        value = run_iterations(tree.arrays, cards, layout.starts, rows, iterations, seed, mine,
+                               average)
     mine -= regrets
     return mine, average, float(value)
 
@@ -266,7 +166,7 @@ class Solver:
         self.rules = rules
         self.buckets = round_buckets(rules, plan.spec)
         self.tree = betting_tree(rules)
-        self.layout = Layout.of(self.tree, tuple(b.count for b in self.buckets))
+        self.layout = plan_layout(plan)
         self.regrets = np.zeros(self.layout.size, np.float32)
         self.average = np.zeros(self.layout.size, np.float32)
         self.epochs = 0
@@ -346,19 +246,8 @@ class Solver:
 
     def _plan_key(self) -> tuple[object, ...]:
         p = self.plan
-        return (p.game, p.spec.descriptor, p.iterations_per_epoch, p.seed)
-
-
-def legal_mask(layout: Layout) -> NDArray[np.bool_]:
-    """True at the (bucket, node, slot) entries of legal actions."""
-    out = np.zeros(layout.size, bool)
-    tree = layout.tree
-    a = tree.arrays
-    for r in range(len(layout.buckets)):
-        nodes = tree.decisions(r)
-        table = layout.round_table(out, r)
-        table[:, a.row[nodes], :] = a.child[nodes] >= 0
-    return out
+        return (p.game, p.spec.descriptor, p.iterations_per_epoch, p.seed) + (
+            () if p.algorithm == "cs" else (p.algorithm,))
 
 
 # --- running: in this process or on Dask -------------------------------------------------------
@@ -437,5 +326,6 @@ def default_checkpoint(plan: Plan) -> Path:
     """Where a solve of `plan` is checkpointed by default: in the solver cache, under a digest
     of this module's code and the plan (a checkpoint of other code is never resumed)."""
     digest = source_digest(__file__, extra=(plan.game, plan.spec.descriptor,
-                                            plan.iterations_per_epoch, plan.seed))
+                                            plan.iterations_per_epoch, plan.seed,
+                                            plan.algorithm))
     return cache_dir() / f"{plan.game}-cscfr-{digest}.npz"

@@ -62,6 +62,18 @@ def _bucket(t: IndexerTables, codes: IntArray, hand: IntArray) -> int:
 
 
 @njit(cache=True)
+def bucket_of(cards: Cards, r: int, hand: IntArray) -> int:
+    """The bucket in round `r` of `hand` (hole cards, then the board seen in round `r`)."""
+    if r == 0:
+        return _bucket(cards.t0, cards.c0, hand)
+    if r == 1:
+        return _bucket(cards.t1, cards.c1, hand)
+    if r == 2:
+        return _bucket(cards.t2, cards.c2, hand)
+    return _bucket(cards.t3, cards.c3, hand)
+
+
+@njit(cache=True)
 def _buckets(cards: Cards, deck: IntArray, player: int, hand: IntArray, out: IntArray) -> None:
     """`player`'s bucket in every round (hole cards ``deck[2p:2p+2]``, board from deck[4])."""
     hand[0] = deck[2 * player]
@@ -70,15 +82,7 @@ def _buckets(cards: Cards, deck: IntArray, player: int, hand: IntArray, out: Int
         m = cards.board_dealt[r]
         for j in range(m):
             hand[2 + j] = deck[4 + j]
-        view = hand[:2 + m]
-        if r == 0:
-            out[r] = _bucket(cards.t0, cards.c0, view)
-        elif r == 1:
-            out[r] = _bucket(cards.t1, cards.c1, view)
-        elif r == 2:
-            out[r] = _bucket(cards.t2, cards.c2, view)
-        else:
-            out[r] = _bucket(cards.t3, cards.c3, view)
+        out[r] = bucket_of(cards, r, hand[:2 + m])
 
 
 @njit(cache=True)

@@ -40,21 +40,30 @@ FloatArray = NDArray[np.float64]
 
 @dataclass(frozen=True, slots=True)
 class BotSpec:
-    """How to make the bots in a worker: the store of the blueprint, and the re-solving
-    bot's settings."""
+    """How to make a bot in a worker: the store of its blueprint, and the re-solving bot's
+    settings (None: the blueprint alone)."""
 
     game: str
     store: str | None
-    resolving_spec: ResolvingSpec = field(default_factory=ResolvingSpec)
+    resolving_spec: ResolvingSpec | None = field(default_factory=ResolvingSpec)
 
     def blueprint(self) -> HulheBot:
         return HulheBot.from_store(self.game, self.store, name="blueprint")
 
     def resolving(self) -> ResolvingBot:
         blueprint = self.blueprint()
-        chosen = self.resolving_spec
+        chosen = self.resolving_spec or ResolvingSpec()
         return chosen.make_bot(f"re-solving ({chosen.mode}, from round {chosen.from_round})",
                                blueprint.rules, blueprint)
+
+    def bot(self) -> HoldemPolicy:
+        """The bot this spec names: the re-solving bot, or the blueprint alone."""
+        return self.blueprint() if self.resolving_spec is None else self.resolving()
+
+    def describe(self) -> str:
+        what = ("the blueprint" if self.resolving_spec is None else
+                f"re-solving from round {self.resolving_spec.from_round}")
+        return f"{what} of {self.store or 'the default store'}"
 
     def member(self) -> HoldemGame:
         game = get_game(self.game)
@@ -88,17 +97,17 @@ class TimedPolicy:
 
 def match_chunk(spec: BotSpec, deals: int, seed: int, against: BotSpec | None = None
                 ) -> tuple[FloatArray, dict[int, list[float]]]:
-    """The re-solving bot against its blueprint (or the re-solving bot `against`) on `deals`
-    deal pairs from `seed`: per pair, the re-solving bot's mean winnings in chips; and its
-    decisions' seconds per round."""
+    """`spec`'s bot against its blueprint (or against `against`'s bot) on `deals` deal pairs
+    from `seed`: per pair, the bot's mean winnings in chips; and its decisions' seconds per
+    round."""
     game = spec.member()
-    blueprint: HoldemPolicy = spec.blueprint() if against is None else against.resolving()
+    blueprint: HoldemPolicy = spec.blueprint() if against is None else against.bot()
     rules = game.definition
     dealt = deal(rules, deals, seed)
     uniforms = decision_uniforms(rules, deals, np.random.default_rng([seed, 1]))
     # A fresh bot for each order of the seats: the second game of a deal does not reuse the
     # first one's re-solves, so the times are those of a new hand.
-    bots = (TimedPolicy(spec.resolving()), TimedPolicy(spec.resolving()))
+    bots = (TimedPolicy(spec.bot()), TimedPolicy(spec.bot()))
     first = play(game, (bots[0], blueprint), dealt, uniforms)
     second = -play(game, (blueprint, bots[1]), dealt, uniforms)
     seconds = {r: bots[0].seconds.get(r, []) + bots[1].seconds.get(r, [])
@@ -106,11 +115,19 @@ def match_chunk(spec: BotSpec, deals: int, seed: int, against: BotSpec | None = 
     return (first + second) / 2, seconds
 
 
-def lbr_chunk(spec: BotSpec, which: str, deals: int, seed: int) -> FloatArray:
-    """LBR's winnings in chips against the `which` bot (``resolving`` or ``blueprint``), per
-    deal, LBR in each seat: shape (deals, 2)."""
+LBR_OF = {"bot": "the bot measured", "resolving": "the bot measured (an older name)",
+          "blueprint": "its blueprint alone", "against": "the bot it plays against"}
+"""What `evaluate` can measure by LBR."""
+
+
+def lbr_chunk(spec: BotSpec, which: str, deals: int, seed: int,
+              against: BotSpec | None = None) -> FloatArray:
+    """LBR's winnings in chips against the `which` bot (a key of `LBR_OF`), per deal, LBR in
+    each seat: shape (deals, 2)."""
     game = spec.member()
-    policy: HoldemPolicy = spec.resolving() if which == "resolving" else spec.blueprint()
+    policy: HoldemPolicy = (spec.blueprint() if which == "blueprint" else
+                            against.bot() if which == "against" and against is not None else
+                            spec.bot())
     lbr = LocalBestResponse(game, policy)
     dealt = deal(game.definition, deals, seed)
     rng = np.random.default_rng([seed, 2])
@@ -128,25 +145,32 @@ def _chunks(total: int, size: int) -> list[int]:
 def evaluate(spec: BotSpec, deals: int, lbr_deals: int, client: Any, chunk: int = 50,
              seed: int = 0, lbr_of: Sequence[str] = ("resolving",),
              against: BotSpec | None = None) -> dict[str, object]:
-    """The duplicate match (against the blueprint, or the re-solving bot `against`), LBR
-    against each of `lbr_of`, and the per-round decision times."""
+    """The duplicate match of `spec`'s bot (against its blueprint, or against `against`'s
+    bot), LBR against each of `lbr_of` (keys of `LBR_OF`), and the per-round decision
+    times."""
+    unknown = sorted(set(lbr_of) - set(LBR_OF))
+    if unknown or ("against" in lbr_of and against is None):
+        raise ValueError(f"LBR measures {', '.join(LBR_OF)} ('against' with a bot to play "
+                         f"against), not {', '.join(unknown) or 'against'}")
     game = spec.member()
     scale = mbb(game.definition)
     chosen = spec.resolving_spec
-    report: dict[str, object] = {"game": spec.game, "from_round": chosen.from_round,
-                                 "mode": chosen.mode, "iterations": chosen.iterations,
-                                 "turn_iterations": chosen.turn, "turn_sample": chosen.sample,
-                                 "turn_warm": chosen.warm, "turn_guard": chosen.guard,
-                                 "against": "blueprint" if against is None else
-                                 f"re-solving from round {against.resolving_spec.from_round}"}
+    report: dict[str, object] = {"game": spec.game, "bot": spec.describe(),
+                                 "against": "its blueprint" if against is None else
+                                 against.describe()}
+    if chosen is not None:
+        report.update({"from_round": chosen.from_round, "mode": chosen.mode,
+                       "iterations": chosen.iterations, "turn_iterations": chosen.turn,
+                       "turn_sample": chosen.sample, "turn_warm": chosen.warm,
+                       "turn_guard": chosen.guard})
     started = time.perf_counter()
     base = seed * 1_000_003
     futures = [client.submit(match_chunk, spec, n, base + i, against, pure=False)
                for i, n in enumerate(_chunks(deals, chunk))]
     lbr_futures = {which: [client.submit(lbr_chunk, spec, which, n, base + 7_919 + i,
-                                         pure=False)
+                                         against, pure=False)
                            for i, n in enumerate(_chunks(lbr_deals, chunk))]
-                   for which in lbr_of}
+                   for which in (lbr_of if lbr_deals else ())}
     if deals:
         results = client.gather(futures)
         pairs = np.concatenate([r[0] for r in results])

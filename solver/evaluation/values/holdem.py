@@ -35,8 +35,9 @@ from typing import Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from solver.abstractions.holdem.betting_tree import BettingTree, betting_tree
 from solver.abstractions.holdem.percentiles import PercentileSpec, hand_codes, round_buckets
-from solver.abstractions.holdem.sampled_cfr import BettingTree, betting_tree, kernel_cards
+from solver.abstractions.holdem.sampled_cfr import kernel_cards
 from solver.abstractions.holdem.sampled_kernel import SLOTS, Cards
 from solver.evaluation.values.base import (
     HABIT_PRIOR,

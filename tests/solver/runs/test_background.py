@@ -112,3 +112,33 @@ def test_a_background_build_whose_process_died_is_reported_stopped(tmp_path: Pat
     dead = build_report(status)
     assert dead is not None and dead["current"] is None and dead["stopped"] is True
     assert dead["failed"] == {"dudo-match": STOPPED, "dudo-2v2": STOPPED}
+
+
+def test_a_store_holding_a_superseded_bot_builds_its_successor(tmp_path: Path) -> None:
+    """A game whose build replaces an earlier default bot (`BuildPlan.supersedes`) is built in
+    the background over a store that holds that bot (which the app keeps serving meanwhile),
+    but not over one that holds a bot built with other settings, nor once the new one is
+    stored."""
+    from solver.games import register_game
+    from solver.games.base import BuildPlan
+    from solver.runs.build_status import background_games
+    from tests.solver.games.kuhn4 import Kuhn4Game
+
+    class Upgraded(Kuhn4Game):
+        name = "kuhn4-upgraded"
+
+        @property
+        def build(self) -> BuildPlan:
+            return BuildPlan(("solve", "kuhn4-upgraded"), supersedes=("recall=1",))
+
+    register_game("kuhn4-upgraded", Upgraded)
+    store = tmp_path / "s.sqlite"
+    try:
+        assert "kuhn4-upgraded" in background_games(store)  # not in the store at all
+        for abstraction, rebuilt in (("recall=1", True), ("recall=2", False), ("", False)):
+            with StrategyStore.open(store, create=True) as opened:
+                opened.save_solve("kuhn4-upgraded", "dcfr", 1, 0.1, 0.5, 0.0, [], [], "t",
+                                  abstraction=abstraction)
+            assert ("kuhn4-upgraded" in background_games(store)) is rebuilt, abstraction
+    finally:
+        unregister_game("kuhn4-upgraded")

@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 from solver.abstractions import abstraction_for
+from solver.abstractions.holdem.betting_tree import betting_tree
 from solver.abstractions.holdem.bot import HulheBot, table_of
 from solver.abstractions.holdem.percentiles import PercentileSpec
-from solver.abstractions.holdem.sampled_cfr import Plan, Solver, _worker_epoch, betting_tree, run
+from solver.abstractions.holdem.sampled_cfr import Plan, Solver, _worker_epoch, run
 from solver.abstractions.holdem.sampled_kernel import DECISION, FOLDED, SHOWDOWN
 from solver.algorithms.exploitability import evaluate, exploitability
 from solver.algorithms.policy import uniform_policy
