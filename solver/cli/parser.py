@@ -7,6 +7,8 @@ import argparse
 import math
 
 import solver
+from solver.abstractions.holdem.sampled_cfr import DEFAULT_MINUTES as HULHE_MINUTES
+from solver.abstractions.holdem.sampled_cfr import DEFAULT_SPEC
 from solver.algorithms.solve import ALGORITHMS, DEFAULT_ALGORITHM, DEFAULT_TARGET
 from solver.evaluation.holdem.baselines import BASELINES
 from solver.evaluation.holdem.report import policy_names
@@ -31,6 +33,7 @@ GAME_HELP = (f"one of {', '.join((*game_names(), *named_games()))}, or a member 
              f"(the others as in heads-up limit hold'em) or 'universal_poker(...)'")
 
 
+HULHE_BUCKETS = ",".join(str(k) for k in DEFAULT_SPEC.k)
 DRY_RUN_HELP = ("build nothing: print the memory it needs (against what the machine has) and "
                 "its phases with their estimated times; exit 2 if it does not fit")
 
@@ -195,30 +198,38 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("hulhe", parents=[common],
                        help="solve heads-up limit hold'em in a bucket abstraction and store it",
-                       description="Chance-sampled CFR (linear discounting by epoch) on the "
-                                   "real betting over E[HS²] percentile buckets with imperfect "
-                                   "recall (the first round's 169 classes kept), in epochs on "
-                                   "Dask (a local cluster of the machine's cores, or "
-                                   "--scheduler), checkpointed and resumable; stored as tables "
-                                   "(descriptor ehs2=k:...).")
+                       description="Public chance sampling CFR (a board per iteration with "
+                                   "every hand at once, regret matching+ by epoch) on the real "
+                                   "betting over distribution-aware buckets with imperfect "
+                                   "recall (the first round's 169 classes kept; the flop's and "
+                                   "turn's hands clustered by their equity histograms, the "
+                                   "river's by percentile), in epochs on Dask (a local cluster "
+                                   "of the machine's cores, or --scheduler), checkpointed and "
+                                   "resumable; stored as tables (descriptor hist=k:...). "
+                                   "--algorithm cs --metric ehs2 --buckets 128,128,128 "
+                                   "--minutes 25 builds the earlier bot.")
     p.add_argument("--game", type=_game, default="holdem", metavar="GAME",
                    help="a member of the hold'em family (default holdem)")
-    p.add_argument("--buckets", default="128,128,128", metavar="K1,K2,...",
-                   help="buckets of each round after the first, or 'all' (default 128,128,128)")
-    p.add_argument("--metric", choices=("ehs2", "hist"), default="ehs2",
+    p.add_argument("--buckets", default=HULHE_BUCKETS, metavar="K1,K2,...",
+                   help=f"buckets of each round after the first, or 'all' (default "
+                        f"{HULHE_BUCKETS})")
+    p.add_argument("--metric", choices=("ehs2", "hist"), default="hist",
                    help="how the rounds before the last are cut: E[HS²] percentiles or k-means "
-                        "of equity histograms (default ehs2; the river is percentiles either "
+                        "of equity histograms (default hist; the river is percentiles either "
                         "way)")
-    p.add_argument("--algorithm", choices=("cs", "pcs"), default="cs",
+    p.add_argument("--algorithm", choices=("cs", "pcs"), default="pcs",
                    help="what an iteration samples: a deal (chance sampling) or a board with "
-                        "every hand at once (public chance sampling); default cs")
-    p.add_argument("--minutes", type=_positive_float, default=25.0, metavar="M",
-                   help="wall time of the solving (default 25)")
+                        "every hand at once (public chance sampling); default pcs")
+    p.add_argument("--schedule", choices=("linear", "plus"),
+                   help="after each epoch, discount the regrets linearly or floor them at "
+                        "zero (regret matching+); default linear with cs, plus with pcs")
+    p.add_argument("--minutes", type=_positive_float, default=HULHE_MINUTES, metavar="M",
+                   help=f"wall time of the solving (default {HULHE_MINUTES:g})")
     p.add_argument("--epochs", type=_positive_int, metavar="N",
                    help="stop after N epochs (default: when --minutes are up)")
     p.add_argument("--epoch-iterations", type=_positive_int, metavar="N",
                    help="iterations of an epoch, summed over the workers (default 400000 "
-                        "deals, or 200 boards with --algorithm pcs)")
+                        "deals, or 400 boards with --algorithm pcs)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--self-play-deals", type=int, default=20_000, metavar="N",
                    help="deals of self-play that estimate the value stored with the solve, "

@@ -31,7 +31,8 @@ def hulhe_plan_of(args: argparse.Namespace) -> Plan:
     """The solve a ``hulhe`` command makes."""
     per_epoch = args.epoch_iterations or EPOCH_ITERATIONS[args.algorithm]
     return Plan(game=args.game, spec=PercentileSpec.parse(f"k:{args.buckets}", args.metric),
-                iterations_per_epoch=per_epoch, seed=args.seed, algorithm=args.algorithm)
+                iterations_per_epoch=per_epoch, seed=args.seed, algorithm=args.algorithm,
+                schedule=args.schedule or "")
 
 
 def _workers(args: argparse.Namespace) -> int:

@@ -31,6 +31,7 @@ CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
 def holdem_store(store_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = copy_store(store_path, tmp_path_factory.mktemp("holdem") / "strategies.sqlite")
     assert main(["hulhe", "--buckets", "8,8,8", "--epochs", "1", "--epoch-iterations", "20000",
+                 "--algorithm", "cs", "--metric", "ehs2",
                  "--workers", "0", "--checkpoint", "none", "--self-play-deals", "500",
                  "--quiet", "--json", "--store", str(path)]) == 0
     return path

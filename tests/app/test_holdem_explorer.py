@@ -33,6 +33,7 @@ RIVER = "Ah Kd 7c 2s 3h"
 def resolving_store(store_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = copy_store(store_path, tmp_path_factory.mktemp("explorer") / "resolving.sqlite")
     assert main(["hulhe", "--buckets", "8,8,8", "--epochs", "1", "--epoch-iterations", "20000",
+                 "--algorithm", "cs", "--metric", "ehs2",
                  "--workers", "0", "--checkpoint", "none", "--self-play-deals", "0",
                  "--resolve-from", "4", "--quiet", "--json", "--store", str(path)]) == 0
     store_resolving(str(path), "holdem", ResolvingSpec(4, "maxmargin", 40))

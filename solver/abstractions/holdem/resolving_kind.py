@@ -26,6 +26,7 @@ from solver.abstractions import describe, register_kind
 from solver.abstractions.holdem.bot import HulheBot
 from solver.abstractions.holdem.percentiles import Percentiles, table_spec
 from solver.abstractions.holdem.resolving_bot import ResolvingBot
+from solver.abstractions.holdem.sampled_cfr import DEFAULT_SPEC
 from solver.abstractions.words import AbstractionText
 from solver.algorithms.resolving import MODES
 from solver.games.base import Game, State
@@ -44,7 +45,7 @@ class ResolvingSpec:
     from_round: int = 4  # 1-based
     mode: str = "maxmargin"
     iterations: int = 200
-    blueprint: str = "ehs2=k:128,128,128"
+    blueprint: str = DEFAULT_SPEC.descriptor
     turn: int | None = None
     """Iterations of a turn re-solve in the turn's own layout
     (`solver.abstractions.holdem.turn_subgame`); None: the general layout, `iterations`."""

@@ -223,6 +223,12 @@ class HoldemOpenSpiel:
         return action
 
 
+EARLIER_HULHE_BOTS = ("ehs2=k:128,128,128",
+                      "resolving=from:4;mode:maxmargin;iterations:200;"
+                      "blueprint:ehs2=k:128,128,128")
+"""The abstractions the default HULHE build stored before the histogram blueprint."""
+
+
 class HoldemGame(PokerStyles, GameDefaults):
     """A member of the family, by its `definition` (`HoldemRules`); `name` is how the registry
     and the store know it (a named member's name, or its ``holdem(...)`` spec)."""
@@ -325,11 +331,14 @@ class HoldemGame(PokerStyles, GameDefaults):
     @property
     def build(self) -> BuildPlan:
         """HULHE is solved in its bucket abstraction (`solver.runs.hulhe`, ``python -m solver
-        hulhe``, 25 minutes) and played by the bot that re-solves the river over it
+        hulhe``, under an hour) and played by the bot that re-solves the river over it
         (`solver.abstractions.holdem.resolving_kind`); a small member exactly, holdem-mini among
-        the quick games."""
+        the quick games.  The earlier default bots (E[HS²] buckets by chance sampling, with or
+        without re-solving the river) are replaced in the background where a store holds
+        them."""
         if self.is_heads_up_limit_holdem:
-            return BuildPlan(("hulhe", "--quiet", "--resolve-from", "4"))
+            return BuildPlan(("hulhe", "--quiet", "--resolve-from", "4"),
+                             supersedes=EARLIER_HULHE_BOTS)
         mini = self.definition == HOLDEM_MINI
         return BuildPlan(("solve", self.name), background=not mini, opponents=mini)
 

@@ -38,19 +38,31 @@ def _member(name: str) -> HoldemGame:
     return game
 
 
-def test_public_sampling_converges_on_holdem_mini() -> None:
+@pytest.mark.parametrize(("schedule", "floor"), [("plus", 0.005), ("linear", 0.008)])
+def test_public_sampling_converges_on_holdem_mini(schedule: str, floor: float) -> None:
     """Every class apart, so the abstract game is the real one: 20,000 boards reach an exact
-    exploitability under 0.7% of the uniform strategy's (measured 0.0166 against 3.3)."""
+    exploitability under 0.5% of the uniform strategy's with regret matching+ (measured
+    0.0107 against 3.3), under 0.8% with the linear schedule (0.0190)."""
     game = _member("holdem-mini")
-    plan = Plan("holdem-mini", PercentileSpec((None,)), 1000, seed=3, algorithm="pcs")
+    plan = Plan("holdem-mini", PercentileSpec((None,)), 250, seed=3, algorithm="pcs",
+                schedule=schedule)
     solver = Solver(plan)
-    run(solver, 20)
+    run(solver, 80)
     assert solver.iterations == 20_000
+    if schedule == "plus":
+        assert solver.regrets.min() >= 0.0
     bot = HulheBot.from_solver(solver)
     evaluation = exact_evaluation(game, [bot])
     uniform = exploitability(game, uniform_policy(game))
-    assert evaluation.exploitability < 0.007 * uniform, evaluation.exploitability
+    assert evaluation.exploitability < floor * uniform, evaluation.exploitability
     assert evaluation.value == pytest.approx(-0.12211, abs=0.01)  # the game's value
+
+
+def test_the_schedule_defaults_by_sampler() -> None:
+    assert Plan("holdem-mini").schedule == "plus"  # the default build's
+    assert Plan("holdem-mini", algorithm="cs").schedule == "linear"
+    with pytest.raises(ValueError, match="linear or plus"):
+        Plan("holdem-mini", algorithm="pcs", schedule="cfr+")
 
 
 def test_an_iteration_values_the_uniform_profile_without_bias() -> None:

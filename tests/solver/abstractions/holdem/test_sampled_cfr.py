@@ -29,7 +29,7 @@ from solver.runs.dask import dask_client
 from strategies import StrategyStore
 
 MINI = Plan(game="holdem-mini", spec=PercentileSpec((None,)), iterations_per_epoch=5000,
-            seed=3)
+            seed=3, algorithm="cs")
 """holdem-mini with every class apart: the abstraction is lossless, so its solve is a solve
 of the real game and exploitability measures it exactly."""
 
@@ -131,7 +131,7 @@ def test_resuming_a_checkpoint_goes_on_as_if_never_stopped(tmp_path: Path) -> No
     assert resumed.iterations == straight.iterations == 20_000
     np.testing.assert_array_equal(resumed.regrets, straight.regrets)
     np.testing.assert_array_equal(resumed.average, straight.average)
-    other = Solver(Plan(game="holdem-mini", spec=PercentileSpec((None,)), seed=4))
+    other = Solver(Plan(game="holdem-mini", spec=PercentileSpec((None,)), seed=4, algorithm="cs"))
     with pytest.raises(ValueError, match="checkpoint of another solve"):
         other.load_checkpoint(checkpoint)
 
@@ -153,6 +153,7 @@ def test_epochs_on_a_two_worker_local_cluster(tmp_path: Path,
     # The command, on its own two-worker cluster, stores a solve the abstraction's keys find.
     store = tmp_path / "strategies.sqlite"
     assert main(["hulhe", "--game", "holdem-mini", "--buckets", "all", "--epochs", "2",
+                 "--algorithm", "cs", "--metric", "ehs2",
                  "--epoch-iterations", "4000", "--workers", "2", "--checkpoint", "none",
                  "--quiet", "--json", "--store", str(store)]) == 0
     summary = json.loads(capsys.readouterr().out)
@@ -231,7 +232,7 @@ def test_build_runs_a_games_own_command(tmp_path: Path) -> None:
         def build(self) -> BuildPlan:
             return BuildPlan(("hulhe", "--game", "holdem-mini", "--buckets", "all", "--epochs",
                               "1", "--epoch-iterations", "1000", "--workers", "0",
-                              "--checkpoint", "none"))
+                              "--algorithm", "cs", "--checkpoint", "none"))
 
     store = tmp_path / "s.sqlite"
     register_game("holdem-mini-sampled", lambda: Sampled(HOLDEM_MINI, "holdem-mini-sampled"))
