@@ -23,6 +23,12 @@ NAMES = {
               "iteration, every betting sequence of it",
     "pcs-cfr": "public chance sampling CFR with Linear CFR's weighting: one board per "
                "iteration, every hand of both players and every betting sequence of it",
+    "cs-cfr+": "chance-sampled CFR with regret matching+ (regrets floored at zero after "
+               "each epoch) and Linear CFR's average: one deal of the cards per iteration, "
+               "every betting sequence of it",
+    "pcs-cfr+": "public chance sampling CFR with regret matching+ (regrets floored at zero "
+                "after each epoch) and Linear CFR's average: one board per iteration, every "
+                "hand of both players and every betting sequence of it",
 }
 RESOLVING = ("CFR+ over the rest of the hand at each of the bot's decisions, from the "
              "blueprint's ranges")

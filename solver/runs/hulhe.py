@@ -126,7 +126,7 @@ def store_table_solve(solver: Solver, store_path: StorePath, *, seconds: float,
     trace = [TracePoint((i + 1) * per_epoch, 0.0, math.inf, v)
              for i, v in enumerate(solver.values)]
     info, _ = store_solve(SolveRecord(
-        game=solver.plan.game, algorithm=f"{solver.plan.algorithm}-cfr",
+        game=solver.plan.game, algorithm=solver.plan.stored_algorithm,
         iterations=solver.iterations,
         seconds=seconds, exploitability=math.inf, value=value, trace=trace[-200:],
         abstraction=solver.plan.spec.descriptor, table=table, value_ci95=value_ci95),

@@ -5,7 +5,7 @@ strategy for the player's situation, the hands export as PHH that pokerkit reads
 pages draw it all.
 
 The store holds a small build (8 buckets a round, one short epoch) made once per session: the
-real build (`python -m solver hulhe`, 25 minutes) plays the same way, only better."""
+real build (`python -m solver hulhe`, under an hour) plays the same way, only better."""
 
 from __future__ import annotations
 

@@ -294,11 +294,16 @@ def table_spec(descriptor: str) -> PercentileSpec:
 
 MEASURED = {
     "ehs2=k:128,128,128": "Its exploitability cannot be computed exactly. Local best response "
-                     "(LBR), which gives a lower bound on it, won 228 ± 81 mbb/hand against a "
-                     "build of this abstraction (21.6 million iterations in 25 minutes; "
-                     "README, 'the abstraction bot').",
+                          "(LBR), which gives a lower bound on it, won 221 ± 31 mbb/hand "
+                          "against a build of this abstraction (100 million deals in 26.5 "
+                          "minutes; README, 'the blueprint').",
+    "hist=k:1024,1024,1024": "Its exploitability cannot be computed exactly. Local best "
+                             "response (LBR), which gives a lower bound on it, won 102 ± 32 "
+                             "mbb/hand against the default build (37,600 boards in 50 "
+                             "minutes), where it won 221 ± 31 against the earlier bot of 128 "
+                             "E[HS²] buckets a round (README, 'the blueprint').",
 }
-"""What was measured offline of a stored abstraction (`python -m solver evaluate-holdem`)."""
+"""What was measured offline of a stored abstraction (`python -m solver.runs.resolving_eval`)."""
 
 
 def describe_percentiles(parameters: str, metric: str = KIND) -> AbstractionText:

@@ -196,18 +196,27 @@ EXACT = {
 }
 """What the exact measurements say of re-solving from a round (1-based; hold'em's rounds)."""
 
-HULHE = {4: "in this game, a bot re-solving the river won +18.5 ± 43.6 mbb/hand against the "
-         "strategy it re-solves (1,000 duplicate deal pairs), and local best response, a lower "
-         "bound on what a perfect opponent could win, won 243 ± 250 mbb/hand from it (300 deal "
-         "pairs): not yet measured closely enough to tell them apart",
-         3: "in this game, turn re-solves measured at 12 public states against the "
-            "abstraction's strategy left a best-responding opponent less than it did at most "
-            "of them but more at some (at 4 of 12 with 3 iterations started from that "
-            "strategy, about a second; at 2 of 12 with 15 from uniform, about 4 s), and the "
-            "bot re-solving from the turn has not been measured against best response or "
-            "other bots yet"}
+HULHE = {
+    (4, "hist=k:1024,1024,1024"):
+        "in this game, local best response (LBR), a lower bound on what a perfect opponent "
+        "could win, won 55 ± 44 mbb/hand (10,000 deal pairs) from the bot re-solving the "
+        "river over the default blueprint, and 102 ± 32 from that blueprint alone (20,000 "
+        "deal pairs); in 20,000 duplicate deal pairs it tied the earlier bot that re-solves "
+        "the river over 128 E[HS²] buckets a round (−1.3 ± 19.1 mbb/hand)",
+    (4, "ehs2=k:128,128,128"):
+        "in this game, a bot re-solving the river won +18.5 ± 43.6 mbb/hand against the "
+        "strategy it re-solves (1,000 duplicate deal pairs), and local best response, a lower "
+        "bound on what a perfect opponent could win, won 243 ± 250 mbb/hand from it (300 deal "
+        "pairs): not yet measured closely enough to tell them apart",
+    (3, "ehs2=k:128,128,128"):
+        "in this game, turn re-solves measured at 12 public states against the abstraction's "
+        "strategy left a best-responding opponent less than it did at most of them but more "
+        "at some (at 4 of 12 with 3 iterations started from that strategy, about a second; at "
+        "2 of 12 with 15 from uniform, about 4 s), and the bot re-solving from the turn has "
+        "not been measured against best response or other bots yet",
+}
 """What was measured in heads-up limit hold'em itself (`resolving_eval`), by the round the
-re-solving starts in."""
+re-solving starts in and the blueprint it re-solves."""
 
 
 def add_resolving_arguments(parser: argparse.ArgumentParser) -> None:
@@ -243,7 +252,8 @@ def describe_resolving(parameters: str) -> AbstractionText:
         spec.mode, "without a safety gadget (it may be more exploitable than the abstraction's "
                    "strategy)")
     exact = EXACT.get(spec.from_round)
-    measured = "; ".join(part for part in (exact, HULHE.get(spec.from_round)) if part)
+    in_hulhe = HULHE.get((spec.from_round, spec.blueprint))
+    measured = "; ".join(part for part in (exact, in_hulhe) if part)
     return AbstractionText(
         f"{base}; from {start} on it does not read that strategy but re-solves the rest of "
         f"the hand with the real cards at each of its decisions, keeping its own range and the "

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import solver
 from solver.abstractions.holdem.resolving_kind import ResolvingSpec, add_resolving_arguments
-from strategies import StrategyStore
+from strategies import StoreError, StrategyStore
 
 
 def store_resolving(store_path: str | None, game: str = "holdem",
@@ -50,8 +50,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_resolving_arguments(parser)
     args = parser.parse_args(argv)
     spec = ResolvingSpec.from_arguments(parser, args)
-    print(f"stored solve {store_resolving(args.store, args.game, spec)} "
-          f"({spec.descriptor.split(';blueprint')[0]})")
+    try:
+        solve_id = store_resolving(args.store, args.game, spec)
+    except (ValueError, StoreError) as exc:
+        parser.error(str(exc))
+    print(f"stored solve {solve_id} ({spec.descriptor.split(';blueprint')[0]})")
     return 0
 
 

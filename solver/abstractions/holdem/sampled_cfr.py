@@ -131,6 +131,12 @@ class Plan:
                              f"not {self.schedule!r}")
 
     @property
+    def stored_algorithm(self) -> str:
+        """The store's short name (`solver.algorithms.names`): ``pcs-cfr+`` with regret
+        matching+, ``cs-cfr`` with the linear schedule."""
+        return f"{self.algorithm}-cfr" + ("+" if self.schedule == "plus" else "")
+
+    @property
     def rules(self) -> HoldemRules:
         rules = getattr(get_game(self.game), "definition", None)
         if not isinstance(rules, HoldemRules):

@@ -120,7 +120,7 @@ def test_public_sampling_on_hist_buckets_from_the_command(
     with StrategyStore.open(store) as opened:
         info = opened.latest_solve(game.name)
         assert info is not None
-        assert (info.abstraction, info.algorithm) == ("hist=k:8,8", "pcs-cfr")
+        assert (info.abstraction, info.algorithm) == ("hist=k:8,8", "pcs-cfr+")
     bot = HulheBot.from_store(game.name, str(store))
     measured = exact_evaluation(game, [bot]).exploitability
     uniform = exploitability(game, uniform_policy(game))

@@ -94,3 +94,17 @@ def test_illegal_options_are_a_usage_error_naming_what_is_legal(
         ResolvingSpec.from_arguments(parser, parser.parse_args(["--mode", "bold"]))
     assert stopped.value.code == 2
     assert "re-solving modes are" in capsys.readouterr().err
+
+
+def test_the_measures_in_hulhe_follow_the_blueprint() -> None:
+    """The HULHE figures belong to the blueprint they were measured over: the default bot
+    shows its own, the earlier bot its own, and an unmeasured one none."""
+    default = describe(ResolvingSpec().descriptor)
+    earlier = describe("resolving=from:4;mode:maxmargin;iterations:200;"
+                       "blueprint:ehs2=k:128,128,128")
+    other = describe("resolving=from:4;mode:maxmargin;iterations:200;"
+                     "blueprint:hist=k:64,64,64")
+    assert default is not None and earlier is not None and other is not None
+    assert "102 ± 32" in default.measured and "−1.3 ± 19.1" in default.measured
+    assert "18.5 ± 43.6" in earlier.measured and "102 ± 32" not in earlier.measured
+    assert "in this game" not in other.measured and "small games" in other.measured
