@@ -7,8 +7,15 @@ import argparse
 import math
 
 import solver
+from solver.abstractions.holdem.percentiles import METRICS
+from solver.abstractions.holdem.sampled_cfr import ALGORITHMS as HULHE_ALGORITHMS
 from solver.abstractions.holdem.sampled_cfr import DEFAULT_MINUTES as HULHE_MINUTES
-from solver.abstractions.holdem.sampled_cfr import DEFAULT_SPEC
+from solver.abstractions.holdem.sampled_cfr import (
+    DEFAULT_SCHEDULES,
+    DEFAULT_SPEC,
+    SCHEDULES,
+    Plan,
+)
 from solver.algorithms.solve import ALGORITHMS, DEFAULT_ALGORITHM, DEFAULT_TARGET
 from solver.evaluation.holdem.baselines import BASELINES
 from solver.evaluation.holdem.report import policy_names
@@ -213,16 +220,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--buckets", default=HULHE_BUCKETS, metavar="K1,K2,...",
                    help=f"buckets of each round after the first, or 'all' (default "
                         f"{HULHE_BUCKETS})")
-    p.add_argument("--metric", choices=("ehs2", "hist"), default="hist",
+    p.add_argument("--metric", choices=METRICS, default=DEFAULT_SPEC.metric,
                    help="how the rounds before the last are cut: E[HS²] percentiles or k-means "
-                        "of equity histograms (default hist; the river is percentiles either "
-                        "way)")
-    p.add_argument("--algorithm", choices=("cs", "pcs"), default="pcs",
+                        f"of equity histograms (default {DEFAULT_SPEC.metric}; the river is "
+                        "percentiles either way)")
+    p.add_argument("--algorithm", choices=tuple(HULHE_ALGORITHMS), default=Plan().algorithm,
                    help="what an iteration samples: a deal (chance sampling) or a board with "
-                        "every hand at once (public chance sampling); default pcs")
-    p.add_argument("--schedule", choices=("linear", "plus"),
+                        "every hand at once (public chance sampling); default "
+                        f"{Plan().algorithm}")
+    p.add_argument("--schedule", choices=tuple(SCHEDULES),
                    help="after each epoch, discount the regrets linearly or floor them at "
-                        "zero (regret matching+); default linear with cs, plus with pcs")
+                        "zero (regret matching+); default "
+                        + ", ".join(f"{schedule} with {algorithm}"
+                                    for algorithm, schedule in DEFAULT_SCHEDULES.items()))
     p.add_argument("--minutes", type=_positive_float, default=HULHE_MINUTES, metavar="M",
                    help=f"wall time of the solving (default {HULHE_MINUTES:g})")
     p.add_argument("--epochs", type=_positive_int, metavar="N",

@@ -254,3 +254,15 @@ def test_holdem_mini_export_judged_by_openspiel(tmp_path: Path,
     judged = pyspiel.exploitability(game, policy)  # fails on a missing or unknown infoset
     assert judged <= 1e-4
     assert judged == pytest.approx(built["exploitability"], rel=1e-9)
+
+
+def test_the_hulhe_commands_defaults_are_the_default_build() -> None:
+    from solver.abstractions.holdem.sampled_cfr import DEFAULT_MINUTES, DEFAULT_SPEC, Plan
+    from solver.cli.parser import build_parser
+
+    args = build_parser().parse_args(["hulhe"])
+    assert args.metric == DEFAULT_SPEC.metric
+    assert args.algorithm == Plan().algorithm
+    assert args.buckets == ",".join(str(k) for k in DEFAULT_SPEC.k)
+    assert args.minutes == DEFAULT_MINUTES
+    assert args.schedule is None  # the algorithm's own, as `Plan` chooses it
