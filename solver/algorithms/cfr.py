@@ -77,13 +77,9 @@ _BLOCK = 64
 
 def normalize(tree: PublicTree, weights: np.ndarray) -> np.ndarray:
     """Behaviour strategy from per-(infoset, action) weights; uniform where all are zero."""
-    offsets = tree.infoset_regret_offset
-    sizes = np.diff(offsets)
-    totals = np.add.reduceat(weights, offsets[:-1]) if len(weights) else weights
-    totals_per_action = np.repeat(totals, sizes)
-    uniform = np.repeat(1.0 / sizes, sizes)
-    safe = np.where(totals_per_action > 0, totals_per_action, 1.0)
-    return np.where(totals_per_action > 0, weights / safe, uniform)
+    out = np.empty(len(weights), np.float64)
+    kernels.normalized(tree.infoset_regret_offset, weights, out)
+    return out
 
 
 def check_pruning(schedule: Schedule, pruning: bool) -> None:

@@ -10,7 +10,8 @@ arrays as a single argument), the player it works for, and only the arrays it re
 * `cfr_iterations`: a block of alternating iterations, each two reach passes and two updates;
 * `evaluate` and `best_response`: the traverser's value when it follows a strategy or
   best-responds, bottom-up;
-* `current_strategy`: regret matching at every information set, and `regret_matching` on one.
+* `current_strategy`: regret matching at every information set, and `regret_matching` on one;
+* `normalized`: a behaviour strategy from per-action weights (an average strategy).
 
 Values are *counterfactual*: chance and the opponent's reach are folded in, the traverser's own
 reach is not, so the traverser's root values sum to its expected payoff.  Nodes are numbered in
@@ -410,6 +411,24 @@ def best_response(tree, player, opponent_reach, values, action_values):
             terminal_values(tree, n, player, opponent_reach, values)
         pass_up(tree, n, player, values, action_values)
     return root_value(tree, player, values)
+
+
+@njit(cache=True)
+def normalized(offsets, weights, out):
+    """`out` = `weights` divided by their sum at each information set (``offsets[i]`` to
+    ``offsets[i + 1]``); uniform where that sum is not positive.  One pass where numpy's
+    reduceat, repeat and where took eight (0.16 s a checkpoint on dudo-2v1's 7 M weights)."""
+    for i in range(offsets.shape[0] - 1):
+        first, end = offsets[i], offsets[i + 1]
+        total = 0.0
+        for k in range(first, end):
+            total += weights[k]
+        if total > 0.0:
+            for k in range(first, end):
+                out[k] = weights[k] / total
+        else:
+            for k in range(first, end):
+                out[k] = 1.0 / (end - first)
 
 
 def empty() -> np.ndarray:
