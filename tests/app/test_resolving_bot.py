@@ -113,7 +113,14 @@ def test_hands_over_the_api_reach_the_river_with_hints(
             view = api.client.post(f"{API}/hands/{view['hand_id']}/actions", headers=headers,
                                    params={"hint": True},
                                    json={"action": action, "seq": view["seq"]}).json()
+        # Analysed after the answer (valued by the blueprint's tables, the bot's range from
+        # what it played): the coach and the luck-adjusted result, as against any bot.
+        done = api.client.get(f"{API}/hands/{view['hand_id']}", headers=headers).json()
+        assert done["outcome"]["analysis"] == "done" and done["outcome"]["coach"]
+        assert done["outcome"]["adjusted_payoff"] is not None
     assert rivers > 0
+    summary = api.client.get(f"{API}/matches/{match_id}", headers=headers).json()
+    assert summary["adjusted_hands"] == 3 and summary["hands_analysing"] == 0
 
 
 def test_a_store_of_the_blueprint_alone_keeps_playing_its_tables(

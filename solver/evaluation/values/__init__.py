@@ -6,7 +6,10 @@ callers never name a game):
 
 * a game solved exactly: its compiled tree and stored strategy (`tree.TreeValues`);
 * hold'em solved over buckets: the betting below each decision over the deals, exact on the
-  turn and the river, sampled before (`holdem.HoldemValues`);
+  turn and the river, sampled before (`holdem.HoldemValues`); a bot that re-solves the later
+  rounds at play time by its blueprint's tables after each decision, its range following what
+  it played (so the luck-adjusted result against it is unbiased only up to what re-solving
+  changes);
 * Dudo solved remembering the last bids, alone or as the rounds of a match: the round's recall
   graph, exact (`dudo.DudoValues`).
 
@@ -32,6 +35,7 @@ from solver.abstractions import Exact, abstraction_for
 from solver.abstractions.dudo_recall.memory import Recall
 from solver.abstractions.holdem.bot import HulheBot
 from solver.abstractions.holdem.percentiles import Percentiles
+from solver.abstractions.holdem.resolving_kind import Resolving
 from solver.evaluation.stored import stored_strategy_array
 from solver.evaluation.values.base import (
     DecisionValues,
@@ -57,12 +61,14 @@ def valuer_for(game: Game, info: SolveInfo, store: StrategyStore) -> HandValuer:
     if isinstance(abstraction, Exact):
         tree, flat = stored_strategy_array(store, game)
         return TreeValues(game, tree, flat)
-    if isinstance(abstraction, Percentiles):
+    if isinstance(abstraction, (Percentiles, Resolving)):
         table = store.table_strategy(game.name, info.id)
         if table is None:
             raise ValueError(f"the solve of {game.name!r} has no tables")
-        return HoldemValues(HulheBot(f"{game.name}-solve-{info.id}", abstraction.rules,
-                                     abstraction.spec, table))
+        tables = abstraction.blueprint if isinstance(abstraction, Resolving) else abstraction
+        played = abstraction.bot(table) if isinstance(abstraction, Resolving) else None
+        return HoldemValues(HulheBot(f"{game.name}-solve-{info.id}", tables.rules, tables.spec,
+                                     table), played)
     if isinstance(abstraction, Recall):
         def rows(prefix: str) -> list[InfosetStrategy]:
             return store.infoset_page(game.name, prefix=prefix)[1]

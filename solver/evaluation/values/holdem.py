@@ -1,9 +1,12 @@
 """Values of a player's decisions in limit hold'em against a bucket-abstraction bot, at play time.
 
 The bot's strategy is an input (`TableBot`: the rules, the buckets and the tables, as
-`solver.abstractions.holdem.bot.HulheBot` holds them; a re-solved strategy that offers the
-same can be valued the same way).  At a decision of the player (the *human*) with hole cards H
-on board B:
+`solver.abstractions.holdem.bot.HulheBot` holds them).  A bot that re-solves the later rounds
+at play time (`played`) is valued by its blueprint's tables after each decision, its range
+following what it played: the values are then those of a bot that plays the blueprint from
+the decision on, and the luck-adjusted result is unbiased up to what re-solving changes.
+
+At a decision of the player (the *human*) with hole cards H on board B:
 
 * the bot's range: every hand that misses H and B, weighted by the probability that the bot's
   strategy took each of its actions so far with it (Bayes: its posterior given what the human
@@ -50,7 +53,7 @@ from solver.evaluation.values.holdem_kernel import playout_values, range_values
 from solver.games.base import State
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.game import HoldemState
-from solver.games.holdem.policy import hole_combos
+from solver.games.holdem.policy import HoldemPolicy, hole_combos
 from solver.games.holdem.rules import HoldemRules
 from strategies.tables import TableStrategy
 
@@ -121,6 +124,10 @@ class HoldemValues:
     """Values of a human's decisions against `bot` (see the module doc)."""
 
     bot: TableBot
+    played: HoldemPolicy | None = None
+    """The strategy the bot plays, if not its tables (a re-solving bot): it gives the bot's range
+    (the bot's actions were taken under it, so with the tables' probabilities a range could
+    vanish); the values still follow the tables after each decision."""
     exact_deals: int = EXACT_DEALS
     samples: int = SAMPLED_DEALS
     prior: float = HABIT_PRIOR
@@ -158,9 +165,12 @@ class HoldemValues:
                 live = np.where(np.isin(combos, board).any(axis=1), 0.0, weights)
                 out.append(self.decision(state.betting, board, hole, seat, live, rng, habits))
             elif player == 1 - seat and action is not None:
-                probabilities = self.bot.action_probabilities(state.betting, state.board(),
-                                                              combos)
-                weights = weights * probabilities[:, action]
+                playing = self.played if self.played is not None else self.bot
+                possible = ~np.isin(combos, state.board()).any(axis=1)  # others weigh 0
+                probabilities = playing.action_probabilities(state.betting, state.board(),
+                                                             combos[possible])
+                weights = weights * possible
+                weights[possible] *= probabilities[:, action]
             if action is not None:
                 state = state.apply_action(action)
         return out

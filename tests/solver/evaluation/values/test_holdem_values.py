@@ -160,3 +160,45 @@ def test_sampled_values_are_unbiased(mini: HoldemGame, bot: HulheBot) -> None:
                 checked += 1
             state = state.apply_action(action)
     assert checked >= 6
+
+
+class OnlyTheDealtHand:
+    """The bot's strategy with one hand, and never an action with any other: what it played
+    leaves a range of exactly that hand."""
+
+    name = "one hand"
+
+    def __init__(self, bot: HulheBot, hand: tuple[int, ...]) -> None:
+        self.bot, self.hand = bot, sorted(hand)
+
+    def action_probabilities(self, betting: Betting, board: tuple[int, ...],
+                             holes: NDArray[np.int64]) -> NDArray[np.float64]:
+        rows = self.bot.action_probabilities(betting, board, holes)
+        return rows * np.all(np.sort(holes, axis=1) == self.hand, axis=1)[:, None]
+
+
+def test_the_bots_range_follows_what_it_played(mini: HoldemGame, bot: HulheBot) -> None:
+    """A bot that plays otherwise than its tables (a re-solving one) has its range from what it
+    played, its values from the tables after each decision."""
+    tables = HoldemValues(bot)
+    rng = np.random.default_rng(2)
+    checked = 0
+    for n, final in enumerate(random_hands(mini, bot, 12, seed=5)):
+        seat = n % 2
+        dealt = final.hole(1 - seat)
+        got = iter(HoldemValues(bot, OnlyTheDealtHand(bot, dealt)).hand(final, seat, rng))
+        combos = tables.prepared.combos
+        only = np.all(np.sort(combos, axis=1) == sorted(dealt), axis=1).astype(np.float64)
+        state, bot_acted = mini.initial_state(), False
+        for action in final.history:
+            if state.current_player() == seat:
+                decision = next(got)
+                if bot_acted:
+                    expected = tables.decision(state.betting, state.board(), final.hole(seat),
+                                               seat, only, rng)
+                    assert decision.values == pytest.approx(expected.values, abs=1e-12)
+                    assert decision.probabilities == expected.probabilities
+                    checked += 1
+            bot_acted |= state.current_player() == 1 - seat
+            state = state.apply_action(action)
+    assert checked >= 5
