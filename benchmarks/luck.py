@@ -8,7 +8,9 @@ the stored bot of a game, every hand analysed as the app analyses a person's
 Per player: the raw mean and 95% interval per hand, the luck-adjusted ones (what the results
 show), the equilibrium's estimate alone (the seat's value plus Q - V), the ratio of the raw
 interval's width to the adjusted one's, and CPU and wall seconds.  Where the game is solved
-exactly, the player's exact expected winnings from a full traversal too.
+exactly, and for a hold'em bot on a member whose tree compiles (a blueprint, or one re-solving
+the last round: `valuer.played`), the player's exact expected winnings from a full traversal
+too.
 """
 
 from __future__ import annotations
@@ -19,16 +21,22 @@ import math
 import random
 import time
 from pathlib import Path
+from typing import cast
 
 from app.services import analysis, results
 from app.services.bot import StoredStrategyBot
 from app.services.strategy_source import StrategySource
 from solver.algorithms.exploitability import evaluate_strategy
+from solver.engine.compile import compile_game
+from solver.evaluation.holdem.policy import strategy_of
 from solver.evaluation.values import valuer_for
+from solver.evaluation.values.holdem import HoldemValues
 from solver.evaluation.values.tree import TreeValues
 from solver.games import get_game
+from solver.games.holdem.game import HoldemGame
+from solver.games.holdem.policy import HoldemPolicy
 from strategies import default_store_path
-from tests.app.simulated import RULES, chooser, play, rule_profile
+from tests.app.simulated import RULES, Rule, chooser, play, rule_profile
 
 PLAYERS = {"equilibrium": None, **{name.replace(" ", "-"): rule for name, rule in RULES.items()}}
 
@@ -70,6 +78,8 @@ def measure(game_name: str, store: Path, player: str, hands: int, seed: int, eve
                                                                     seat, rule)).value
                         for seat in (0, 1)]
             exact = (per_seat[0] - per_seat[1]) / 2
+    elif isinstance(valuer, HoldemValues) and isinstance(game, HoldemGame) and compiles(game):
+        exact = holdem_exact(game, valuer, rule)
 
     def half(s: results.Stats) -> float:
         assert s.ci95_high is not None and s.ci95_low is not None
@@ -88,6 +98,26 @@ def measure(game_name: str, store: Path, player: str, hands: int, seed: int, eve
         out["per_chip"] = unit.per_chip
     source.close()
     return out
+
+
+def compiles(game: HoldemGame) -> bool:
+    """Whether the member is small enough to walk every deal (holdem-mini, not HULHE)."""
+    return game.definition.num_cards <= 12
+
+
+def holdem_exact(game: HoldemGame, valuer: HoldemValues, rule: Rule | None) -> float:
+    """The player's exact expected winnings a hand (seats alternating) against the bot as it
+    plays (`valuer.played`: re-solving, or its tables), every public state of the compiled
+    tree asked: the truth the luck-adjusted mean should cover."""
+    tree = compile_game(game)
+    playing = cast(HoldemPolicy, valuer.played if valuer.played is not None else valuer.bot)
+    bot = strategy_of(game, tree, [playing])  # a table bot is a HoldemPolicy too
+    if rule is None:  # the bot's strategy in the player's seat too
+        per_seat = [evaluate_strategy(tree, bot).value] * 2
+    else:
+        per_seat = [evaluate_strategy(tree, rule_profile(tree, bot, seat, rule)).value
+                    for seat in (0, 1)]
+    return (per_seat[0] - per_seat[1]) / 2
 
 
 def _progress(player: str, raw: list[float], adjusted: list[float], cpu: float) -> None:

@@ -169,7 +169,7 @@ class HoldemValues:
                 possible = ~np.isin(combos, state.board()).any(axis=1)  # others weigh 0
                 probabilities = playing.action_probabilities(state.betting, state.board(),
                                                              combos[possible])
-                weights = weights * possible
+                weights = np.where(possible, weights, 0.0)
                 weights[possible] *= probabilities[:, action]
             if action is not None:
                 state = state.apply_action(action)
