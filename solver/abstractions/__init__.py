@@ -79,6 +79,9 @@ DESCRIBERS: dict[str, Describer] = {
 
 _KINDS: dict[str, Parser] = dict(KINDS)
 _DESCRIBERS: dict[str, Describer] = dict(DESCRIBERS)
+_PARSED: dict[tuple[str, str], Abstraction] = {}
+"""The abstractions parsed so far, by game and descriptor: one per solve, so that what an
+abstraction keeps (a re-solving bot's re-solves) serves every move, hint and analysis."""
 
 
 def register_kind(kind: str, parser: Parser, describer: Describer | None = None) -> None:
@@ -106,9 +109,13 @@ def abstraction_for(game: Game, descriptor: str | None) -> Abstraction:
     """The abstraction a solve of `game` used, from its stored descriptor (empty: none)."""
     if not descriptor:
         return Exact()
+    known = _PARSED.get((game.name, descriptor))
+    if known is not None:
+        return known
     kind, sep, parameters = descriptor.partition("=")
     parser = _KINDS.get(kind)
     if not sep or parser is None:
-        known = ", ".join(sorted(_KINDS)) or "none registered"
-        raise ValueError(f"unknown abstraction {descriptor!r} for {game.name!r}; kinds: {known}")
-    return parser(game, parameters)
+        kinds = ", ".join(sorted(_KINDS)) or "none registered"
+        raise ValueError(f"unknown abstraction {descriptor!r} for {game.name!r}; kinds: {kinds}")
+    parsed = _PARSED[(game.name, descriptor)] = parser(game, parameters)
+    return parsed

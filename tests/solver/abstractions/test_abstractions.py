@@ -35,3 +35,15 @@ def test_registered_kinds_are_parsed_and_unknown_ones_named() -> None:
     assert abstraction.strategy_key(play(kuhn, [2, 0, 0, 1]), 0) == "K|p"
     with pytest.raises(ValueError, match=r"unknown abstraction 'nope=2'.*first"):
         abstraction_for(kuhn, "nope=2")
+
+
+def test_a_solves_abstraction_is_parsed_once() -> None:
+    """What an abstraction keeps (a re-solving bot's re-solves) lasts from one move to the
+    next: the same game and descriptor give the same object."""
+    import solver.abstractions.play_time  # noqa: F401  (registers the re-solving kind)
+
+    game = get_game("holdem")
+    descriptor = "resolving=from:4;mode:maxmargin;iterations:200;blueprint:hist=k:8,8,8"
+    first = abstraction_for(game, descriptor)
+    assert abstraction_for(get_game("holdem"), descriptor) is first
+    assert abstraction_for(game, "hist=k:8,8,8") is not first
