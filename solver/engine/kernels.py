@@ -417,7 +417,7 @@ def best_response(tree, player, opponent_reach, values, action_values):
 def normalized(offsets, weights, out):
     """`out` = `weights` divided by their sum at each information set (``offsets[i]`` to
     ``offsets[i + 1]``); uniform where that sum is not positive.  One pass where numpy's
-    reduceat, repeat and where took eight (0.16 s a checkpoint on dudo-2v1's 7 M weights)."""
+    reduceat, repeat and where took eight (0.079 s against 0.016 on dudo-2v1's 7 M weights)."""
     for i in range(offsets.shape[0] - 1):
         first, end = offsets[i], offsets[i + 1]
         total = 0.0

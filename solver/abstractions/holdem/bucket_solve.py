@@ -38,6 +38,7 @@ from solver.engine.kernels import (
     card_terminal_values,
     expected_action_value,
     matched_probability,
+    normalized,
     pass_up,
     positive_regret,
     reach_probabilities,
@@ -241,10 +242,9 @@ def abstract_iterations(tree, strategy, reach, values, action_values, to_abstrac
 
 
 def _normalize(offsets: IntArray, weights: FloatArray) -> FloatArray:
-    sizes = np.diff(offsets)
-    totals = np.repeat(np.add.reduceat(weights, offsets[:-1]), sizes)
-    uniform = np.repeat(1.0 / sizes, sizes)
-    return np.where(totals > 0, weights / np.where(totals > 0, totals, 1.0), uniform)
+    out = np.empty(len(weights), np.float64)
+    normalized(offsets, weights, out)
+    return out
 
 
 class AbstractSolver:
