@@ -39,7 +39,11 @@ def _finish(tree, via, player, node, top, strategy, regrets, average, own, value
     count = tree.num_actions[node]
     slots = tree.slot_count[player, node]
     if tree.actor[node] == player:
-        for j in range(slots):
+        forced = count == 1  # a forced move: only its value (see `kernels.cfr_update`)
+        if forced:
+            for j in range(slots):
+                values[top, j] = action_values[top, j]
+        for j in range(0 if forced else slots):
             base = tree.regret_offset[node] + j * count
             v = 0.0
             for a in range(count):

@@ -153,7 +153,7 @@ def flush(tree, state, player, node, strategy, regrets, average):
                 state.keep[player, m, 2] *= keep_average
                 at += state.size[m]
                 continue
-        if tree.kind[m] == DECISION_NODE and tree.actor[m] == player:
+        if tree.kind[m] == DECISION_NODE and tree.actor[m] == player and tree.num_actions[m] > 1:
             count = tree.num_actions[m]
             for j in range(last - first):
                 base = tree.regret_offset[m] + j * count
@@ -276,7 +276,12 @@ def _ascend(tree, player, strategy, own, opponent, values, action_values, regret
             if tree.actor[n] == player:
                 first = tree.slot_offset[player, n]
                 count = tree.num_actions[n]
-                for j in range(tree.slot_count[player, n]):
+                forced = count == 1  # a forced move: only its value (see `kernels.cfr_update`)
+                if forced:
+                    base = tree.regret_offset[n]
+                    for j in range(tree.slot_count[player, n]):
+                        values[first + j] = action_values[base + j]
+                for j in range(0 if forced else tree.slot_count[player, n]):
                     base = tree.regret_offset[n] + j * count
                     v = expected_action_value(strategy, action_values, base, count)
                     values[first + j] = v

@@ -97,3 +97,20 @@ def test_iterates_match_openspiel(game: str, openspiel_name: str, algorithm: str
         expected = pyspiel.exploitability(theirs_game, theirs.average_policy())
         got = evaluate_strategy(ours.tree, ours.average_strategy()).exploitability
         assert got == pytest.approx(expected, rel=1e-9, abs=1e-12)
+
+
+@pytest.mark.parametrize("pruning", [False, True])
+def test_dudo_iterates_match_openspiel(pruning: bool) -> None:
+    """Dudo's tree has forced moves (only "dudo" after the highest bid: half its decision
+    nodes), which the kernels pass through without a regret update; the iterates are still
+    OpenSpiel's, plain and pruned."""
+    import pyspiel
+    theirs_game = pyspiel.load_game("liars_dice")
+    theirs = pyspiel.CFRPlusSolver(theirs_game)
+    ours = CFRSolver(get_game("dudo"), "cfr+", pruning=pruning)
+    for _ in range(8):
+        theirs.evaluate_and_update_policy()
+    ours.iterate(8)
+    expected = pyspiel.exploitability(theirs_game, theirs.average_policy())
+    got = evaluate_strategy(ours.tree, ours.average_strategy()).exploitability
+    assert got == pytest.approx(expected, rel=1e-9, abs=1e-12)
