@@ -30,6 +30,11 @@ Two value functions W are used:
 Both are unbiased; what the results show is a mix of the two whose weight is fixed by the
 earlier hands (`app.services.analysis`).
 
+Where the bot does not play the strategy W assumes (a re-solving bot, valued with its
+blueprint), its decisions are not zero-mean steps of W: each segment adds AIVAT's term for them
+(`Segment.correction`: over the bot's range, what its actual probabilities change in W), which
+makes the sum unbiased again.
+
 Where S_1 is not known exactly (a bot whose value is only estimated by self-play), the value of
 the human's first decision stands in for it (its expectation is S_1), and a hand without a
 decision of the human counts its raw result.
@@ -181,6 +186,7 @@ def _estimate(segments: Sequence[Segment], taken: Sequence[float], payoff: float
             else:
                 total += taken[at] - value
             at += 1
+        total += segment.model_correction if model else segment.correction
         if segment.start is not None and start is not None:
             total += start - (segment.start if k else 0.0)
     if first is None and at == 0:

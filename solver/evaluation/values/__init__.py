@@ -8,8 +8,8 @@ callers never name a game):
 * hold'em solved over buckets: the betting below each decision over the deals, exact on the
   turn and the river, sampled before (`holdem.HoldemValues`); a bot that re-solves the later
   rounds at play time by its blueprint's tables after each decision, its range following what
-  it played (so the luck-adjusted result against it is unbiased only up to what re-solving
-  changes);
+  it played, and AIVAT's correction at each of its decisions where it played otherwise (which
+  keeps the luck-adjusted result against it unbiased);
 * Dudo solved remembering the last bids, alone or as the rounds of a match: the round's recall
   graph, exact (`dudo.DudoValues`).
 

@@ -106,6 +106,13 @@ class Segment:
     start: float | None
     model_start: float | None
     decisions: tuple[DecisionValues, ...]
+    correction: float = 0.0
+    """Where the bot did not play the strategy the values assume (a re-solving bot: values
+    from its blueprint), AIVAT's term for its decisions: the expected change its actual
+    probabilities made to the player's value, over its range (zero in expectation it is not:
+    it is the bias it removes)."""
+    model_correction: float = 0.0
+    """The same with the player going on with its habits."""
 
 
 class HandValuer(Protocol):

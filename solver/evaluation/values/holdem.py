@@ -4,7 +4,8 @@ The bot's strategy is an input (`TableBot`: the rules, the buckets and the table
 `solver.abstractions.holdem.bot.HulheBot` holds them).  A bot that re-solves the later rounds
 at play time (`played`) is valued by its blueprint's tables after each decision, its range
 following what it played: the values are then those of a bot that plays the blueprint from
-the decision on, and the luck-adjusted result is unbiased up to what re-solving changes.
+the decision on, and each of its decisions where it played otherwise adds AIVAT's correction
+(`HoldemValues.correction`), which keeps the luck-adjusted result unbiased.
 
 At a decision of the player (the *human*) with hole cards H on board B:
 
@@ -32,7 +33,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import numpy as np
@@ -64,6 +65,8 @@ EXACT_DEALS = 60_000
 """Most deals enumerated for exact values (a HULHE turn decision has about 43,600)."""
 SAMPLED_DEALS = 4_000
 """Deals sampled where there are more."""
+SHIFT_TOLERANCE = 1e-12
+"""Below this a re-solving bot's probabilities are its tables' (no correction to compute)."""
 BUCKET_MARK = "@"
 """Between the betting and the bucket in a habit key (``rc/c@17``)."""
 
@@ -142,22 +145,29 @@ class HoldemValues:
     def segments(self, final: State, seat: int, habits: Habits | None,
                  rng: np.random.Generator) -> list[Segment]:
         """The hand as one segment whose start is not known exactly (the bot's value is only
-        estimated by self-play): see `hand`."""
+        estimated by self-play), with the correction for a re-solving bot: see `walk`."""
         if not isinstance(final, HoldemState):
             raise ValueError(f"{type(final).__name__} is not a hold'em position")
-        return [Segment(None, None, tuple(self.hand(final, seat, rng, habits)))]
+        decisions, correction, model_correction = self.walk(final, seat, rng, habits)
+        return [Segment(None, None, tuple(decisions), correction, model_correction)]
 
     def hand(self, final: HoldemState, seat: int, rng: np.random.Generator,
              habits: Habits | None = None) -> list[DecisionValues]:
         """Every decision of the player in `seat` in the hand that reached `final`, valued
         (with its habits too, if given); a hand left at the player's decision (a forfeit) has
         that decision valued last."""
-        game = final.game
+        return self.walk(final, seat, rng, habits)[0]
+
+    def walk(self, final: HoldemState, seat: int, rng: np.random.Generator,
+             habits: Habits | None = None) -> tuple[list[DecisionValues], float, float]:
+        """`hand`'s decisions, and the sums of `correction` over the bot's decisions where
+        `played` is not its tables (the plain one and the habits' one)."""
         combos = self.prepared.combos
         hole = final.hole(seat)
         weights = (~np.isin(combos, hole).any(axis=1)).astype(np.float64)
         out: list[DecisionValues] = []
-        state = game.initial_state()
+        corrections = np.zeros(2)
+        state = final.game.initial_state()
         for action in (*final.history, None):
             player = state.current_player()
             if player == seat:
@@ -170,10 +180,45 @@ class HoldemValues:
                 probabilities = playing.action_probabilities(state.betting, state.board(),
                                                              combos[possible])
                 weights = np.where(possible, weights, 0.0)
+                if self.played is not None:
+                    shift = np.zeros((len(combos), SLOTS))
+                    shift[possible] = probabilities - self.bot.action_probabilities(
+                        state.betting, state.board(), combos[possible])
+                    if np.abs(shift).max() > SHIFT_TOLERANCE:
+                        corrections += self.correction(state.betting, state.board(), hole,
+                                                       seat, weights, shift, rng, habits)
                 weights[possible] *= probabilities[:, action]
             if action is not None:
                 state = state.apply_action(action)
-        return out
+        return out, float(corrections[0]), float(corrections[1])
+
+    def correction(self, betting: Betting, board: tuple[int, ...], hole: tuple[int, ...],
+                   seat: int, posterior: FloatArray, shift: FloatArray,
+                   rng: np.random.Generator, habits: Habits | None = None) -> FloatArray:
+        """AIVAT's term for a decision of the bot where it plays `shift` (per hand and
+        action: its probabilities less its tables') away from the tables the values assume:
+        ``sum over its hands h and actions a of posterior(h) shift(h, a) V(h, a)``, V the
+        player's value after a with both following the tables (with the habits' too, if
+        given: the second entry).  The values of the player's decisions telescope to its
+        payoff only if every bot decision is a zero-mean step of V; this term is what this one
+        adds in expectation, so the result less it is unbiased again.  Exact where the deals
+        are (the turn and the river), a sample where they are not, as `decision`'s values."""
+        deals = self._deals(self.bot.rules, betting.round, board, hole, seat, posterior, rng)
+        node = self.prepared.tree.node(betting)
+        seed = int(rng.integers(2**31))
+        models = [(np.zeros((0, SLOTS)), np.zeros(0, np.int64), np.zeros((0, 1, SLOTS)))]
+        if habits is not None:
+            models.append(self._habit_tables(habits))
+        totals = np.zeros(2)
+        for m, model in enumerate(models):
+            for a in betting.legal_actions():
+                out = np.zeros(SLOTS)
+                weighted = replace(deals, weights=deals.weights * shift[deals.rows, a])
+                self._kernel(weighted, node, seat, hole, board, model, seed, out)
+                totals[m] += out[a]
+        if habits is None:
+            totals[1] = totals[0]
+        return totals
 
     def decision(self, betting: Betting, board: tuple[int, ...], hole: tuple[int, ...],
                  seat: int, posterior: FloatArray, rng: np.random.Generator,
@@ -280,9 +325,10 @@ class HoldemValues:
             left -= count
         if len(live) * boards <= self.exact_deals:
             return Deals(np.ascontiguousarray(combos[live]), np.ascontiguousarray(share),
-                         _runouts(unseen, later), boards)
+                         _runouts(unseen, later), boards, live)
         n = self.samples
-        bot_holes = combos[live[rng.choice(len(live), size=n, p=share)]]
+        rows = live[rng.choice(len(live), size=n, p=share)]
+        bot_holes = combos[rows]
         keys = rng.random((n, len(unseen)))
         keys[(unseen[None, :, None] == bot_holes[:, None, :]).any(axis=2)] = np.inf
         rest = unseen[np.argpartition(keys, to_come - 1, axis=1)[:, :to_come]
@@ -292,7 +338,7 @@ class HoldemValues:
         shown = np.broadcast_to(np.array(board, np.int64), (n, len(board)))
         decks = np.ascontiguousarray(np.hstack([*seats, shown, rest.reshape(n, to_come)]),
                                      np.int64)
-        return Deals(bot_holes, np.full(n, 1.0 / n), None, boards, decks)
+        return Deals(bot_holes, np.full(n, 1.0 / n), None, boards, rows, decks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,6 +351,7 @@ class Deals:
     weights: FloatArray
     runouts: IntArray | None
     boards: int
+    rows: IntArray  # per hand of `holes`: its row of `Prepared.combos`
     decks: IntArray = field(default_factory=lambda: np.zeros((0, 0), np.int64))
 
 

@@ -230,7 +230,7 @@ def range_values(tree: BettingArrays, start: int, human: int, cards: Cards,
                     if c < 0:
                         continue
                     for h in range(n):
-                        if weight[h] > 0.0:
+                        if weight[h] != 0.0:  # negative in a correction's weights
                             value[i, h] += tables[row, theirs[h, rnd], a] * value[c - start, h]
         for a in range(SLOTS):
             c = tree.child[start, a]

@@ -39,13 +39,17 @@ def mini() -> HoldemGame:
     return game
 
 
-@pytest.fixture(scope="module")
-def bot() -> HulheBot:
+def small_bot() -> HulheBot:
     """holdem-mini's bucket solver with every class apart, after a few thousand deals: a
     strategy with every kind of probability in it (what it is worth does not matter here)."""
     solver = Solver(Plan("holdem-mini", PercentileSpec((None,)), 2000, seed=1, algorithm="cs"))
     run(solver, epochs=3)
     return HulheBot.from_solver(solver)
+
+
+@pytest.fixture(scope="module")
+def bot() -> HulheBot:
+    return small_bot()
 
 
 class Habitual:
