@@ -5,7 +5,8 @@ The bot's strategy is an input (`TableBot`: the rules, the buckets and the table
 at play time (`played`) is valued by its blueprint's tables after each decision, its range
 following what it played: the values are then those of a bot that plays the blueprint from
 the decision on, and each of its decisions where it played otherwise adds AIVAT's correction
-(`HoldemValues.correction`), which keeps the luck-adjusted result unbiased.
+(`HoldemValues.correction`), which keeps the luck-adjusted result unbiased.  The advice at the
+player's decisions is what the bot plays there (`HoldemValues.as_played`: the hint's).
 
 At a decision of the player (the *human*) with hole cards H on board B:
 
@@ -161,7 +162,8 @@ class HoldemValues:
     def walk(self, final: HoldemState, seat: int, rng: np.random.Generator,
              habits: Habits | None = None) -> tuple[list[DecisionValues], float, float]:
         """`hand`'s decisions, and the sums of `correction` over the bot's decisions where
-        `played` is not its tables (the plain one and the habits' one)."""
+        `played` is not its tables and of `as_played`'s shifts over the player's (the plain
+        one and the habits' one)."""
         combos = self.prepared.combos
         hole = final.hole(seat)
         weights = (~np.isin(combos, hole).any(axis=1)).astype(np.float64)
@@ -173,7 +175,13 @@ class HoldemValues:
             if player == seat:
                 board = state.board()
                 live = np.where(np.isin(combos, board).any(axis=1), 0.0, weights)
-                out.append(self.decision(state.betting, board, hole, seat, live, rng, habits))
+                valued = self.decision(state.betting, board, hole, seat, live, rng, habits)
+                if self.played is not None:
+                    valued, shift = self.as_played(self.played, valued, state.betting, board,
+                                                   hole, habits)
+                    if out:  # the first decision's value is not in the result (`Segment`)
+                        corrections += shift
+                out.append(valued)
             elif player == 1 - seat and action is not None:
                 playing = self.played if self.played is not None else self.bot
                 possible = ~np.isin(combos, state.board()).any(axis=1)  # others weigh 0
@@ -191,6 +199,27 @@ class HoldemValues:
             if action is not None:
                 state = state.apply_action(action)
         return out, float(corrections[0]), float(corrections[1])
+
+    def as_played(self, played: HoldemPolicy, valued: DecisionValues, betting: Betting,
+                  board: tuple[int, ...], hole: tuple[int, ...], habits: Habits | None
+                  ) -> tuple[DecisionValues, FloatArray]:
+        """The decision with the advice of what the bot plays (`played`, a re-solve's
+        strategy for the player's seat, the one the hint shows) instead of its tables', V(I)
+        its mix of the same Q; and what that changes in V(I) (with the habits' too), which the
+        segment's correction adds back: the result still telescopes with the tables' V."""
+        row = played.action_probabilities(betting, board, np.array([hole], np.int64))[0]
+        strategy = tuple(float(row[a]) for a in betting.legal_actions())
+        if np.allclose(strategy, valued.probabilities, rtol=0.0, atol=SHIFT_TOLERANCE):
+            return valued, np.zeros(2)
+        value = math.fsum(p * q for p, q in zip(strategy, valued.values, strict=True))
+        model = None
+        if valued.model_probabilities is not None:
+            model = habit_model(habits, valued.habit_keys, valued.labels, strategy, self.prior)
+        mixed = replace(valued, probabilities=strategy, value=value, model_probabilities=model)
+        shift = value - valued.value
+        if mixed.model_value is not None and valued.model_value is not None:
+            return mixed, np.array([shift, mixed.model_value - valued.model_value])
+        return mixed, np.array([shift, shift])
 
     def correction(self, betting: Betting, board: tuple[int, ...], hole: tuple[int, ...],
                    seat: int, posterior: FloatArray, shift: FloatArray,

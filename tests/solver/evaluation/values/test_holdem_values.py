@@ -167,18 +167,22 @@ def test_sampled_values_are_unbiased(mini: HoldemGame, bot: HulheBot) -> None:
 
 
 class OnlyTheDealtHand:
-    """The bot's strategy with one hand, and never an action with any other: what it played
-    leaves a range of exactly that hand."""
+    """The bot's strategy with the dealt hands (the bot's and the player's), and never an
+    action with any other: what it played leaves the bot a range of exactly its hand, and the
+    player's advice is the tables'."""
 
     name = "one hand"
 
-    def __init__(self, bot: HulheBot, hand: tuple[int, ...]) -> None:
-        self.bot, self.hand = bot, sorted(hand)
+    def __init__(self, bot: HulheBot, *hands: tuple[int, ...]) -> None:
+        self.bot, self.hands = bot, [sorted(hand) for hand in hands]
 
     def action_probabilities(self, betting: Betting, board: tuple[int, ...],
                              holes: NDArray[np.int64]) -> NDArray[np.float64]:
         rows = self.bot.action_probabilities(betting, board, holes)
-        return rows * np.all(np.sort(holes, axis=1) == self.hand, axis=1)[:, None]
+        dealt = np.zeros(len(holes), bool)
+        for hand in self.hands:
+            dealt |= np.all(np.sort(holes, axis=1) == hand, axis=1)
+        return rows * dealt[:, None]
 
 
 def test_the_bots_range_follows_what_it_played(mini: HoldemGame, bot: HulheBot) -> None:
@@ -190,7 +194,8 @@ def test_the_bots_range_follows_what_it_played(mini: HoldemGame, bot: HulheBot) 
     for n, final in enumerate(random_hands(mini, bot, 12, seed=5)):
         seat = n % 2
         dealt = final.hole(1 - seat)
-        got = iter(HoldemValues(bot, OnlyTheDealtHand(bot, dealt)).hand(final, seat, rng))
+        played = OnlyTheDealtHand(bot, dealt, final.hole(seat))
+        got = iter(HoldemValues(bot, played).hand(final, seat, rng))
         combos = tables.prepared.combos
         only = np.all(np.sort(combos, axis=1) == sorted(dealt), axis=1).astype(np.float64)
         state, bot_acted = mini.initial_state(), False
