@@ -108,9 +108,9 @@ class Segment:
     decisions: tuple[DecisionValues, ...]
     correction: float = 0.0
     """Where the bot did not play the strategy the values assume (a re-solving bot: values
-    from its blueprint), AIVAT's term for its decisions: the expected change its actual
-    probabilities made to the player's value, over its range (zero in expectation it is not:
-    it is the bias it removes)."""
+    from its blueprint), AIVAT's term for its decisions: over its range, the expected change
+    its actual probabilities made to the player's value, which the decisions' terms leave out
+    (the estimate adds it)."""
     model_correction: float = 0.0
     """The same with the player going on with its habits."""
 

@@ -228,10 +228,10 @@ class HoldemValues:
         action: its probabilities less its tables') away from the tables the values assume:
         ``sum over its hands h and actions a of posterior(h) shift(h, a) V(h, a)``, V the
         player's value after a with both following the tables (with the habits' too, if
-        given: the second entry).  The values of the player's decisions telescope to its
-        payoff only if every bot decision is a zero-mean step of V; this term is what this one
-        adds in expectation, so the result less it is unbiased again.  Exact where the deals
-        are (the turn and the river), a sample where they are not, as `decision`'s values."""
+        given: the second entry).  The terms of the player's decisions add up to its payoff
+        in expectation only if every bot decision is a zero-mean step of V; this one's step
+        has this expectation, which the luck-adjusted result adds.  Exact where the deals are
+        all there (the turn and the river), a sample where not, as `decision`'s values."""
         deals = self._deals(self.bot.rules, betting.round, board, hole, seat, posterior, rng)
         node = self.prepared.tree.node(betting)
         seed = int(rng.integers(2**31))
