@@ -65,8 +65,8 @@ def valuer_for(game: Game, info: SolveInfo, store: StrategyStore) -> HandValuer:
         table = store.table_strategy(game.name, info.id)
         if table is None:
             raise ValueError(f"the solve of {game.name!r} has no tables")
-        tables = abstraction.blueprint if isinstance(abstraction, Resolving) else abstraction
-        played = abstraction.bot(table) if isinstance(abstraction, Resolving) else None
+        tables, played = ((abstraction.blueprint, abstraction.bot(table))
+                          if isinstance(abstraction, Resolving) else (abstraction, None))
         return HoldemValues(HulheBot(f"{game.name}-solve-{info.id}", tables.rules, tables.spec,
                                      table), played)
     if isinstance(abstraction, Recall):
