@@ -69,6 +69,8 @@ SAMPLED_DEALS = 4_000
 SHIFT_TOLERANCE = 1e-12
 """Below this a re-solving bot's probabilities are its tables' (no correction to compute)."""
 BUCKET_MARK = "@"
+HabitTables = tuple[FloatArray, IntArray, FloatArray]
+"""A player's habits as the kernels read them (`HoldemValues._habit_tables`)."""
 """Between the betting and the bucket in a habit key (``rc/c@17``)."""
 
 
@@ -169,13 +171,15 @@ class HoldemValues:
         weights = (~np.isin(combos, hole).any(axis=1)).astype(np.float64)
         out: list[DecisionValues] = []
         corrections = np.zeros(2)
+        tables = self._habit_tables(habits) if habits is not None else None  # once a hand
         state = final.game.initial_state()
         for action in (*final.history, None):
             player = state.current_player()
             if player == seat:
                 board = state.board()
                 live = np.where(np.isin(combos, board).any(axis=1), 0.0, weights)
-                valued = self.decision(state.betting, board, hole, seat, live, rng, habits)
+                valued = self.decision(state.betting, board, hole, seat, live, rng, habits,
+                                       tables)
                 if self.played is not None:
                     valued, shift = self.as_played(self.played, valued, state.betting, board,
                                                    hole, habits)
@@ -194,7 +198,7 @@ class HoldemValues:
                         state.betting, state.board(), combos[possible])
                     if np.abs(shift).max() > SHIFT_TOLERANCE:
                         corrections += self.correction(state.betting, state.board(), hole,
-                                                       seat, weights, shift, rng, habits)
+                                                       seat, weights, shift, rng, tables)
                 weights[possible] *= probabilities[:, action]
             if action is not None:
                 state = state.apply_action(action)
@@ -223,21 +227,23 @@ class HoldemValues:
 
     def correction(self, betting: Betting, board: tuple[int, ...], hole: tuple[int, ...],
                    seat: int, posterior: FloatArray, shift: FloatArray,
-                   rng: np.random.Generator, habits: Habits | None = None) -> FloatArray:
+                   rng: np.random.Generator, habit_tables: HabitTables | None = None
+                   ) -> FloatArray:
         """AIVAT's term for a decision of the bot where it plays `shift` (per hand and
         action: its probabilities less its tables') away from the tables the values assume:
         ``sum over its hands h and actions a of posterior(h) shift(h, a) V(h, a)``, V the
         player's value after a with both following the tables (with the habits' too, if
-        given: the second entry).  The terms of the player's decisions add up to its payoff
-        in expectation only if every bot decision is a zero-mean step of V; this one's step
-        has this expectation, which the luck-adjusted result adds.  Exact where the deals are
-        all there (the turn and the river), a sample where not, as `decision`'s values."""
+        `habit_tables` are given: the second entry).  The terms of the player's decisions add
+        up to its payoff in expectation only if every bot decision is a zero-mean step of V;
+        this one's step has this expectation, which the luck-adjusted result adds.  Exact
+        where the deals are all there (the turn and the river), a sample where not, as
+        `decision`'s values."""
         deals = self._deals(self.bot.rules, betting.round, board, hole, seat, posterior, rng)
         node = self.prepared.tree.node(betting)
         seed = int(rng.integers(2**31))
         models = [(np.zeros((0, SLOTS)), np.zeros(0, np.int64), np.zeros((0, 1, SLOTS)))]
-        if habits is not None:
-            models.append(self._habit_tables(habits))
+        if habit_tables is not None:
+            models.append(habit_tables)
         totals = np.zeros(2)
         for m, model in enumerate(models):
             for a in betting.legal_actions():
@@ -245,13 +251,14 @@ class HoldemValues:
                 weighted = replace(deals, weights=deals.weights * shift[deals.rows, a])
                 self._kernel(weighted, node, seat, hole, board, model, seed, out)
                 totals[m] += out[a]
-        if habits is None:
+        if habit_tables is None:
             totals[1] = totals[0]
         return totals
 
     def decision(self, betting: Betting, board: tuple[int, ...], hole: tuple[int, ...],
                  seat: int, posterior: FloatArray, rng: np.random.Generator,
-                 habits: Habits | None = None) -> DecisionValues:
+                 habits: Habits | None = None, habit_tables: HabitTables | None = None
+                 ) -> DecisionValues:
         """One decision: the human in `seat` holds `hole` on `board` after `betting`; the bot's
         hands (`prepared.combos`) weigh `posterior` (zero for those that cannot be)."""
         p = self.prepared
@@ -275,7 +282,8 @@ class HoldemValues:
         model_probabilities = model_values = None
         if habits is not None:
             model_probabilities = habit_model(habits, keys, labels, strategy, self.prior)
-            public, rows, counts = self._habit_tables(habits)
+            public, rows, counts = (habit_tables if habit_tables is not None
+                                    else self._habit_tables(habits))
             modelled = np.zeros(SLOTS)
             self._kernel(deals, node, seat, hole, board, (public, rows, counts), seed, modelled)
             model_values = tuple(float(modelled[a]) for a in legal)
@@ -310,7 +318,7 @@ class HoldemValues:
                           board)[0]
         return betting.acpc(), f"{betting.acpc()}{BUCKET_MARK}{int(code)}"
 
-    def _habit_tables(self, habits: Habits) -> tuple[FloatArray, IntArray, FloatArray]:
+    def _habit_tables(self, habits: Habits) -> HabitTables:
         """The habits as arrays over the betting tree: counts per node (node, fold/call/raise),
         and per node and bucket (`bucket_row` of a node into the (rows, buckets, 3) counts)."""
         p = self.prepared
