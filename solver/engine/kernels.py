@@ -312,6 +312,7 @@ def cfr_update(tree, player, strategy, own_reach, opponent_reach, values, action
                 # A forced move keeps regret 0 and strategy 1 whatever it is worth, and an average
                 # that normalises to 1 even if left at 0: only its value is needed (half of
                 # Dudo's decision nodes, the ones after the highest bid; 1.1x its iteration).
+                # An empty loop below, not a `continue`: numba compiled that 4x slower.
                 forced = count == 1
                 if forced:
                     base = tree.regret_offset[n]
