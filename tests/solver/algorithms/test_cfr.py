@@ -81,22 +81,29 @@ def test_unknown_algorithm_names_the_known_ones() -> None:
         CFRSolver(compile_game(get_game("kuhn")), "cfr++")
 
 
+def assert_iterates_match_openspiel(game: str, openspiel_name: str, algorithm: str,
+                                   blocks: int, block: int, pruning: bool = False) -> None:
+    """Our `algorithm` and OpenSpiel's C++ solver of the same name, `blocks` times `block`
+    iterations each: the average strategies' exploitabilities agree after every block."""
+    import pyspiel
+    theirs_game = pyspiel.load_game(openspiel_name)
+    theirs = (pyspiel.CFRSolver if algorithm == "cfr" else pyspiel.CFRPlusSolver)(theirs_game)
+    ours = CFRSolver(get_game(game), algorithm, pruning=pruning)
+    for _ in range(blocks):
+        for _ in range(block):
+            theirs.evaluate_and_update_policy()
+        ours.iterate(block)
+        expected = pyspiel.exploitability(theirs_game, theirs.average_policy())
+        got = evaluate_strategy(ours.tree, ours.average_strategy()).exploitability
+        assert got == pytest.approx(expected, rel=1e-9, abs=1e-12)
+
+
 @pytest.mark.parametrize(("game", "openspiel_name"), [("kuhn", "kuhn_poker"),
                                                   ("leduc", "leduc_poker")])
 @pytest.mark.parametrize("algorithm", ["cfr", "cfr+"])
 def test_iterates_match_openspiel(game: str, openspiel_name: str, algorithm: str) -> None:
     """Same algorithm, same iterates: our CFR and CFR+ reproduce OpenSpiel's C++ solvers."""
-    import pyspiel
-    theirs_game = pyspiel.load_game(openspiel_name)
-    theirs = (pyspiel.CFRSolver if algorithm == "cfr" else pyspiel.CFRPlusSolver)(theirs_game)
-    ours = CFRSolver(get_game(game), algorithm)
-    for _ in range(3):
-        for _ in range(25):
-            theirs.evaluate_and_update_policy()
-        ours.iterate(25)
-        expected = pyspiel.exploitability(theirs_game, theirs.average_policy())
-        got = evaluate_strategy(ours.tree, ours.average_strategy()).exploitability
-        assert got == pytest.approx(expected, rel=1e-9, abs=1e-12)
+    assert_iterates_match_openspiel(game, openspiel_name, algorithm, blocks=3, block=25)
 
 
 @pytest.mark.parametrize("pruning", [False, True])
@@ -104,13 +111,5 @@ def test_dudo_iterates_match_openspiel(pruning: bool) -> None:
     """Dudo's tree has forced moves (only "dudo" after the highest bid: half its decision
     nodes), which the kernels pass through without a regret update; the iterates are still
     OpenSpiel's, plain and pruned."""
-    import pyspiel
-    theirs_game = pyspiel.load_game("liars_dice")
-    theirs = pyspiel.CFRPlusSolver(theirs_game)
-    ours = CFRSolver(get_game("dudo"), "cfr+", pruning=pruning)
-    for _ in range(8):
-        theirs.evaluate_and_update_policy()
-    ours.iterate(8)
-    expected = pyspiel.exploitability(theirs_game, theirs.average_policy())
-    got = evaluate_strategy(ours.tree, ours.average_strategy()).exploitability
-    assert got == pytest.approx(expected, rel=1e-9, abs=1e-12)
+    assert_iterates_match_openspiel("dudo", "liars_dice", "cfr+", blocks=1, block=8,
+                                    pruning=pruning)
