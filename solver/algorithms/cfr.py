@@ -23,7 +23,14 @@ import numpy as np
 
 from solver.engine import kernels
 from solver.engine.compile import compile_game
-from solver.engine.pruning import PruneState, prune_state, pruned_iterations, settle
+from solver.engine.pruning import (
+    PruneState,
+    prune_state,
+    pruned_iterations_for,
+    settle,
+    settled_average,
+    uniform_width,
+)
 from solver.engine.tree import PublicTree
 from solver.games.base import Game
 
@@ -98,6 +105,15 @@ def pruning_state(tree: PublicTree, pruning: bool) -> PruneState:
                       np.zeros((2, 0)), np.zeros((2, 0), np.int64), none)
 
 
+def average_of(tree: PublicTree, pruning: bool, state: PruneState, strategy: np.ndarray,
+               average: np.ndarray) -> np.ndarray:
+    """A solver's average strategy; with pruning, from `solver.engine.pruning.settled_average`,
+    which leaves the solver owing what it owed: reading the average settles nothing."""
+    if pruning:
+        average = settled_average(tree.arrays, state, strategy, average)
+    return normalize(tree, average)
+
+
 class CFRSolver:
     """Runs one schedule of the CFR family on a game's public tree (a `Game` is compiled).
 
@@ -122,6 +138,7 @@ class CFRSolver:
         self.pruning = pruning
         self._prune = pruning_state(self.tree, pruning)
         self._order = np.zeros(self.tree.num_nodes if pruning else 0, np.int64)
+        self._pruned_iterations = pruned_iterations_for(uniform_width(self.tree.arrays))
         self.iterations = 0
         size = self.tree.num_regrets
         self.regrets = np.zeros(size)
@@ -142,10 +159,10 @@ class CFRSolver:
             discounts = np.array([self.schedule.discounts(self.iterations + 1 + i)
                                   for i in range(block)])
             if self.pruning:
-                pruned_iterations(self.tree.arrays, self._prune, self.strategy,
-                                          self._reach, self._values, self._action_values,
-                                          self.regrets, self.average, self.schedule.floor,
-                                          discounts, self._order)
+                self._pruned_iterations(self.tree.arrays, self._prune, self.strategy,
+                                        self._reach, self._values, self._action_values,
+                                        self.regrets, self.average, self.schedule.floor,
+                                        discounts, self._order)
             else:
                 kernels.cfr_iterations(self.tree.arrays, self.strategy, self._reach,
                                        self._values, self._action_values, self.regrets,
@@ -158,15 +175,13 @@ class CFRSolver:
 
     def settle(self) -> None:
         """Bring the regrets and the average up to date where pruning left them owing (the
-        strategy is always current); `average_strategy` does it first."""
+        strategy is always current)."""
         if self.pruning:
-            settle(self.tree.arrays, self._prune, self.strategy, self.regrets,
-                           self.average)
+            settle(self.tree.arrays, self._prune, self.strategy, self.regrets, self.average)
 
     def average_strategy(self) -> np.ndarray:
-        """The average strategy as a flat (infoset, action) array."""
-        self.settle()
-        return normalize(self.tree, self.average)
+        """The average strategy as a flat (infoset, action) array (see `average_of`)."""
+        return average_of(self.tree, self.pruning, self._prune, self.strategy, self.average)
 
     def current_strategy(self) -> np.ndarray:
         return normalize(self.tree, self.strategy)

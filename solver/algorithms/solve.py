@@ -248,25 +248,28 @@ def solve(
         step = min(next_check, cap) - solver.iterations
         started, cpu_started = time.perf_counter(), time.process_time()
         solver.iterate(step)
-        if isinstance(solver, (CFRSolver, StreamingCFRSolver)):
-            # What pruning left owing is the iterations' work: on the clock, not in the check
-            # (where average_strategy would do it; 6-7% of pruned Dudo's solver time).
-            solver.settle()
         elapsed += time.perf_counter() - started
         cpu += time.process_time() - cpu_started
         check_started = time.perf_counter()
-        evaluation = evaluate_strategy(tree, solver.average_strategy())
+        evaluation = evaluate_strategy(tree, solver.average_strategy())  # settles nothing
         checks.append(time.perf_counter() - check_started)
+        done = (solver.iterations >= cap
+                or (target_exploitability is not None
+                    and evaluation.exploitability <= target_exploitability)
+                or (seconds is not None and elapsed >= seconds))
+        if done and isinstance(solver, (CFRSolver, StreamingCFRSolver)):
+            # What pruning still owes is the iterations' work: on the clock, once, as a solve
+            # that checked nothing would pay it.
+            started, cpu_started = time.perf_counter(), time.process_time()
+            solver.settle()
+            elapsed += time.perf_counter() - started
+            cpu += time.process_time() - cpu_started
         point = Checkpoint(solver.iterations, elapsed, evaluation.exploitability, evaluation.value,
                            cpu)
         trace.append(point)
         if on_checkpoint is not None:
             on_checkpoint(point)
-        if solver.iterations >= cap:
-            break
-        if target_exploitability is not None and point.exploitability <= target_exploitability:
-            break
-        if seconds is not None and elapsed >= seconds:
+        if done:
             break
         next_check = next_checkpoint(solver.iterations, elapsed, checks)
     last = trace[-1]

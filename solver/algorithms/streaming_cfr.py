@@ -24,7 +24,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from solver.algorithms.cfr import SCHEDULES, normalize, pruning_state
+from solver.algorithms.cfr import SCHEDULES, average_of, normalize, pruning_state
 from solver.engine.kernels import matched_probability, positive_regret
 from solver.engine.node_kinds import DECISION_NODE
 from solver.engine.pruning import flush, settle, skip
@@ -142,11 +142,11 @@ def _stream(tree, via, player, first, last, strategy, regrets, average, own, opp
             if not reached:
                 if tree.kind[n] == DECISION_NODE:
                     skip(tree, state, player, n, own[child], 0, positive_discount,
-                         negative_discount, average_discount, average_weight)
+                         negative_discount, average_discount, average_weight, 0)
                 n += state.size[n]
                 continue
             if state.pruned[player, n] == 1:
-                flush(tree, state, player, n, strategy, regrets, average)
+                flush(tree, state, player, n, strategy, regrets, average, 0)
         if tree.kind[n] == DECISION_NODE:
             top = child
             frame_node[top] = n
@@ -286,8 +286,7 @@ class StreamingCFRSolver:
             settle(self.tree.arrays, self._prune, self.strategy, self.regrets, self.average)
 
     def average_strategy(self) -> np.ndarray:
-        self.settle()
-        return normalize(self.tree, self.average)
+        return average_of(self.tree, self.pruning, self._prune, self.strategy, self.average)
 
     def current_strategy(self) -> np.ndarray:
         return normalize(self.tree, self.strategy)

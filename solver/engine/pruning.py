@@ -19,7 +19,8 @@ Per skipped root the kernels keep the products of the three discounts over the s
 and, per private state of the root, the discounted sum of ``weight x own reach`` (`PruneState`);
 when the root is reached again, `flush` walks its subtree once and applies them.  A root skipped
 inside a skipped root stays a root of its own: the outer flush merges its products and sums
-into it.  `settle` flushes everything (before the average strategy is read).  Predictive
+into it.  `settle` flushes everything; `settled_average` reads the average as it would
+leave it.  Predictive
 schedules match on the last instantaneous regret, which skipping would zero: they are not
 pruned.
 
@@ -31,6 +32,8 @@ regrets every iteration, so the bound rarely lasts one).
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -43,9 +46,17 @@ from solver.engine.kernels import (
     pass_up,
     positive_regret,
     root_value,
+    slots_at,
 )
 from solver.engine.node_kinds import CHANCE_NODE, DECISION_NODE, TERMINAL_NODE
 from solver.engine.tree import FloatArray, IntArray, TreeArrays
+
+
+def uniform_width(tree: TreeArrays) -> int:
+    """The slot count every public node has for both players (Kuhn's 3, Dudo's 6), or 0 when
+    it varies (a board dealt, dice of different counts)."""
+    counts = np.unique(tree.slot_count)
+    return int(counts[0]) if len(counts) == 1 else 0
 
 
 class PruneState(NamedTuple):
@@ -102,11 +113,11 @@ def prune_state(tree: TreeArrays) -> PruneState:
 
 @njit(cache=True, inline="always")
 def skip(tree, state, player, node, own_reach, own_first, positive_discount, negative_discount,
-         average_discount, average_weight):
+         average_discount, average_weight, width):
     """Record that `player`'s update skips `node`'s subtree this iteration; the player's reach at
     the node's slots is ``own_reach[own_first:]``."""
     first = tree.slot_offset[player, node]
-    count = tree.slot_count[player, node]
+    count = slots_at(tree, player, node, width)
     if state.pruned[player, node] == 0:
         state.pruned[player, node] = 1
         state.keep[player, node, 0] = positive_discount
@@ -124,13 +135,14 @@ def skip(tree, state, player, node, own_reach, own_first, positive_discount, neg
 
 
 @njit(cache=True)
-def flush(tree, state, player, node, strategy, regrets, average):
+def flush(tree, state, player, node, strategy, regrets, average, width):
     """Apply to `node`'s subtree what `player`'s skipped updates owed it (see the module's doc)
     and mark it reached.  The own-reach sums are carried down in ``state.held`` itself: only a
     skipped root's entries mean anything, and nested roots are merged, never overwritten."""
     keep_positive = state.keep[player, node, 0]
     keep_negative = state.keep[player, node, 1]
     keep_average = state.keep[player, node, 2]
+    with_regrets = regrets.shape[0] > 0  # empty: the average alone (`settled_average`)
     held = state.held[player]
     slot_parent = tree.slot_parent[player]
     slot_edge = tree.slot_edge[player]
@@ -140,7 +152,7 @@ def flush(tree, state, player, node, strategy, regrets, average):
     while at < end:
         m = walk[at]
         first = tree.slot_offset[player, m]
-        last = first + tree.slot_count[player, m]
+        last = first + slots_at(tree, player, m, width)
         if m > node:
             nested = state.pruned[player, m] == 1
             for s in range(first, last):
@@ -159,8 +171,9 @@ def flush(tree, state, player, node, strategy, regrets, average):
                 base = tree.regret_offset[m] + j * count
                 w = held[first + j]
                 for a in range(count):
-                    r = regrets[base + a]
-                    regrets[base + a] = r * keep_positive if r > 0.0 else r * keep_negative
+                    if with_regrets:
+                        r = regrets[base + a]
+                        regrets[base + a] = r * keep_positive if r > 0.0 else r * keep_negative
                     average[base + a] = average[base + a] * keep_average + w * strategy[base + a]
         at += 1
     state.pruned[player, node] = 0
@@ -174,13 +187,26 @@ def settle(tree, state, strategy, regrets, average):
         for at in range(tree.kind.shape[0]):
             n = state.walk[at]
             if state.pruned[player, n] == 1:
-                flush(tree, state, player, n, strategy, regrets, average)
+                flush(tree, state, player, n, strategy, regrets, average, 0)
 
 
-@njit(cache=True)
+def settled_average(tree: TreeArrays, state: PruneState, strategy: FloatArray,
+                    average: FloatArray) -> FloatArray:
+    """The average's weights as `settle` would leave them, without settling: `state` and the
+    solver's arrays are left as they are, owing what they owed.  An exact check reads this, so
+    that checking moves none of the iterations' owed work off their clock (settled at every
+    check, pruned Dudo flushed its never-reached subtrees 131 times on the way to 1e-4)."""
+    copy = state._replace(pruned=state.pruned.copy(), keep=state.keep.copy(),
+                          held=state.held.copy())
+    out = average.copy()
+    settle(tree, copy, strategy, np.zeros(0), out)
+    return out
+
+
+@njit(cache=True, inline="always")
 def pruned_update(tree, state, player, strategy, reach, values, action_values, regrets, average,
                   positive_discount, negative_discount, floor, average_discount, average_weight,
-                  order):
+                  order, width):
     """`solver.engine.kernels.cfr_update` of `player`, skipping the subtrees the other player
     does not reach.  The top-down pass computes the other player's reach (``reach[other]``) at
     the nodes it visits, lists them in `order` (scratch of the node count) and skips the rest;
@@ -193,15 +219,16 @@ def pruned_update(tree, state, player, strategy, reach, values, action_values, r
     skipped), so ``state.stamp`` says where it is current; elsewhere it is zero."""
     listed = _descend(tree, state, player, strategy, reach, values, action_values, regrets,
                       average, positive_discount, negative_discount, average_discount,
-                      average_weight, order)
+                      average_weight, order, width)
     return _ascend(tree, player, strategy, reach[player], reach[1 - player], values,
                    action_values, regrets, average, positive_discount, negative_discount, floor,
-                   average_discount, average_weight, order, listed)
+                   average_discount, average_weight, order, listed, width)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _descend(tree, state, player, strategy, reach, values, action_values, regrets, average,
-             positive_discount, negative_discount, average_discount, average_weight, order):
+             positive_discount, negative_discount, average_discount, average_weight, order,
+             width):
     """The top-down half of `pruned_update`: reach, skipped subtrees, the list of visited
     nodes (returns their count)."""
     other = 1 - player
@@ -221,9 +248,9 @@ def _descend(tree, state, player, strategy, reach, values, action_values, regret
     while at < n_nodes:
         n = walk[at]
         first = tree.slot_offset[player, n]
-        last = first + tree.slot_count[player, n]
+        last = first + slots_at(tree, player, n, width)
         o_first = tree.slot_offset[other, n]
-        o_last = o_first + tree.slot_count[other, n]
+        o_last = o_first + slots_at(tree, other, n, width)
         if own_written[n] != current:
             for s in range(first, last):
                 own[s] = 0.0
@@ -240,12 +267,12 @@ def _descend(tree, state, player, strategy, reach, values, action_values, regret
             if not reached:
                 if tree.kind[n] == DECISION_NODE or tree.kind[n] == CHANCE_NODE:
                     skip(tree, state, player, n, own, first, positive_discount,
-                         negative_discount, average_discount, average_weight)
+                         negative_discount, average_discount, average_weight, width)
                 at += state.size[n]
                 continue
         written[n] = current + 1
         if pruned[n] == 1:
-            flush(tree, state, player, n, strategy, regrets, average)
+            flush(tree, state, player, n, strategy, regrets, average, width)
         for s in range(first, last):  # a loop: a slice costs more than these few entries
             values[s] = 0.0
         if tree.kind[n] == DECISION_NODE and tree.actor[n] == player:
@@ -258,10 +285,10 @@ def _descend(tree, state, player, strategy, reach, values, action_values, regret
     return listed
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _ascend(tree, player, strategy, own, opponent, values, action_values, regrets, average,
             positive_discount, negative_discount, floor, average_discount, average_weight, order,
-            listed):
+            listed, width):
     """The bottom-up half of `pruned_update`, over the first `listed` nodes of `order` in
     reverse: `solver.engine.kernels.cfr_update`'s work at each.
 
@@ -279,9 +306,9 @@ def _ascend(tree, player, strategy, own, opponent, values, action_values, regret
                 forced = count == 1  # a forced move: only its value (see `kernels.cfr_update`)
                 if forced:
                     base = tree.regret_offset[n]
-                    for j in range(tree.slot_count[player, n]):
+                    for j in range(slots_at(tree, player, n, width)):
                         values[first + j] = action_values[base + j]
-                for j in range(0 if forced else tree.slot_count[player, n]):
+                for j in range(0 if forced else slots_at(tree, player, n, width)):
                     base = tree.regret_offset[n] + j * count
                     v = expected_action_value(strategy, action_values, base, count)
                     values[first + j] = v
@@ -300,20 +327,20 @@ def _ascend(tree, player, strategy, own, opponent, values, action_values, regret
                     for a in range(count):
                         strategy[base + a] = matched_probability(regrets[base + a], total, count)
         elif kind == TERMINAL_NODE:
-            sparse_terminal_values(tree, n, player, opponent, values)
-        pass_up(tree, n, player, values, action_values)
+            sparse_terminal_values(tree, n, player, opponent, values, width)
+        pass_up(tree, n, player, values, action_values, width)
     return root_value(tree, player, values)
 
 
 @njit(cache=True, inline="always")
-def sparse_terminal_values(tree, node, player, opponent_reach, values):
+def sparse_terminal_values(tree, node, player, opponent_reach, values, width):
     """`solver.engine.kernels.terminal_values`, column by column of the payoff matrix so that
     the other player's private states it does not hold (most of them, near an equilibrium)
     are left out; `values` at the node's slots are zero on entry (`_descend` zeroes them)."""
     first = tree.slot_offset[player, node]
-    count = tree.slot_count[player, node]
+    count = slots_at(tree, player, node, width)
     o_first = tree.slot_offset[1 - player, node]
-    o_count = tree.slot_count[1 - player, node]
+    o_count = slots_at(tree, 1 - player, node, width)
     base = tree.payoff_offset[node]
     payoffs = tree.payoffs
     for k in range(o_count):
@@ -329,14 +356,20 @@ def sparse_terminal_values(tree, node, player, opponent_reach, values):
                 values[first + j] -= payoffs[row + j] * r
 
 
-@njit(cache=True)
-def pruned_iterations(tree, state, strategy, reach, values, action_values, regrets, average,
-                      floor, discounts, order):
-    """`solver.engine.kernels.cfr_iterations` with `pruned_update`: one iteration per row of
-    `discounts`, players alternating."""
-    for t in range(discounts.shape[0]):
-        for player in range(2):
-            pruned_update(tree, state, player, strategy, reach, values[player], action_values,
-                          regrets, average, discounts[t, 0], discounts[t, 1], floor,
-                          discounts[t, 2], discounts[t, 3], order)
+@functools.cache
+def pruned_iterations_for(width: int) -> Callable[..., None]:
+    """`solver.engine.kernels.cfr_iterations` with `pruned_update`, compiled for trees of
+    `uniform_width` `width` (0: any tree): one iteration per row of `discounts`, players
+    alternating.  `width` is the closure's constant, so numba compiles (and caches on disk) one
+    kernel per width, in which `slots_at` is that constant."""
 
+    @njit(cache=True)
+    def pruned_iterations(tree, state, strategy, reach, values, action_values, regrets, average,
+                          floor, discounts, order):
+        for t in range(discounts.shape[0]):
+            for player in range(2):
+                pruned_update(tree, state, player, strategy, reach, values[player],
+                              action_values, regrets, average, discounts[t, 0], discounts[t, 1],
+                              floor, discounts[t, 2], discounts[t, 3], order, width)
+
+    return pruned_iterations

@@ -11,7 +11,7 @@ from solver.algorithms.exploitability import evaluate_strategy
 from solver.algorithms.solve import resolve_algorithm, resolve_pruning, solve
 from solver.algorithms.streaming_cfr import StreamingCFRSolver
 from solver.engine.compile import compile_game
-from solver.engine.pruning import depth_first
+from solver.engine.pruning import depth_first, pruned_iterations_for, uniform_width
 from solver.games import get_game
 from solver.games.dudo.rules import DudoRules
 from solver.games.dudo.tree import compile_dudo
@@ -49,6 +49,36 @@ def test_something_is_skipped() -> None:
     solver.settle()
     assert solver._prune.pruned.sum() == 0
 
+
+
+def test_reading_the_average_settles_nothing() -> None:
+    # An exact check reads the average at every checkpoint; settling then would move the
+    # iterations' owed work off their clock (`solve` settles once, on it, at the end).
+    solver = CFRSolver(get_game("dudo"), "dcfr", pruning=True)
+    solver.iterate(100)
+    owed, regrets, average = (solver._prune.pruned.copy(), solver.regrets.copy(),
+                              solver.average.copy())
+    read = solver.average_strategy()
+    assert owed.sum() > 300 and np.array_equal(solver._prune.pruned, owed)
+    assert np.array_equal(solver.regrets, regrets) and np.array_equal(solver.average, average)
+    solver.settle()
+    assert np.array_equal(read, solver.average_strategy())
+
+
+def test_a_kernel_compiled_for_one_width_keeps_the_generic_iterates() -> None:
+    # Dudo's nodes all have six slots a player, so its solver runs the kernel compiled with
+    # that constant; the generic kernel (width 0) must walk the very same iterates.
+    tree = compile_game(get_game("dudo"))
+    assert uniform_width(tree.arrays) == 6
+    assert uniform_width(compile_game(get_game("leduc")).arrays) == 0  # a board: 5 or 6
+    fixed, generic = CFRSolver(tree, "dcfr", pruning=True), CFRSolver(tree, "dcfr", pruning=True)
+    generic._pruned_iterations = pruned_iterations_for(0)
+    assert fixed._pruned_iterations is not generic._pruned_iterations
+    for solver in (fixed, generic):
+        solver.iterate(60)
+        solver.settle()
+    for name in ("regrets", "average", "strategy"):
+        assert np.array_equal(getattr(fixed, name), getattr(generic, name)), name
 
 @pytest.mark.parametrize("game", ["leduc", "dudo"])
 def test_discounted_cfr_reaches_the_same_exploitability(game: str) -> None:
