@@ -20,9 +20,8 @@ and, per private state of the root, the discounted sum of ``weight x own reach``
 when the root is reached again, `flush` walks its subtree once and applies them.  A root skipped
 inside a skipped root stays a root of its own: the outer flush merges its products and sums
 into it.  `settle` flushes everything; `settled_average` reads the average as it would
-leave it.  Predictive
-schedules match on the last instantaneous regret, which skipping would zero: they are not
-pruned.
+leave it.  Predictive schedules match on the last instantaneous regret, which skipping would
+zero: they are not pruned.
 
 The traverser's own zero reach is not pruned: its counterfactual values there are still needed
 for its regrets (Brown & Sandholm's pruning of the traverser's own negative-regret actions needs a
