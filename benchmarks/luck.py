@@ -6,11 +6,12 @@ the stored bot of a game, every hand analysed as the app analyses a person's
         --players equilibrium,always-call,uniform,tight --store PATH [--json]
 
 Per player: the raw mean and 95% interval per hand, the luck-adjusted ones (what the results
-show), the equilibrium's estimate alone (the seat's value plus Q - V), the ratio of the raw
-interval's width to the adjusted one's, and CPU and wall seconds.  Where the game is solved
-exactly, and for a hold'em bot on a member whose tree compiles (a blueprint, or one re-solving
-the last round: `valuer.played`), the player's exact expected winnings from a full traversal
-too.
+show), the equilibrium's estimate alone (the seat's value plus Q - V), the habits' alone, the
+habits' less the player's own draws (`own_draws`: what only an estimator told the player's
+strategy could remove), the ratio of the raw interval's width to each, and CPU and wall
+seconds.  Where the game is solved exactly, and for a hold'em bot on a member whose tree
+compiles (a blueprint, or one re-solving the last round: `valuer.played`), the player's exact
+expected winnings from a full traversal too.
 """
 
 from __future__ import annotations
@@ -23,13 +24,17 @@ import time
 from pathlib import Path
 from typing import cast
 
-from app.services import analysis, results
+import numpy as np
+
+from app.services import analysis, coach, results
 from app.services.bot import StoredStrategyBot
 from app.services.strategy_source import StrategySource
+from app.services.trace import Trace
 from solver.algorithms.exploitability import evaluate_strategy
 from solver.engine.compile import compile_game
 from solver.evaluation.holdem.policy import strategy_of
 from solver.evaluation.values import valuer_for
+from solver.evaluation.values.base import HandValuer
 from solver.evaluation.values.holdem import HoldemValues
 from solver.evaluation.values.tree import TreeValues
 from solver.games import get_game
@@ -55,20 +60,27 @@ def measure(game_name: str, store: Path, player: str, hands: int, seed: int, eve
     raw: list[float] = []
     adjusted: list[float] = []
     plain: list[float] = []
+    habitual: list[float] = []
+    told: list[float] = []  # the habits' estimate less the player's own draws (`own_draws`)
     cpu, wall = time.process_time(), time.perf_counter()
     for n in range(hands):
         seat = n % 2
         payoff, trace = play(game, bot, seat, choose, rng)
-        done = analysis.analyse(valuer, trace, seat, payoff, state, seed=seed * 1_000_003 + n)
+        before, hand_seed = state, seed * 1_000_003 + n
+        done = analysis.analyse(valuer, trace, seat, payoff, state, seed=hand_seed)
         state = done.state
         raw.append(payoff)
         adjusted.append(done.review.adjusted)
         plain.append(done.review.plain)
+        habitual.append(done.review.habitual)
+        told.append(done.review.habitual - own_draws(valuer, trace, seat, before, hand_seed,
+                                                     done.review, rule))
         if every and (n + 1) % every == 0 and n + 1 < hands:
             _progress(player, raw, adjusted, time.process_time() - cpu)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     stats = {name: results.summarize(xs) for name, xs in
-             (("raw", raw), ("adjusted", adjusted), ("plain", plain))}
+             (("raw", raw), ("adjusted", adjusted), ("plain", plain), ("habitual", habitual),
+              ("told", told))}
     exact = None
     if isinstance(valuer, TreeValues):
         if rule is None:
@@ -92,12 +104,38 @@ def measure(game_name: str, store: Path, player: str, hands: int, seed: int, eve
         out[name] = {"mean": s.mean, "ci95_half": half(s), "std": s.std}
     out["narrower"] = half(stats["raw"]) / half(stats["adjusted"])
     out["narrower_plain"] = half(stats["raw"]) / half(stats["plain"])
+    out["narrower_habitual"] = half(stats["raw"]) / half(stats["habitual"])
+    out["narrower_told"] = half(stats["raw"]) / half(stats["told"])
     unit = game.result_unit
     if unit is not None:
         out["unit"] = unit.name
         out["per_chip"] = unit.per_chip
     source.close()
     return out
+
+
+def own_draws(valuer: HandValuer, trace: Trace, seat: int, before: analysis.MatchState,
+              seed: int, review: coach.HandReview, rule: Rule | None) -> float:
+    """The part of the habits' estimate (`HandReview.habitual`) that is the player's own dice:
+    over its decisions, the value (with the habits' values: the player going on as its habits)
+    of the action it drew less its rule's mean value there.  Zero for a rule that never mixes
+    and for the equilibrium player.  With habits that have learnt the rule, the rest of that
+    estimate is close to a constant: what its spread keeps is these draws, which only an
+    estimator told the player's strategy could take out (their expectation is zero).  The
+    hand's values are computed again, as `analysis.analyse` did (same habits, same seed)."""
+    if rule is None or all(max(rule(d.infoset, d.policy.labels)) == 1.0
+                           for d in review.decisions):
+        return 0.0
+    segments = valuer.segments(trace.state, seat, before.habits, np.random.default_rng(seed))
+    valued = [d for segment in segments for d in segment.decisions]
+    total = 0.0
+    for judged, decision in zip(review.decisions, valued, strict=True):
+        values = (decision.model_values if decision.model_values is not None
+                  else decision.values)
+        mean = sum(p * q for p, q in zip(rule(judged.infoset, decision.labels), values,
+                                         strict=True))
+        total += values[decision.labels.index(judged.chosen)] - mean
+    return total
 
 
 def compiles(game: HoldemGame) -> bool:
@@ -157,7 +195,9 @@ def main() -> None:
         exact = row["exact"]
         print(f"{player:12s} raw {text('raw')}  adjusted {text('adjusted')}  "
               f"({row['narrower']:.2f}x narrower; equilibrium values alone "
-              f"{row['narrower_plain']:.2f}x)  {name}"
+              f"{row['narrower_plain']:.2f}x, the habits' alone "
+              f"{row['narrower_habitual']:.2f}x, and less the player's own draws "
+              f"{row['narrower_told']:.2f}x)  {name}"
               + (f"  exact {float(exact) * scale:+.3f}" if isinstance(exact, float) else "")
               + f"  cpu {row['cpu_seconds']} s, wall {row['wall_seconds']} s", flush=True)
         assert not math.isnan(float(row["narrower"]))  # type: ignore[arg-type]
