@@ -249,24 +249,14 @@ def card_terminals_of(tree, player, opponent_reach, values, nodes, count, listed
 
 
 @njit(cache=True, inline="always")
-def slots_at(tree, player, node, width):
-    """`player`'s slot count at `node`: `width` when it is not 0 (a tree whose nodes all have
-    that many, `solver.engine.pruning.uniform_width`).  In a kernel compiled with a constant
-    width (`solver.engine.pruning.pruned_iterations_for`) the loops over a node's slots have a
-    length LLVM knows and unrolls: pruned Dudo's iteration about 1.2 times faster."""
-    return width if width > 0 else tree.slot_count[player, node]
-
-
-@njit(cache=True, inline="always")
-def pass_up(tree, node, player, values, action_values, width=0):
+def pass_up(tree, node, player, values, action_values):
     """Add `player`'s values at `node` to where each slot came from: the value of the action
     the player took at the parent node, or (after chance or the other player's move, whose
-    probabilities are already in the reach and the payoffs) the parent slot's value.  `width`:
-    see `slots_at`."""
+    probabilities are already in the reach and the payoffs) the parent slot's value."""
     if tree.parent[node] < 0:
         return
     first = tree.slot_offset[player, node]
-    for s in range(first, first + slots_at(tree, player, node, width)):
+    for s in range(first, first + tree.slot_count[player, node]):
         e = tree.slot_edge[player, s]
         if e >= 0:
             action_values[e] += values[s]

@@ -45,7 +45,6 @@ from solver.engine.kernels import (
     pass_up,
     positive_regret,
     root_value,
-    slots_at,
 )
 from solver.engine.node_kinds import CHANCE_NODE, DECISION_NODE, TERMINAL_NODE
 from solver.engine.tree import FloatArray, IntArray, TreeArrays
@@ -56,6 +55,14 @@ def uniform_width(tree: TreeArrays) -> int:
     it varies (a board dealt, dice of different counts)."""
     counts = np.unique(tree.slot_count)
     return int(counts[0]) if len(counts) == 1 else 0
+
+
+@njit(cache=True, inline="always")
+def slots_at(tree, player, node, width):
+    """`player`'s slot count at `node`: `width` when it is not 0 (`uniform_width`).  In a kernel
+    compiled with a constant width (`pruned_iterations_for`) the loops over a node's slots have
+    a length LLVM knows and unrolls: pruned Dudo's iteration about 1.2 times faster."""
+    return width if width > 0 else tree.slot_count[player, node]
 
 
 class PruneState(NamedTuple):
@@ -327,7 +334,7 @@ def _ascend(tree, player, strategy, own, opponent, values, action_values, regret
                         strategy[base + a] = matched_probability(regrets[base + a], total, count)
         elif kind == TERMINAL_NODE:
             sparse_terminal_values(tree, n, player, opponent, values, width)
-        pass_up(tree, n, player, values, action_values, width)
+        pass_up(tree, n, player, values, action_values)
     return root_value(tree, player, values)
 
 
