@@ -279,8 +279,9 @@ def _descend(tree, state, player, strategy, reach, values, action_values, regret
         written[n] = current + 1
         if pruned[n] == 1:
             flush(tree, state, player, n, strategy, regrets, average, width)
-        for s in range(first, last):  # a loop: a slice costs more than these few entries
-            values[s] = 0.0
+        if tree.kind[n] != TERMINAL_NODE:
+            for s in range(first, last):  # a loop: a slice costs more than these few entries
+                values[s] = 0.0
         if tree.kind[n] == DECISION_NODE and tree.actor[n] == player:
             base = tree.regret_offset[n]
             for i in range(base, base + (last - first) * tree.num_actions[n]):
@@ -342,13 +343,15 @@ def _ascend(tree, player, strategy, own, opponent, values, action_values, regret
 def sparse_terminal_values(tree, node, player, opponent_reach, values, width):
     """`solver.engine.kernels.terminal_values`, column by column of the payoff matrix so that
     the other player's private states it does not hold (most of them, near an equilibrium)
-    are left out; `values` at the node's slots are zero on entry (`_descend` zeroes them)."""
+    are left out; it zeroes `values` at the node's slots first (`_descend` does not)."""
     first = tree.slot_offset[player, node]
     count = slots_at(tree, player, node, width)
     o_first = tree.slot_offset[1 - player, node]
     o_count = slots_at(tree, 1 - player, node, width)
     base = tree.payoff_offset[node]
     payoffs = tree.payoffs
+    for j in range(count):
+        values[first + j] = 0.0
     for k in range(o_count):
         r = opponent_reach[o_first + k]
         if r == 0.0:
