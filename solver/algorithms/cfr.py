@@ -138,7 +138,8 @@ class CFRSolver:
         self.pruning = pruning
         self._prune = pruning_state(self.tree, pruning)
         self._order = np.zeros(self.tree.num_nodes if pruning else 0, np.int64)
-        self._pruned_iterations = pruned_iterations_for(uniform_width(self.tree.arrays))
+        self._pruned_iterations = (pruned_iterations_for(uniform_width(self.tree.arrays))
+                                   if pruning else None)
         self.iterations = 0
         size = self.tree.num_regrets
         self.regrets = np.zeros(size)
@@ -158,7 +159,7 @@ class CFRSolver:
             block = 1 if callback is not None else min(iterations - done, _BLOCK)
             discounts = np.array([self.schedule.discounts(self.iterations + 1 + i)
                                   for i in range(block)])
-            if self.pruning:
+            if self._pruned_iterations is not None:
                 self._pruned_iterations(self.tree.arrays, self._prune, self.strategy,
                                         self._reach, self._values, self._action_values,
                                         self.regrets, self.average, self.schedule.floor,

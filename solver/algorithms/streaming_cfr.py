@@ -146,7 +146,7 @@ def _stream(tree, via, player, first, last, strategy, regrets, average, own, opp
                 n += state.size[n]
                 continue
             if state.pruned[player, n] == 1:
-                flush(tree, state, player, n, strategy, regrets, average, 0)
+                flush(tree, state, player, n, strategy, regrets, average)
         if tree.kind[n] == DECISION_NODE:
             top = child
             frame_node[top] = n

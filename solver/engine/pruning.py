@@ -141,7 +141,7 @@ def skip(tree, state, player, node, own_reach, own_first, positive_discount, neg
 
 
 @njit(cache=True)
-def flush(tree, state, player, node, strategy, regrets, average, width):
+def flush(tree, state, player, node, strategy, regrets, average):
     """Apply to `node`'s subtree what `player`'s skipped updates owed it (see the module's doc)
     and mark it reached.  The own-reach sums are carried down in ``state.held`` itself: only a
     skipped root's entries mean anything, and nested roots are merged, never overwritten."""
@@ -158,7 +158,7 @@ def flush(tree, state, player, node, strategy, regrets, average, width):
     while at < end:
         m = walk[at]
         first = tree.slot_offset[player, m]
-        last = first + slots_at(tree, player, m, width)
+        last = first + tree.slot_count[player, m]
         if m > node:
             nested = state.pruned[player, m] == 1
             for s in range(first, last):
@@ -193,7 +193,7 @@ def settle(tree, state, strategy, regrets, average):
         for at in range(tree.kind.shape[0]):
             n = state.walk[at]
             if state.pruned[player, n] == 1:
-                flush(tree, state, player, n, strategy, regrets, average, 0)
+                flush(tree, state, player, n, strategy, regrets, average)
 
 
 def settled_average(tree: TreeArrays, state: PruneState, strategy: FloatArray,
@@ -278,7 +278,7 @@ def _descend(tree, state, player, strategy, reach, values, action_values, regret
                 continue
         written[n] = current + 1
         if pruned[n] == 1:
-            flush(tree, state, player, n, strategy, regrets, average, width)
+            flush(tree, state, player, n, strategy, regrets, average)
         if tree.kind[n] != TERMINAL_NODE:
             for s in range(first, last):  # a loop: a slice costs more than these few entries
                 values[s] = 0.0

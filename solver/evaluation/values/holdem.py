@@ -69,9 +69,9 @@ SAMPLED_DEALS = 4_000
 SHIFT_TOLERANCE = 1e-12
 """Below this a re-solving bot's probabilities are its tables' (no correction to compute)."""
 BUCKET_MARK = "@"
+"""Between the betting and the bucket in a habit key (``rc/c@17``)."""
 HabitTables = tuple[FloatArray, IntArray, FloatArray]
 """A player's habits as the kernels read them (`HoldemValues._habit_tables`)."""
-"""Between the betting and the bucket in a habit key (``rc/c@17``)."""
 
 
 class TableBot(Protocol):
