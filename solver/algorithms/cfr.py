@@ -102,7 +102,7 @@ def pruning_state(tree: PublicTree, pruning: bool) -> PruneState:
         return prune_state(tree.arrays)
     none = np.zeros(0, np.int64)
     return PruneState(none, none, none, np.zeros((2, 0), np.int64), np.zeros((2, 0, 3)),
-                      np.zeros((2, 0)), np.zeros((2, 0), np.int64), none)
+                      np.zeros((2, 0)), np.zeros((2, 0), np.int64), none, none)
 
 
 def average_of(tree: PublicTree, pruning: bool, state: PruneState, strategy: np.ndarray,

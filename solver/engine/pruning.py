@@ -82,6 +82,9 @@ class PruneState(NamedTuple):
     # reach over the skipped iterations; scratch elsewhere (`flush` carries it down)
     stamp: IntArray  # (2, nodes): the update that last wrote the player's reach at the node
     updates: IntArray  # one entry: the updates run so far
+    folded: IntArray  # per node: the terminal below it when it is a forced move onto a terminal
+    # with the same slots (Dudo after the highest bid, a quarter of its nodes), else -1: the
+    # updates value that terminal at the node and never visit it (`folded_terminals`)
 
 
 @njit(cache=True)
@@ -106,6 +109,30 @@ def depth_first(parent):
     return walk, position, size
 
 
+@njit(cache=True)
+def folded_terminals(tree):
+    """`PruneState.folded`.  A forced move's probability is 1 and its value is its child's, so
+    a terminal below one is valued at the move's node, with the move's slots (the same private
+    states in the same order, checked for both players) and the terminal's payoffs: the values
+    are those the visit would give, bit for bit, and the walks skip a node and its slots."""
+    folded = np.full(tree.kind.shape[0], -1, np.int64)
+    for child in range(1, tree.kind.shape[0]):
+        node = tree.parent[child]
+        same = (tree.kind[child] == TERMINAL_NODE and tree.kind[node] == DECISION_NODE
+                and tree.num_actions[node] == 1)
+        for p in range(2):
+            if not same or tree.slot_count[p, child] != tree.slot_count[p, node]:
+                same = False
+                break
+            for j in range(tree.slot_count[p, child]):
+                if tree.slot_parent[p, tree.slot_offset[p, child] + j] != (
+                        tree.slot_offset[p, node] + j):
+                    same = False
+        if same:
+            folded[node] = child
+    return folded
+
+
 def prune_state(tree: TreeArrays) -> PruneState:
     """An empty `PruneState` for `tree` (nothing skipped yet)."""
     nodes = len(tree.kind)
@@ -114,7 +141,8 @@ def prune_state(tree: TreeArrays) -> PruneState:
                       pruned=np.zeros((2, nodes), np.int64),
                       keep=np.ones((2, nodes, 3)),
                       held=np.zeros(tree.slot_parent.shape),
-                      stamp=np.zeros((2, nodes), np.int64), updates=np.zeros(1, np.int64))
+                      stamp=np.zeros((2, nodes), np.int64), updates=np.zeros(1, np.int64),
+                      folded=folded_terminals(tree))
 
 
 @njit(cache=True, inline="always")
@@ -228,7 +256,7 @@ def pruned_update(tree, state, player, strategy, reach, values, action_values, r
                       average_weight, order, width)
     return _ascend(tree, player, strategy, reach[player], reach[1 - player], values,
                    action_values, regrets, average, positive_discount, negative_discount, floor,
-                   average_discount, average_weight, order, listed, width)
+                   average_discount, average_weight, order, listed, state.folded, width)
 
 
 @njit(cache=True, inline="always")
@@ -244,6 +272,7 @@ def _descend(tree, state, player, strategy, reach, values, action_values, regret
     other_edge = tree.slot_edge[other]
     walk = state.walk
     pruned = state.pruned[player]
+    folded = state.folded
     current = state.updates[0]  # the other player's update: own reach written then is current
     state.updates[0] = current + 1
     written = state.stamp[other]
@@ -279,6 +308,11 @@ def _descend(tree, state, player, strategy, reach, values, action_values, regret
         written[n] = current + 1
         if pruned[n] == 1:
             flush(tree, state, player, n, strategy, regrets, average)
+        order[listed] = n
+        listed += 1
+        if folded[n] >= 0:  # its terminal's values are set, not summed
+            at += 2
+            continue
         if tree.kind[n] != TERMINAL_NODE:
             for s in range(first, last):  # a loop: a slice costs more than these few entries
                 values[s] = 0.0
@@ -286,8 +320,6 @@ def _descend(tree, state, player, strategy, reach, values, action_values, regret
             base = tree.regret_offset[n]
             for i in range(base, base + (last - first) * tree.num_actions[n]):
                 action_values[i] = 0.0
-        order[listed] = n
-        listed += 1
         at += 1
     return listed
 
@@ -295,7 +327,7 @@ def _descend(tree, state, player, strategy, reach, values, action_values, regret
 @njit(cache=True, inline="always")
 def _ascend(tree, player, strategy, own, opponent, values, action_values, regrets, average,
             positive_discount, negative_discount, floor, average_discount, average_weight, order,
-            listed, width):
+            listed, folded, width):
     """The bottom-up half of `pruned_update`, over the first `listed` nodes of `order` in
     reverse: `solver.engine.kernels.cfr_update`'s work at each.
 
@@ -306,7 +338,9 @@ def _ascend(tree, player, strategy, own, opponent, values, action_values, regret
     for i in range(listed - 1, -1, -1):
         n = order[i]
         kind = tree.kind[n]
-        if kind == DECISION_NODE:
+        if folded[n] >= 0:
+            sparse_terminal_values(tree, folded[n], n, player, opponent, values, width)
+        elif kind == DECISION_NODE:
             if tree.actor[n] == player:
                 first = tree.slot_offset[player, n]
                 count = tree.num_actions[n]
@@ -334,20 +368,22 @@ def _ascend(tree, player, strategy, own, opponent, values, action_values, regret
                     for a in range(count):
                         strategy[base + a] = matched_probability(regrets[base + a], total, count)
         elif kind == TERMINAL_NODE:
-            sparse_terminal_values(tree, n, player, opponent, values, width)
+            sparse_terminal_values(tree, n, n, player, opponent, values, width)
         pass_up(tree, n, player, values, action_values)
     return root_value(tree, player, values)
 
 
 @njit(cache=True, inline="always")
-def sparse_terminal_values(tree, node, player, opponent_reach, values, width):
-    """`solver.engine.kernels.terminal_values`, column by column of the payoff matrix so that
-    the other player's private states it does not hold (most of them, near an equilibrium)
-    are left out; it zeroes `values` at the node's slots first (`_descend` does not)."""
-    first = tree.slot_offset[player, node]
-    count = slots_at(tree, player, node, width)
-    o_first = tree.slot_offset[1 - player, node]
-    o_count = slots_at(tree, 1 - player, node, width)
+def sparse_terminal_values(tree, node, at, player, opponent_reach, values, width):
+    """`solver.engine.kernels.terminal_values` of terminal `node` at the slots of node `at`
+    (`node` itself, or the forced move above it: `folded_terminals`), column by column of the
+    payoff matrix so that the other player's private states it does not hold (most of them,
+    near an equilibrium) are left out; it zeroes `values` at the slots first (`_descend` does
+    not)."""
+    first = tree.slot_offset[player, at]
+    count = slots_at(tree, player, at, width)
+    o_first = tree.slot_offset[1 - player, at]
+    o_count = slots_at(tree, 1 - player, at, width)
     base = tree.payoff_offset[node]
     payoffs = tree.payoffs
     for j in range(count):

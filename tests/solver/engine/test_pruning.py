@@ -80,6 +80,27 @@ def test_a_kernel_compiled_for_one_width_keeps_the_generic_iterates() -> None:
     for name in ("regrets", "average", "strategy"):
         assert np.array_equal(getattr(fixed, name), getattr(generic, name)), name
 
+def test_folding_the_terminals_of_forced_moves_keeps_the_iterates() -> None:
+    # In Dudo the highest bid leaves the other player only *dudo*: 2,048 forced moves, each onto
+    # a terminal, which the pruned kernel values at the move's node without visiting it.
+    tree = compile_game(get_game("dudo"))
+    folding, visiting = CFRSolver(tree, "dcfr", pruning=True), CFRSolver(tree, "dcfr",
+                                                                          pruning=True)
+    folded = folding._prune.folded
+    assert (folded >= 0).sum() == 2048
+    arrays = tree.arrays
+    assert np.all(arrays.num_actions[folded >= 0] == 1)
+    assert np.all(arrays.parent[folded[folded >= 0]] == np.flatnonzero(folded >= 0))
+    visiting._prune = visiting._prune._replace(folded=np.full_like(folded, -1))
+    for solver in (folding, visiting):
+        solver.iterate(60)
+        solver.settle()
+    for name in ("regrets", "average", "strategy"):
+        assert np.array_equal(getattr(folding, name), getattr(visiting, name)), name
+    # Kuhn's and Leduc's moves are never forced: nothing to fold.
+    assert (CFRSolver(get_game("leduc"), "cfr", pruning=True)._prune.folded < 0).all()
+
+
 @pytest.mark.parametrize("game", ["leduc", "dudo"])
 def test_discounted_cfr_reaches_the_same_exploitability(game: str) -> None:
     plain = solve(get_game(game), "dcfr", target_exploitability=1e-4, pruning=False)
