@@ -138,8 +138,10 @@ class CFRSolver:
         self.pruning = pruning
         self._prune = pruning_state(self.tree, pruning)
         self._order = np.zeros(self.tree.num_nodes if pruning else 0, np.int64)
-        self._pruned_iterations = (pruned_iterations_for(uniform_width(self.tree.arrays))
-                                   if pruning else None)
+        self._pruned_iterations = (
+            pruned_iterations_for(uniform_width(self.tree.arrays),
+                                  bool((self._prune.folded >= 0).any()))
+            if pruning else None)
         self.iterations = 0
         size = self.tree.num_regrets
         self.regrets = np.zeros(size)
@@ -157,22 +159,29 @@ class CFRSolver:
         done = 0
         while done < iterations:
             block = 1 if callback is not None else min(iterations - done, _BLOCK)
-            discounts = np.array([self.schedule.discounts(self.iterations + 1 + i)
-                                  for i in range(block)])
-            if self._pruned_iterations is not None:
-                self._pruned_iterations(self.tree.arrays, self._prune, self.strategy,
-                                        self._reach, self._values, self._action_values,
-                                        self.regrets, self.average, self.schedule.floor,
-                                        discounts, self._order)
-            else:
-                kernels.cfr_iterations(self.tree.arrays, self.strategy, self._reach,
-                                       self._values, self._action_values, self.regrets,
-                                       self.average, self.schedule.floor, discounts,
-                                       self.last_regrets)
+            self._run(np.array([self.schedule.discounts(self.iterations + 1 + i)
+                                for i in range(block)]))
             self.iterations += block
             done += block
             if callback is not None:
                 callback(done - 1)
+
+    def warm_up(self) -> None:
+        """Compile this solver's kernel (or load it from numba's disk cache) without iterating:
+        the pruned one is compiled per tree shape (`pruned_iterations_for`), which a warm-up on
+        another tree does not reach."""
+        self._run(np.zeros((0, 4)))
+
+    def _run(self, discounts: np.ndarray) -> None:
+        """One iteration per row of `discounts` in one kernel call."""
+        if self._pruned_iterations is not None:
+            self._pruned_iterations(self.tree.arrays, self._prune, self.strategy, self._reach,
+                                    self._values, self._action_values, self.regrets,
+                                    self.average, self.schedule.floor, discounts, self._order)
+        else:
+            kernels.cfr_iterations(self.tree.arrays, self.strategy, self._reach, self._values,
+                                   self._action_values, self.regrets, self.average,
+                                   self.schedule.floor, discounts, self.last_regrets)
 
     def settle(self) -> None:
         """Bring the regrets and the average up to date where pruning left them owing (the

@@ -138,11 +138,13 @@ def make_solver(tree: PublicTree, algorithm: str, seed: int = 0,
 def warm_up(algorithm: str, game: Game, solver: Solver, pruning: bool = False) -> None:
     """Compile (or load from numba's cache) the kernels of `solver`, running `algorithm` on
     `game`, off the clock: the full-width ones on the smallest tree (numba compiles per type of
-    argument, not per tree), the sampling ones on the game's own history tree (compiled for the
-    solve anyway), and the exact evaluation."""
+    argument, not per tree) and the pruned one for `solver`'s tree shape, the sampling ones on
+    the game's own history tree (compiled for the solve anyway), and the exact evaluation."""
     tiny = smallest_tree()
     if algorithm in SCHEDULES:
         CFRSolver(tiny, algorithm, pruning=pruning).iterate(1)
+        if isinstance(solver, CFRSolver):
+            solver.warm_up()
         if isinstance(solver, StreamingCFRSolver):
             warm_up_streaming(algorithm, pruning)
     elif algorithm in SAMPLING_ALGORITHMS:

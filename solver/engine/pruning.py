@@ -240,7 +240,7 @@ def settled_average(tree: TreeArrays, state: PruneState, strategy: FloatArray,
 @njit(cache=True, inline="always")
 def pruned_update(tree, state, player, strategy, reach, values, action_values, regrets, average,
                   positive_discount, negative_discount, floor, average_discount, average_weight,
-                  order, width):
+                  order, width, folds):
     """`solver.engine.kernels.cfr_update` of `player`, skipping the subtrees the other player
     does not reach.  The top-down pass computes the other player's reach (``reach[other]``) at
     the nodes it visits, lists them in `order` (scratch of the node count) and skips the rest;
@@ -253,16 +253,16 @@ def pruned_update(tree, state, player, strategy, reach, values, action_values, r
     skipped), so ``state.stamp`` says where it is current; elsewhere it is zero."""
     listed = _descend(tree, state, player, strategy, reach, values, action_values, regrets,
                       average, positive_discount, negative_discount, average_discount,
-                      average_weight, order, width)
+                      average_weight, order, width, folds)
     return _ascend(tree, player, strategy, reach[player], reach[1 - player], values,
                    action_values, regrets, average, positive_discount, negative_discount, floor,
-                   average_discount, average_weight, order, listed, state.folded, width)
+                   average_discount, average_weight, order, listed, state.folded, width, folds)
 
 
 @njit(cache=True, inline="always")
 def _descend(tree, state, player, strategy, reach, values, action_values, regrets, average,
              positive_discount, negative_discount, average_discount, average_weight, order,
-             width):
+             width, folds):
     """The top-down half of `pruned_update`: reach, skipped subtrees, the list of visited
     nodes (returns their count)."""
     other = 1 - player
@@ -310,7 +310,7 @@ def _descend(tree, state, player, strategy, reach, values, action_values, regret
             flush(tree, state, player, n, strategy, regrets, average)
         order[listed] = n
         listed += 1
-        if folded[n] >= 0:  # its terminal's values are set, not summed
+        if folds and folded[n] >= 0:  # its terminal's values are set, not summed
             at += 2
             continue
         if tree.kind[n] != TERMINAL_NODE:
@@ -327,7 +327,7 @@ def _descend(tree, state, player, strategy, reach, values, action_values, regret
 @njit(cache=True, inline="always")
 def _ascend(tree, player, strategy, own, opponent, values, action_values, regrets, average,
             positive_discount, negative_discount, floor, average_discount, average_weight, order,
-            listed, folded, width):
+            listed, folded, width, folds):
     """The bottom-up half of `pruned_update`, over the first `listed` nodes of `order` in
     reverse: `solver.engine.kernels.cfr_update`'s work at each.
 
@@ -338,7 +338,7 @@ def _ascend(tree, player, strategy, own, opponent, values, action_values, regret
     for i in range(listed - 1, -1, -1):
         n = order[i]
         kind = tree.kind[n]
-        if folded[n] >= 0:
+        if folds and folded[n] >= 0:
             sparse_terminal_values(tree, folded[n], n, player, opponent, values, width)
         elif kind == DECISION_NODE:
             if tree.actor[n] == player:
@@ -402,11 +402,13 @@ def sparse_terminal_values(tree, node, at, player, opponent_reach, values, width
 
 
 @functools.cache
-def pruned_iterations_for(width: int) -> Callable[..., None]:
+def pruned_iterations_for(width: int, folds: bool) -> Callable[..., None]:
     """`solver.engine.kernels.cfr_iterations` with `pruned_update`, compiled for trees of
     `uniform_width` `width` (0: any tree): one iteration per row of `discounts`, players
-    alternating.  `width` is the closure's constant, so numba compiles (and caches on disk) one
-    kernel per width, in which `slots_at` is that constant."""
+    alternating.  `width` and `folds` (whether the tree has `folded_terminals`) are the
+    closure's constants, so numba compiles (and caches on disk) one kernel per pair, in which
+    `slots_at` is that width and, without folds, the checks for them are gone (they made
+    Leduc's pruned iterations a quarter slower)."""
 
     @njit(cache=True)
     def pruned_iterations(tree, state, strategy, reach, values, action_values, regrets, average,
@@ -415,6 +417,6 @@ def pruned_iterations_for(width: int) -> Callable[..., None]:
             for player in range(2):
                 pruned_update(tree, state, player, strategy, reach, values[player],
                               action_values, regrets, average, discounts[t, 0], discounts[t, 1],
-                              floor, discounts[t, 2], discounts[t, 3], order, width)
+                              floor, discounts[t, 2], discounts[t, 3], order, width, folds)
 
     return pruned_iterations

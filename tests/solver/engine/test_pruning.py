@@ -67,12 +67,13 @@ def test_reading_the_average_settles_nothing() -> None:
 
 def test_a_kernel_compiled_for_one_width_keeps_the_generic_iterates() -> None:
     # Dudo's nodes all have six slots a player, so its solver runs the kernel compiled with
-    # that constant; the generic kernel (width 0) must walk the very same iterates.
+    # that constant (and folding its forced moves' terminals); the generic kernel (width 0,
+    # folding nothing) must walk the very same iterates.
     tree = compile_game(get_game("dudo"))
     assert uniform_width(tree.arrays) == 6
     assert uniform_width(compile_game(get_game("leduc")).arrays) == 0  # a board: 5 or 6
     fixed, generic = CFRSolver(tree, "dcfr", pruning=True), CFRSolver(tree, "dcfr", pruning=True)
-    generic._pruned_iterations = pruned_iterations_for(0)
+    generic._pruned_iterations = pruned_iterations_for(0, False)
     assert fixed._pruned_iterations is not generic._pruned_iterations
     for solver in (fixed, generic):
         solver.iterate(60)
