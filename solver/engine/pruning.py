@@ -128,6 +128,7 @@ def folded_terminals(tree):
                 if tree.slot_parent[p, tree.slot_offset[p, child] + j] != (
                         tree.slot_offset[p, node] + j):
                     same = False
+                    break
         if same:
             folded[node] = child
     return folded
@@ -310,8 +311,8 @@ def _descend(tree, state, player, strategy, reach, values, action_values, regret
             flush(tree, state, player, n, strategy, regrets, average)
         order[listed] = n
         listed += 1
-        if folds and folded[n] >= 0:  # its terminal's values are set, not summed
-            at += 2
+        if folds and folded[n] >= 0:  # `_ascend` sets its values from its terminal's payoffs,
+            at += 2  # so neither their sums nor the terminal (next in the walk) are visited
             continue
         if tree.kind[n] != TERMINAL_NODE:
             for s in range(first, last):  # a loop: a slice costs more than these few entries
