@@ -29,12 +29,11 @@ import numpy as np
 from app.services import analysis, coach, results
 from app.services.bot import StoredStrategyBot
 from app.services.strategy_source import StrategySource
-from app.services.trace import Trace
 from solver.algorithms.exploitability import evaluate_strategy
 from solver.engine.compile import compile_game
 from solver.evaluation.holdem.policy import strategy_of
 from solver.evaluation.values import valuer_for
-from solver.evaluation.values.base import HandValuer
+from solver.evaluation.values.base import Segment
 from solver.evaluation.values.holdem import HoldemValues
 from solver.evaluation.values.tree import TreeValues
 from solver.games import get_game
@@ -66,15 +65,15 @@ def measure(game_name: str, store: Path, player: str, hands: int, seed: int, eve
     for n in range(hands):
         seat = n % 2
         payoff, trace = play(game, bot, seat, choose, rng)
-        before, hand_seed = state, seed * 1_000_003 + n
-        done = analysis.analyse(valuer, trace, seat, payoff, state, seed=hand_seed)
+        segments = valuer.segments(trace.state, seat, state.habits,
+                                   np.random.default_rng(seed * 1_000_003 + n))
+        done = analysis.analyse(valuer, trace, seat, payoff, state, segments=segments)
         state = done.state
         raw.append(payoff)
         adjusted.append(done.review.adjusted)
         plain.append(done.review.plain)
         habitual.append(done.review.habitual)
-        told.append(done.review.habitual - own_draws(valuer, trace, seat, before, hand_seed,
-                                                     done.review, rule))
+        told.append(done.review.habitual - own_draws(segments, done.review, rule))
         if every and (n + 1) % every == 0 and n + 1 < hands:
             _progress(player, raw, adjusted, time.process_time() - cpu)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
@@ -114,19 +113,17 @@ def measure(game_name: str, store: Path, player: str, hands: int, seed: int, eve
     return out
 
 
-def own_draws(valuer: HandValuer, trace: Trace, seat: int, before: analysis.MatchState,
-              seed: int, review: coach.HandReview, rule: Rule | None) -> float:
+def own_draws(segments: list[Segment], review: coach.HandReview, rule: Rule | None) -> float:
     """The part of the habits' estimate (`HandReview.habitual`) that is the player's own dice:
     over its decisions, the value (with the habits' values: the player going on as its habits)
     of the action it drew less its rule's mean value there.  Zero for a rule that never mixes
     and for the equilibrium player.  With habits that have learnt the rule, the rest of that
     estimate is close to a constant: what its spread keeps is these draws, which only an
-    estimator told the player's strategy could take out (their expectation is zero).  The
-    hand's values are computed again, as `analysis.analyse` did (same habits, same seed)."""
+    estimator told the player's strategy could take out (their expectation is zero).
+    `segments` are the hand's values that `analysis.analyse` judged."""
     if rule is None or all(max(rule(d.infoset, d.policy.labels)) == 1.0
                            for d in review.decisions):
         return 0.0
-    segments = valuer.segments(trace.state, seat, before.habits, np.random.default_rng(seed))
     valued = [d for segment in segments for d in segment.decisions]
     total = 0.0
     for judged, decision in zip(review.decisions, valued, strict=True):

@@ -38,7 +38,7 @@ from app.services.player_totals import StyleRows
 from app.services.reply_values import ReplyValues
 from app.services.trace import Trace
 from app.services.valuers import Valuers
-from solver.evaluation.values import HandValuer
+from solver.evaluation.values import HandValuer, Segment
 from solver.games import get_game
 
 log = logging.getLogger("app.analysis")
@@ -98,9 +98,13 @@ class Analysis:
 
 
 def analyse(valuer: HandValuer, trace: Trace, seat: int, payoff: float, state: MatchState,
-            *, forfeit: bool = False, seed: int = 0) -> Analysis:
-    """The hand of `trace` analysed for the player in `seat` (see the module doc)."""
-    segments = valuer.segments(trace.state, seat, state.habits, np.random.default_rng(seed))
+            *, forfeit: bool = False, seed: int = 0,
+            segments: list[Segment] | None = None) -> Analysis:
+    """The hand of `trace` analysed for the player in `seat` (see the module doc).  `segments`:
+    the hand's values if the caller computed them already (`HandValuer.segments` with
+    ``state.habits`` and `seed`; `benchmarks/luck.py` reads them too)."""
+    if segments is None:
+        segments = valuer.segments(trace.state, seat, state.habits, np.random.default_rng(seed))
     against: coach.Against = "best_reply" if isinstance(valuer, ReplyValues) else "equilibrium"
     judged = coach.judge(trace, seat, segments, payoff, FORFEIT if forfeit else None, against)
     weight = state.weight()
