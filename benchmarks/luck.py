@@ -60,6 +60,7 @@ def measure(game_name: str, store: Path, player: str, hands: int, seed: int, eve
     adjusted: list[float] = []
     plain: list[float] = []
     habitual: list[float] = []
+    choices: list[float] = []  # the habits' estimate with the model started from its choices
     told: list[float] = []  # the habits' estimate less the player's own draws (`own_draws`)
     cpu, wall = time.process_time(), time.perf_counter()
     for n in range(hands):
@@ -67,19 +68,21 @@ def measure(game_name: str, store: Path, player: str, hands: int, seed: int, eve
         payoff, trace = play(game, bot, seat, choose, rng)
         segments = valuer.segments(trace.state, seat, state.habits,
                                    np.random.default_rng(seed * 1_000_003 + n))
-        done = analysis.analyse(valuer, trace, seat, payoff, state, segments=segments)
+        done = analysis.analyse(valuer, trace, seat, payoff, state, seed=seed * 1_000_003 + n,
+                                segments=segments)
         state = done.state
         raw.append(payoff)
         adjusted.append(done.review.adjusted)
         plain.append(done.review.plain)
         habitual.append(done.review.habitual)
+        choices.append(float(done.record["habits_from_choices"]))
         told.append(done.review.habitual - own_draws(segments, done.review, rule))
         if every and (n + 1) % every == 0 and n + 1 < hands:
             _progress(player, raw, adjusted, time.process_time() - cpu)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     stats = {name: results.summarize(xs) for name, xs in
              (("raw", raw), ("adjusted", adjusted), ("plain", plain), ("habitual", habitual),
-              ("told", told))}
+              ("choices", choices), ("told", told))}
     exact = None
     if isinstance(valuer, TreeValues):
         if rule is None:
@@ -98,12 +101,14 @@ def measure(game_name: str, store: Path, player: str, hands: int, seed: int, eve
 
     out: dict[str, object] = {"game": game_name, "player": player, "hands": hands,
                               "seed": seed, "exact": exact, "cpu_seconds": round(cpu, 1),
-                              "wall_seconds": round(wall, 1), "weight_at_end": state.weight()}
+                              "wall_seconds": round(wall, 1),
+                              "weights_at_end": list(state.weights())}
     for name, s in stats.items():
         out[name] = {"mean": s.mean, "ci95_half": half(s), "std": s.std}
     out["narrower"] = half(stats["raw"]) / half(stats["adjusted"])
     out["narrower_plain"] = half(stats["raw"]) / half(stats["plain"])
     out["narrower_habitual"] = half(stats["raw"]) / half(stats["habitual"])
+    out["narrower_choices"] = half(stats["raw"]) / half(stats["choices"])
     out["narrower_told"] = half(stats["raw"]) / half(stats["told"])
     unit = game.result_unit
     if unit is not None:
@@ -193,7 +198,8 @@ def main() -> None:
         print(f"{player:12s} raw {text('raw')}  adjusted {text('adjusted')}  "
               f"({row['narrower']:.2f}x narrower; equilibrium values alone "
               f"{row['narrower_plain']:.2f}x, the habits' alone "
-              f"{row['narrower_habitual']:.2f}x, and less the player's own draws "
+              f"{row['narrower_habitual']:.2f}x, from its choices "
+              f"{row['narrower_choices']:.2f}x, and less the player's own draws "
               f"{row['narrower_told']:.2f}x)  {name}"
               + (f"  exact {float(exact) * scale:+.3f}" if isinstance(exact, float) else "")
               + f"  cpu {row['cpu_seconds']} s, wall {row['wall_seconds']} s", flush=True)

@@ -12,10 +12,12 @@ analysis state:
 
 * the player's habits (`solver.evaluation.values.Habits`), so that each hand's luck-adjusted
   result can use the habits of the hands before it (`app.services.coach`);
-* the moments of its two estimates so far (the equilibrium's and the habits'), from which the
-  weight of the habits' estimate in the next hand's result is the one that would have minimised
-  the spread of the earlier hands (its expectation is the same whatever the weight, which is
-  fixed before the hand: the result stays unbiased).
+* the moments of its three estimates so far (the equilibrium's, and the habits' with their
+  model started from the bot's strategy and from the player's own choices:
+  `solver.evaluation.values.base.habit_start`), from which the weights of the three in the
+  next hand's result are those that would have minimised the spread of the earlier hands
+  (each estimate's expectation is the player's, so any weights summing to one keep it; they
+  are fixed before the hand: the result stays unbiased).
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from app.services.player_totals import StyleRows
 from app.services.reply_values import ReplyValues
 from app.services.trace import Trace
 from app.services.valuers import Valuers
-from solver.evaluation.values import HandValuer, Segment
+from solver.evaluation.values import HandValuer, Segment, from_choices
 from solver.games import get_game
 
 log = logging.getLogger("app.analysis")
@@ -50,44 +52,82 @@ WARM_UP = 20
 RECORD_VERSION = 1
 
 
+ESTIMATES = 3
+"""The equilibrium's estimate, and the habits' from either start of their model (the bot's
+strategy, the player's choices: `solver.evaluation.values.base.habit_start`)."""
+PAIRS = [(i, j) for i in range(ESTIMATES) for j in range(i, ESTIMATES)]
+"""Where each product sum sits in `MatchState.moments`, after n and the sums."""
+
+
 @dataclass
 class MatchState:
     """What a match's analysis carries from hand to hand (see the module doc)."""
 
     habits: dict[str, dict[str, float]] = field(default_factory=dict)
-    moments: list[float] = field(default_factory=lambda: [0.0] * 6)
-    """n, and the sums of x, z, x², z², xz over the hands (x the equilibrium's estimate, z
-    the habits')."""
+    moments: list[float] = field(default_factory=lambda: [0.0] * (1 + ESTIMATES + len(PAIRS)))
+    """n, the sums of each estimate over the hands, and the sums of their products (`PAIRS`)."""
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> MatchState:
         if not data:
             return cls()
+        moments = list(data.get("moments", []))
+        fresh = cls().moments
+        # A state kept before the third estimate restarts its warm-up; its habits stay.
         return cls({k: dict(v) for k, v in data.get("habits", {}).items()},
-                   list(data.get("moments", [0.0] * 6)))
+                   moments if len(moments) == len(fresh) else fresh)
 
     def to_json(self) -> dict[str, Any]:
         return {"habits": self.habits, "moments": self.moments}
 
-    def weight(self) -> float:
-        """The weight of the habits' estimate: the one of least variance over the hands so
-        far ((Var x - Cov) / Var(x - z), clipped to [0, 1]); none before `WARM_UP` hands."""
-        n, sx, sz, sxx, szz, sxz = self.moments
+    def weights(self) -> tuple[float, ...]:
+        """The estimates' weights (summing to 1, none negative) of least variance over the
+        hands so far; the equilibrium's alone before `WARM_UP` hands."""
+        n = self.moments[0]
+        alone = tuple(float(i == 0) for i in range(ESTIMATES))
         if n < WARM_UP:
-            return 0.0
-        vx, vz, c = sxx / n - (sx / n) ** 2, szz / n - (sz / n) ** 2, sxz / n - sx * sz / n**2
-        spread = vx + vz - 2 * c
-        return min(1.0, max(0.0, (vx - c) / spread)) if spread > 1e-12 else 0.0
+            return alone
+        mean = np.array(self.moments[1:1 + ESTIMATES]) / n
+        products = self.moments[1 + ESTIMATES:]
+        cov = np.empty((ESTIMATES, ESTIMATES))
+        for (i, j), total in zip(PAIRS, products, strict=True):
+            cov[i, j] = cov[j, i] = total / n - mean[i] * mean[j]
+        best = min(_candidates(cov), key=lambda w: (float(w @ cov @ w), -w[0]))
+        return tuple(float(w) for w in best)
 
-    def after(self, review: coach.HandReview) -> MatchState:
+    def after(self, review: coach.HandReview, estimates: tuple[float, ...]) -> MatchState:
         habits = {k: dict(v) for k, v in self.habits.items()}
         for key, label in review.moves:
             counts = habits.setdefault(key, {})
             counts[label] = counts.get(label, 0.0) + 1.0
-        x, z = review.plain, review.habitual
-        n, sx, sz, sxx, szz, sxz = self.moments
-        return MatchState(habits, [n + 1, sx + x, sz + z, sxx + x * x, szz + z * z,
-                                   sxz + x * z])
+        n, *rest = self.moments
+        sums = [a + e for a, e in zip(rest[:ESTIMATES], estimates, strict=True)]
+        products = [a + estimates[i] * estimates[j]
+                    for a, (i, j) in zip(rest[ESTIMATES:], PAIRS, strict=True)]
+        return MatchState(habits, [n + 1, *sums, *products])
+
+
+def _candidates(cov: np.ndarray) -> list[np.ndarray]:
+    """Weights on the simplex that may have the least variance ``w' cov w``: each estimate
+    alone, the best mix of each pair, and of all three where none of its weights is negative
+    (the least one lies on one of these faces)."""
+    k = len(cov)
+    out = [np.eye(k)[i] for i in range(k)]
+    for i in range(k):
+        for j in range(i + 1, k):
+            spread = cov[i, i] + cov[j, j] - 2 * cov[i, j]
+            if spread > 1e-12:
+                w = np.zeros(k)
+                w[j] = min(1.0, max(0.0, (cov[i, i] - cov[i, j]) / spread))
+                w[i] = 1.0 - w[j]
+                out.append(w)
+    try:
+        inverse = np.linalg.solve(cov, np.ones(k))
+    except np.linalg.LinAlgError:
+        return out
+    if inverse.sum() > 1e-12 and np.all(inverse >= 0.0):
+        out.append(inverse / inverse.sum())
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,20 +139,31 @@ class Analysis:
 
 def analyse(valuer: HandValuer, trace: Trace, seat: int, payoff: float, state: MatchState,
             *, forfeit: bool = False, seed: int = 0,
-            segments: list[Segment] | None = None) -> Analysis:
-    """The hand of `trace` analysed for the player in `seat` (see the module doc).  `segments`:
-    the hand's values if the caller computed them already (`HandValuer.segments` with
-    ``state.habits`` and `seed`; `benchmarks/luck.py` reads them too)."""
+            segments: list[Segment] | None = None,
+            choice_segments: list[Segment] | None = None) -> Analysis:
+    """The hand of `trace` analysed for the player in `seat` (see the module doc).  `segments`
+    and `choice_segments`: the hand's values if the caller computed them already
+    (`HandValuer.segments` with ``state.habits``, and with them `from_choices`, and `seed`;
+    `benchmarks/luck.py` reads the first too)."""
     if segments is None:
         segments = valuer.segments(trace.state, seat, state.habits, np.random.default_rng(seed))
+    if choice_segments is None:  # the best reply's values do not read the habits
+        choice_segments = segments if isinstance(valuer, ReplyValues) else valuer.segments(
+            trace.state, seat, from_choices(state.habits), np.random.default_rng(seed))
     against: coach.Against = "best_reply" if isinstance(valuer, ReplyValues) else "equilibrium"
-    judged = coach.judge(trace, seat, segments, payoff, FORFEIT if forfeit else None, against)
-    weight = state.weight()
-    review = replace(judged, adjusted=(1.0 - weight) * judged.plain + weight * judged.habitual)
+    gave_up = FORFEIT if forfeit else None
+    judged = coach.judge(trace, seat, segments, payoff, gave_up, against)
+    from_choices_estimate = coach.judge(trace, seat, choice_segments, payoff, gave_up,
+                                        against).habitual
+    estimates = (judged.plain, judged.habitual, from_choices_estimate)
+    weights = state.weights()
+    review = replace(judged, adjusted=sum(w * e for w, e in zip(weights, estimates,
+                                                                 strict=True)))
     record = {"version": RECORD_VERSION, "adjusted": review.adjusted, "plain": review.plain,
-              "habits": review.habitual, "weight": weight,
+              "habits": review.habitual, "habits_from_choices": from_choices_estimate,
+              "weights": list(weights),
               "decisions": [_decision_record(d) for d in review.decisions]}
-    return Analysis(review, record, state.after(review))
+    return Analysis(review, record, state.after(review, estimates))
 
 
 def _decision_record(d: coach.Judged) -> dict[str, Any]:

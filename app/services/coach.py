@@ -54,7 +54,7 @@ from typing import Literal
 from app.services.bot import Policy
 from app.services.reply_values import BEST_TIES
 from app.services.trace import Trace
-from solver.evaluation.values import DecisionValues, Segment
+from solver.evaluation.values import DecisionValues, Segment, choices_key
 
 NEGLIGIBLE = 0.0005
 """What a decision may give up (or gain) against the equilibrium and still count as nothing:
@@ -160,7 +160,8 @@ def judge(trace: Trace, human_seat: int, segments: Sequence[Segment], payoff: fl
                     for (seq, _, label), valued in zip(chosen, values, strict=True)]
         habitual = _estimate(segments, modelled, payoff, model=True)
     moves = tuple((key, label) for (_, _, label), valued in zip(chosen, values, strict=True)
-                  if label != forfeit for key in valued.habit_keys)
+                  if label != forfeit
+                  for key in (choices_key(valued.labels), *valued.habit_keys))
     return HandReview(decisions, plain, plain, habitual, moves)
 
 

@@ -10,13 +10,17 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 import sqlalchemy as sa
 
 from app.models import Match
+from app.services import analysis, coach
 from solver.cli import main
+from solver.evaluation.values import Habits, Segment
+from solver.evaluation.values.base import FROM_CHOICES
 from solver.evaluation.values.dudo import DudoValues
-from solver.games import get_game
+from solver.games import State, get_game
 from solver.runs.store_solve import SolveRecord, store_solve
 from tests.app.conftest import AppFactory, copy_store, new_match, play_random_hand
 from tests.solver.evaluation.values.test_dudo_values import solve_abstract
@@ -35,13 +39,16 @@ def recall_store(store_path: Path, tmp_path_factory: pytest.TempPathFactory) -> 
 
 @pytest.fixture
 def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """How many hands the Dudo value function has valued."""
+    """How many hands the Dudo value function has valued (each hand is valued twice, once
+    with each start of the habits' model: the first of the two is counted)."""
     calls: list[int] = []
     original = DudoValues.segments
 
-    def segments(self: DudoValues, *args: object, **kwargs: object) -> object:
-        calls.append(1)
-        return original(self, *args, **kwargs)  # type: ignore[arg-type]
+    def segments(self: DudoValues, final: State, seat: int, habits: Habits | None,
+                 rng: np.random.Generator) -> list[Segment]:
+        if habits is None or FROM_CHOICES not in habits:
+            calls.append(1)
+        return original(self, final, seat, habits, rng)
 
     monkeypatch.setattr(DudoValues, "segments", segments)
     return calls
@@ -146,3 +153,47 @@ def test_dudo_2v2_gets_the_coach_and_the_adjusted_results(make_app: AppFactory,
     assert summary["win_chances"]["adjusted"] == pytest.approx((1 + sum(adjusted) / 6) / 2)
     assert "adjusted_hands_needed" in summary and "hands_needed" in summary
     assert (summary["adjusted_hands_needed"] is None) == (len(set(adjusted)) == 1)
+
+
+def spread_of(state: analysis.MatchState, estimates: np.ndarray) -> float:
+    """The variance of the weighted estimate over `estimates`' rows, with `state`'s weights."""
+    return float(np.var(estimates @ np.array(state.weights())))
+
+
+def test_the_weights_are_the_least_spread_mix() -> None:
+    """Three unbiased estimates of one mean with independent noise of spread 3, 2 and 1: the
+    least-variance weights are proportional to 1/9, 1/4 and 1 (not one estimate alone), and
+    the equilibrium's estimate has all the weight before `WARM_UP` hands."""
+    rng = np.random.default_rng(5)
+    rows = 0.4 + rng.normal(size=(4000, 3)) * np.array([3.0, 2.0, 1.0])
+    state = analysis.MatchState()
+    for n, row in enumerate(rows):
+        if n < analysis.WARM_UP:
+            assert state.weights() == (1.0, 0.0, 0.0)
+        state = state.after(coach.HandReview([], 0.0), tuple(float(x) for x in row))
+    inverse = np.array([1 / 9, 1 / 4, 1.0])
+    assert np.array(state.weights()) == pytest.approx(inverse / inverse.sum(), abs=0.03)
+    assert spread_of(state, rows) < min(np.var(rows, axis=0))
+
+
+def test_a_useless_estimate_gets_no_weight() -> None:
+    """A habits' estimate that is the equilibrium's plus noise adds nothing: it gets no
+    weight, and the mix has no more spread than the best estimate alone."""
+    rng = np.random.default_rng(6)
+    x = rng.normal(size=3000) * 2.0
+    z = x / 2 + rng.normal(size=3000) * 0.1
+    rows = np.stack([x, x + rng.normal(size=3000), z], axis=1)
+    state = analysis.MatchState()
+    for row in rows:
+        state = state.after(coach.HandReview([], 0.0), tuple(float(v) for v in row))
+    weights = state.weights()
+    assert weights[1] == 0.0 and sum(weights) == pytest.approx(1.0)
+    assert spread_of(state, rows) <= min(np.var(rows, axis=0)) + 1e-12
+
+
+def test_a_state_kept_before_the_third_estimate_restarts_its_weights() -> None:
+    kept = {"habits": {"c": {"call": 3.0}}, "moments": [40.0, 1.0, 2.0, 5.0, 6.0, 3.0]}
+    state = analysis.MatchState.from_json(kept)
+    assert state.habits == {"c": {"call": 3.0}}
+    assert state.moments == analysis.MatchState().moments
+    assert state.weights() == (1.0, 0.0, 0.0)

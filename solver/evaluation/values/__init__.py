@@ -42,6 +42,8 @@ from solver.evaluation.values.base import (
     Habits,
     HandValuer,
     Segment,
+    choices_key,
+    from_choices,
     habit_mix,
 )
 from solver.evaluation.values.dudo import DudoValues
@@ -51,7 +53,8 @@ from solver.games.base import Game
 from solver.games.dudo.match import DudoMatchGame, loser_payoffs, match_table
 from strategies import InfosetStrategy, SolveInfo, StrategyStore
 
-__all__ = ["DecisionValues", "Habits", "HandValuer", "Segment", "habit_mix", "valuer_for"]
+__all__ = ["DecisionValues", "Habits", "HandValuer", "Segment", "choices_key", "from_choices",
+           "habit_mix", "valuer_for"]
 
 
 def valuer_for(game: Game, info: SolveInfo, store: StrategyStore) -> HandValuer:

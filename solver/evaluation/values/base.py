@@ -33,6 +33,22 @@ Habits = Mapping[str, Mapping[str, float]]
 """Per point of the game (a value function's habit key), how often the player took each
 action (by label) there in earlier hands."""
 
+CHOICES_MARK = "#"
+"""Starts the habit key of a set of legal actions (``#fold/call/raise``, `choices_key`)."""
+FROM_CHOICES = "$from-choices"
+"""A habits entry that makes the model start from the player's choices (`habit_start`)."""
+
+
+def choices_key(labels: tuple[str, ...]) -> str:
+    """The habit key of the set of legal actions `labels`: what the player does wherever it
+    has those choices, whatever the betting or its cards."""
+    return CHOICES_MARK + "/".join(labels)
+
+
+def from_choices(habits: Habits) -> Habits:
+    """`habits` with the model starting from the player's choices (`habit_start`)."""
+    return {**habits, FROM_CHOICES: {"on": 1.0}}
+
 
 @dataclass(frozen=True, slots=True)
 class DecisionValues:
@@ -75,12 +91,29 @@ def habit_counts(habits: Habits | None, key: str, labels: tuple[str, ...]
 def habit_model(habits: Habits | None, keys: tuple[str, ...], labels: tuple[str, ...],
                 strategy: tuple[float, ...], prior: float = HABIT_PRIOR) -> tuple[float, ...]:
     """The player's habits at a decision counted at several points, from the most general
-    (the betting) to the most specific (the betting and its cards): the bot's `strategy`
-    mixed with the counts of the first, that with the counts of the next, and so on."""
-    model = strategy
+    (the betting) to the most specific (the betting and its cards): its start
+    (`habit_start`) mixed with the counts of the first, that with the counts of the next, and
+    so on."""
+    model = habit_start(habits, labels, strategy, prior)
     for key in keys:
         model = habit_mix(habit_counts(habits, key, labels), model, prior)
     return model
+
+
+def habit_start(habits: Habits | None, labels: tuple[str, ...], strategy: tuple[float, ...],
+                prior: float = HABIT_PRIOR) -> tuple[float, ...]:
+    """Where the model of the player's habits starts: the bot's `strategy` for the player's
+    cards, or with `from_choices` the player's counts wherever it had these choices
+    (`choices_key`), mixed with that strategy.
+
+    Neither fits every player.  One who plays by its cards much as the bot does (a tight
+    rule) is told better by the bot's strategy; one who does not look at them (always call, a
+    coin flip) by what it did with the same choices.  So `app.services.analysis` values each
+    hand from both starts, and weighs the two estimates and the equilibrium's by their spread
+    over the earlier hands."""
+    if habits is None or FROM_CHOICES not in habits:
+        return strategy
+    return habit_mix(habit_counts(habits, choices_key(labels), labels), strategy, prior)
 
 
 def habit_mix(counts: tuple[float, ...] | None, strategy: tuple[float, ...],

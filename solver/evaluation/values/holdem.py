@@ -45,10 +45,12 @@ from solver.abstractions.holdem.percentiles import PercentileSpec, hand_codes, r
 from solver.abstractions.holdem.sampled_cfr import kernel_cards
 from solver.abstractions.holdem.sampled_kernel import SLOTS, Cards
 from solver.evaluation.values.base import (
+    FROM_CHOICES,
     HABIT_PRIOR,
     DecisionValues,
     Habits,
     Segment,
+    choices_key,
     habit_model,
 )
 from solver.evaluation.values.holdem_kernel import playout_values, range_values
@@ -70,8 +72,11 @@ SHIFT_TOLERANCE = 1e-12
 """Below this a re-solving bot's probabilities are its tables' (no correction to compute)."""
 BUCKET_MARK = "@"
 """Between the betting and the bucket in a habit key (``rc/c@17``)."""
-HabitTables = tuple[FloatArray, IntArray, FloatArray]
+HabitTables = tuple[FloatArray, IntArray, FloatArray, FloatArray]
 """A player's habits as the kernels read them (`HoldemValues._habit_tables`)."""
+_NO_HABITS: HabitTables = (np.zeros((0, SLOTS)), np.zeros(0, np.int64), np.zeros((0, 1, SLOTS)),
+                           np.zeros((0, SLOTS)))
+"""The bot's strategy for both players."""
 
 
 class TableBot(Protocol):
@@ -241,7 +246,7 @@ class HoldemValues:
         deals = self._deals(self.bot.rules, betting.round, board, hole, seat, posterior, rng)
         node = self.prepared.tree.node(betting)
         seed = int(rng.integers(2**31))
-        models = [(np.zeros((0, SLOTS)), np.zeros(0, np.int64), np.zeros((0, 1, SLOTS)))]
+        models = [_NO_HABITS]
         if habit_tables is not None:
             models.append(habit_tables)
         totals = np.zeros(2)
@@ -273,19 +278,16 @@ class HoldemValues:
         own = self.bot.action_probabilities(betting, board, np.array([hole], np.int64))[0]
         strategy = tuple(float(own[a]) for a in legal)
         values = np.zeros(SLOTS)
-        no_rows = np.zeros(0, np.int64)
-        no_counts = np.zeros((0, 1, SLOTS))
         seed = int(rng.integers(2**31))
-        self._kernel(deals, node, seat, hole, board, (np.zeros((0, SLOTS)), no_rows, no_counts),
-                     seed, values)
+        self._kernel(deals, node, seat, hole, board, _NO_HABITS, seed, values)
         keys = self.habit_keys(betting, board, hole)
         model_probabilities = model_values = None
         if habits is not None:
             model_probabilities = habit_model(habits, keys, labels, strategy, self.prior)
-            public, rows, counts = (habit_tables if habit_tables is not None
-                                    else self._habit_tables(habits))
             modelled = np.zeros(SLOTS)
-            self._kernel(deals, node, seat, hole, board, (public, rows, counts), seed, modelled)
+            self._kernel(deals, node, seat, hole, board,
+                         habit_tables if habit_tables is not None else self._habit_tables(habits),
+                         seed, modelled)
             model_values = tuple(float(modelled[a]) for a in legal)
         q = tuple(float(values[a]) for a in legal)
         return DecisionValues(labels, strategy, q, math.fsum(s * x for s, x in zip(strategy, q,
@@ -293,8 +295,8 @@ class HoldemValues:
                               model_probabilities, model_values, exact, keys)
 
     def _kernel(self, deals: Deals, node: int, seat: int, hole: tuple[int, ...],
-                board: tuple[int, ...], model: tuple[FloatArray, IntArray, FloatArray],
-                seed: int, out: FloatArray) -> None:
+                board: tuple[int, ...], model: HabitTables, seed: int, out: FloatArray
+                ) -> None:
         """Every deal's betting walked in full, over the whole range at once
         (`holdem_kernel.range_values`), where the deals are all there; played out once per deal
         (`holdem_kernel.playout_values`) where they are a sample: the same seed for both
@@ -320,8 +322,14 @@ class HoldemValues:
 
     def _habit_tables(self, habits: Habits) -> HabitTables:
         """The habits as arrays over the betting tree: counts per node (node, fold/call/raise),
-        and per node and bucket (`bucket_row` of a node into the (rows, buckets, 3) counts)."""
+        per node and bucket (`bucket_row` of a node into the (rows, buckets, 3) counts), and,
+        where the model starts from the player's choices (`base.from_choices`), per node the
+        counts wherever the player had the node's choices."""
         p = self.prepared
+        choices = np.zeros((0, SLOTS))
+        if FROM_CHOICES in habits:
+            choices = np.array([_slots(habits.get(choices_key(labels), {}))
+                                for labels in p.tree.labels]).reshape(-1, SLOTS)
         public = np.zeros((p.tree.num_nodes, SLOTS))
         rows = np.full(p.tree.num_nodes, -1, np.int64)
         specific: list[tuple[int, int, Mapping[str, float]]] = []
@@ -341,7 +349,7 @@ class HoldemValues:
                 rows[node] = int((rows >= 0).sum())
             if 0 <= b < widest:
                 table[rows[node], b] = _slots(counts)
-        return public, rows, table
+        return public, rows, table, choices
 
     def _deals(self, rules: HoldemRules, round_: int, board: tuple[int, ...],
                hole: tuple[int, ...], seat: int, posterior: FloatArray,

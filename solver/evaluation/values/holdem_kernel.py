@@ -9,8 +9,9 @@ tree's pre-order, with every node holding a value per hand the bot may hold.  `p
 takes a sample of deals and plays the betting out once per deal.
 
 The player at the decision (the *human*) may follow, instead of the bot's strategy for its
-cards, a model of its own habits: counts of the actions it took before at each betting node,
-and at each betting node with each of its buckets, mixed in that order into the strategy as
+cards, a model of its own habits: counts of the actions it took before wherever it had the
+node's choices (`choices`, empty unless the model starts there), at each betting node, and at
+each betting node with each of its buckets, mixed in that order into the strategy as
 ``(count(a) + k p(a)) / (count + k)`` (`solver.evaluation.values.base.habit_model`).
 """
 
@@ -66,8 +67,8 @@ def _probability(tree: BettingArrays, tables: FloatArray, row_start: IntArray, n
 def playout_values(tree: BettingArrays, start: int, human: int, cards: Cards,
                    tables: FloatArray, row_start: IntArray, decks: IntArray,
                    weights: FloatArray, model: FloatArray, bucket_row: IntArray,
-                   bucket_counts: FloatArray, prior: float, seed: int, out: FloatArray
-                   ) -> None:
+                   bucket_counts: FloatArray, choices: FloatArray, prior: float, seed: int,
+                   out: FloatArray) -> None:
     """Add to ``out[a]`` (a = fold, call, raise at decision node `start`, where `human` acts)
     the sum over deals s of ``weights[s]`` times the human's payoff when, after a, both play
     the betting out once: each action drawn from the player's probabilities (`tables`, as
@@ -79,6 +80,7 @@ def playout_values(tree: BettingArrays, start: int, human: int, cards: Cards,
     np.random.seed(seed)
     first_round = tree.round[start]
     use_model = model.shape[0] > 0
+    from_choices = choices.shape[0] > 0
     sign = 1.0 if human == 0 else -1.0
     hand = np.zeros(7, np.int64)
     bucket = np.zeros((2, 4), np.int64)
@@ -103,6 +105,7 @@ def playout_values(tree: BettingArrays, start: int, human: int, cards: Cards,
                 b = bucket[p, tree.round[n]]
                 counted = 0.0
                 specific = 0.0
+                started = 0.0
                 k = -1
                 if use_model and p == human:
                     k = bucket_row[n]
@@ -110,6 +113,8 @@ def playout_values(tree: BettingArrays, start: int, human: int, cards: Cards,
                         counted += model[n, a]
                         if k >= 0:
                             specific += bucket_counts[k, b, a]
+                        if from_choices:
+                            started += choices[n, a]
                 u = draws[step]
                 step += 1
                 chosen = -1
@@ -118,6 +123,8 @@ def playout_values(tree: BettingArrays, start: int, human: int, cards: Cards,
                     if tree.child[n, a] < 0:
                         continue
                     x = _probability(tree, tables, row_start, n, b, a)
+                    if started > 0.0:
+                        x = (choices[n, a] + prior * x) / (started + prior)
                     if counted > 0.0:
                         x = (model[n, a] + prior * x) / (counted + prior)
                     if specific > 0.0:
@@ -136,7 +143,7 @@ def range_values(tree: BettingArrays, start: int, human: int, cards: Cards,
                  tables: FloatArray, row_start: IntArray, hole: IntArray, board: IntArray,
                  holes: IntArray, shares: FloatArray, runouts: IntArray, boards: float,
                  model: FloatArray, bucket_row: IntArray, bucket_counts: FloatArray,
-                 prior: float, out: FloatArray) -> None:
+                 choices: FloatArray, prior: float, out: FloatArray) -> None:
     """What `playout_values` estimates, exactly, over every deal, vectorised over the bot's
     hands: for each
     runout (a row of `runouts`: the rest of the board), the betting below `start` is walked
@@ -146,6 +153,7 @@ def range_values(tree: BettingArrays, start: int, human: int, cards: Cards,
     end = tree.end[start]
     first_round = tree.round[start]
     use_model = model.shape[0] > 0
+    from_choices = choices.shape[0] > 0
     sign = 1.0 if human == 0 else -1.0
     n = holes.shape[0]
     span = end - start
@@ -203,6 +211,7 @@ def range_values(tree: BettingArrays, start: int, human: int, cards: Cards,
                 b = mine[tree.round[node]]
                 counted = 0.0
                 specific = 0.0
+                started = 0.0
                 k = -1
                 if use_model:
                     k = bucket_row[node]
@@ -210,11 +219,15 @@ def range_values(tree: BettingArrays, start: int, human: int, cards: Cards,
                         counted += model[node, a]
                         if k >= 0:
                             specific += bucket_counts[k, b, a]
+                        if from_choices:
+                            started += choices[node, a]
                 for a in range(SLOTS):
                     c = tree.child[node, a]
                     if c < 0:
                         continue
                     x = tables[row, b, a]
+                    if started > 0.0:
+                        x = (choices[node, a] + prior * x) / (started + prior)
                     if counted > 0.0:
                         x = (model[node, a] + prior * x) / (counted + prior)
                     if specific > 0.0:

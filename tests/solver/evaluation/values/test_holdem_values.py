@@ -19,7 +19,7 @@ from solver.algorithms.action_values import ActionValues, action_values
 from solver.engine.compile import compile_game
 from solver.engine.tree import PublicTree
 from solver.evaluation.holdem.policy import strategy_of
-from solver.evaluation.values.base import habit_mix
+from solver.evaluation.values.base import FROM_CHOICES, choices_key, from_choices, habit_mix
 from solver.evaluation.values.holdem import HoldemValues
 from solver.games import get_game
 from solver.games.holdem.betting import Betting
@@ -30,6 +30,11 @@ HABITS = {"": {"raise": 3.0, "call": 1.0}, "c": {"bet": 2.0}, "r": {"call": 4.0,
           **{f"@{b}": {"fold": 2.0} for b in range(0, 28, 3)},
           **{f"cc/@{b}": {"check": 3.0} for b in range(0, 84, 2)}}
 """A player's habits at some points of holdem-mini's betting, some with its hand's bucket."""
+CHOICES = {"#check/bet": {"bet": 3.0, "check": 1.0}, "#fold/call/raise": {"call": 5.0,
+                                                                         "raise": 1.0},
+           "#fold/call": {"fold": 2.0}}
+"""The same player's choices wherever it had them (`choices_key`), for the model started
+there (`from_choices`)."""
 
 
 @pytest.fixture(scope="module")
@@ -65,8 +70,13 @@ class Habitual:
         rows = self.bot.action_probabilities(betting, board, holes)
         legal = list(betting.legal_actions())
         codes = hand_codes(self.bot.rules, self.bot.spec, betting.round, holes, board)
+        labels = tuple(betting.label(a) for a in legal)
         for row, code in zip(rows, codes, strict=True):
             model = tuple(row[legal])
+            if FROM_CHOICES in self.habits:
+                counts = self.habits.get(choices_key(labels), {})
+                seen = tuple(counts.get(label, 0.0) for label in labels)
+                model = habit_mix(seen if sum(seen) else None, model)
             for key in (betting.acpc(), f"{betting.acpc()}@{code}"):
                 counts = self.habits.get(key, {})
                 seen = tuple(counts.get(betting.label(a), 0.0) for a in legal)
@@ -103,7 +113,8 @@ def random_hands(game: HoldemGame, bot: HulheBot, count: int, seed: int
 
 
 def compare(game: HoldemGame, tree: PublicTree, values: HoldemValues, hands: list[HoldemState],
-            references: dict[int, tuple[ActionValues, ActionValues]]) -> int:
+            references: dict[int, tuple[ActionValues, ActionValues]],
+            habits: Mapping[str, Mapping[str, float]] = HABITS) -> int:
     """Every decision of the random player in `hands` against the references; how many."""
     index = {key: i for i, key in enumerate(tree.infoset_keys)}
     offsets = tree.infoset_regret_offset
@@ -111,7 +122,7 @@ def compare(game: HoldemGame, tree: PublicTree, values: HoldemValues, hands: lis
     rng = np.random.default_rng(0)
     for n, final in enumerate(hands):
         seat = n % 2
-        decisions = iter(values.hand(final, seat, rng, HABITS))
+        decisions = iter(values.hand(final, seat, rng, habits))
         state = game.initial_state()
         for action in final.history:
             if state.current_player() == seat:
@@ -129,20 +140,30 @@ def compare(game: HoldemGame, tree: PublicTree, values: HoldemValues, hands: lis
     return compared
 
 
-def test_values_are_the_exact_action_values(mini: HoldemGame, bot: HulheBot) -> None:
+@pytest.mark.parametrize("start", ["strategy", "choices"])
+def test_values_are_the_exact_action_values(mini: HoldemGame, bot: HulheBot, start: str
+                                            ) -> None:
+    """With the habits' model started from the bot's strategy, and from the player's choices
+    (the kernels' `choices` table)."""
     tree = compile_game(mini)
-    habitual = Habitual(bot, HABITS)
+    habits = HABITS if start == "strategy" else from_choices({**HABITS, **CHOICES})
+    habitual = Habitual(bot, habits)
     references = {0: (exact(mini, tree, [bot]), exact(mini, tree, [habitual, bot])),
                   1: (exact(mini, tree, [bot]), exact(mini, tree, [bot, habitual]))}
     assert compare(mini, tree, HoldemValues(bot), random_hands(mini, bot, 60, seed=4),
-                   references) > 75
+                   references, habits) > 75
 
 
 def test_sampled_values_are_unbiased(mini: HoldemGame, bot: HulheBot) -> None:
     """Forced to sample (no deal enumerated), the values of a decision scatter around the
-    exact ones: the mean of 40 independent estimates lies within 4 standard errors."""
+    exact ones: the mean of 40 independent estimates lies within 4 standard errors; so do the
+    values with the player's habits, their model started from its choices (the play-out
+    kernel's `choices` table)."""
     tree = compile_game(mini)
     plain = exact(mini, tree, [bot])
+    habits = from_choices({**HABITS, **CHOICES})
+    habitual = Habitual(bot, habits)
+    modelled = {0: exact(mini, tree, [habitual, bot]), 1: exact(mini, tree, [bot, habitual])}
     index = {key: i for i, key in enumerate(tree.infoset_keys)}
     sampled = HoldemValues(bot, exact_deals=0, samples=300)
     rng = np.random.default_rng(1)
@@ -151,15 +172,18 @@ def test_sampled_values_are_unbiased(mini: HoldemGame, bot: HulheBot) -> None:
         seat = n % 2
         state = mini.initial_state()
         decisions = iter(range(100))
-        estimates = [sampled.hand(final, seat, rng) for _ in range(40)]  # each hand's once
+        estimates = [sampled.hand(final, seat, rng, habits) for _ in range(40)]  # each once
         for action in final.history:
             if state.current_player() == seat:
                 k = next(decisions)
-                runs = np.array([estimate[k].values for estimate in estimates])
                 i = index[state.information_state_key(seat)]
-                truth = plain.q[tree.infoset_regret_offset[i]:tree.infoset_regret_offset[i + 1]]
-                error = runs.std(axis=0, ddof=1) / np.sqrt(len(runs)) + 1e-12
-                assert np.all(np.abs(runs.mean(axis=0) - truth) <= 4 * error), (runs, truth)
+                lo, hi = tree.infoset_regret_offset[i], tree.infoset_regret_offset[i + 1]
+                for runs, truth in (
+                        (np.array([e[k].values for e in estimates]), plain.q[lo:hi]),
+                        (np.array([e[k].model_values for e in estimates]),
+                         modelled[seat].q[lo:hi])):
+                    error = runs.std(axis=0, ddof=1) / np.sqrt(len(runs)) + 1e-12
+                    assert np.all(np.abs(runs.mean(axis=0) - truth) <= 4 * error), (runs, truth)
                 assert not any(estimate[k].exact for estimate in estimates)
                 checked += 1
             state = state.apply_action(action)
