@@ -94,11 +94,11 @@ class TreeValues:
         for i in np.flatnonzero(tree.infoset_player == seat).tolist():
             labels = tree.infoset_labels[i]
             keys = habit_keys(tree.infoset_keys[i])
-            lo, hi = int(offsets[i]), int(offsets[i + 1])
-            strategy = tuple(self.strategy[lo:hi].tolist())
             if all(habit_counts(habits, key, labels) is None
                    for key in (choices_key(labels), *keys)):
                 continue
-            profile[lo:hi] = habit_model(habits, keys, labels, strategy, self.prior)
+            lo, hi = int(offsets[i]), int(offsets[i + 1])
+            profile[lo:hi] = habit_model(habits, keys, labels,
+                                         tuple(self.strategy[lo:hi].tolist()), self.prior)
         return profile, action_values(tree, profile)
 
