@@ -153,8 +153,8 @@ def analyse(valuer: HandValuer, trace: Trace, seat: int, payoff: float, state: M
     against: coach.Against = "best_reply" if isinstance(valuer, ReplyValues) else "equilibrium"
     gave_up = FORFEIT if forfeit else None
     judged = coach.judge(trace, seat, segments, payoff, gave_up, against)
-    from_choices_estimate = coach.judge(trace, seat, choice_segments, payoff, gave_up,
-                                        against).habitual
+    from_choices_estimate = coach.habits_estimate(trace, seat, choice_segments, payoff, gave_up,
+                                                  judged.plain)
     estimates = (judged.plain, judged.habitual, from_choices_estimate)
     weights = state.weights()
     review = replace(judged, adjusted=sum(w * e for w, e in zip(weights, estimates,

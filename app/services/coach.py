@@ -55,6 +55,7 @@ from app.services.bot import Policy
 from app.services.reply_values import BEST_TIES
 from app.services.trace import Trace
 from solver.evaluation.values import DecisionValues, Segment, choices_key
+from solver.games import State
 
 NEGLIGIBLE = 0.0005
 """What a decision may give up (or gain) against the equilibrium and still count as nothing:
@@ -131,13 +132,7 @@ def judge(trace: Trace, human_seat: int, segments: Sequence[Segment], payoff: fl
     `forfeit` (its label), the hand was given up at the human's last decision, whose value is
     then the payoff (the segments value that decision last). `against` says what the
     segments' values are: the equilibrium's, or the best reply's to an exploitable bot."""
-    values = [d for segment in segments for d in segment.decisions]
-    steps = [step for step in trace.steps if step.recorded.actor == human_seat]
-    chosen = [(s.recorded.seq, s.before, s.recorded.label) for s in steps]
-    if forfeit is not None:
-        chosen.append((trace.seq, trace.state, forfeit))
-    if len(values) != len(chosen):
-        raise ValueError(f"{len(values)} decisions valued, {len(chosen)} played")
+    values, chosen = _played(trace, human_seat, segments, forfeit)
     decisions = []
     taken: list[float] = []
     for (seq, state, label), valued in zip(chosen, values, strict=True):
@@ -152,17 +147,39 @@ def judge(trace: Trace, human_seat: int, segments: Sequence[Segment], payoff: fl
             accurate=lost <= ACCURACY_SHARE * (pot if pot else 1), exact=valued.exact,
             against=against))
     plain = _estimate(segments, taken, payoff, model=False)
-    habitual = plain
-    if all(d.model_values is not None for d in values) and all(
-            (s.start is None) == (s.model_start is None) for s in segments):
-        modelled = [payoff if label == forfeit and seq == trace.seq else
-                    _value_of(valued, label, model=True)
-                    for (seq, _, label), valued in zip(chosen, values, strict=True)]
-        habitual = _estimate(segments, modelled, payoff, model=True)
+    habitual = habits_estimate(trace, human_seat, segments, payoff, forfeit, plain)
     moves = tuple((key, label) for (_, _, label), valued in zip(chosen, values, strict=True)
                   if label != forfeit
                   for key in (choices_key(valued.labels), *valued.habit_keys))
     return HandReview(decisions, plain, plain, habitual, moves)
+
+
+def habits_estimate(trace: Trace, human_seat: int, segments: Sequence[Segment], payoff: float,
+                    forfeit: str | None, plain: float) -> float:
+    """The hand's luck-adjusted result with the habits' values of `segments` (`judge`'s
+    arguments); `plain`, the equilibrium's, where the segments were valued without habits."""
+    values, chosen = _played(trace, human_seat, segments, forfeit)
+    if not (all(d.model_values is not None for d in values) and all(
+            (s.start is None) == (s.model_start is None) for s in segments)):
+        return plain
+    modelled = [payoff if label == forfeit and seq == trace.seq else
+                _value_of(valued, label, model=True)
+                for (seq, _, label), valued in zip(chosen, values, strict=True)]
+    return _estimate(segments, modelled, payoff, model=True)
+
+
+def _played(trace: Trace, human_seat: int, segments: Sequence[Segment], forfeit: str | None
+            ) -> tuple[list[DecisionValues], list[tuple[int, State, str]]]:
+    """The human's valued decisions and, in the same order, (seq, state before, label) of
+    each move it played (the forfeit last, if any)."""
+    values = [d for segment in segments for d in segment.decisions]
+    steps = [step for step in trace.steps if step.recorded.actor == human_seat]
+    chosen = [(s.recorded.seq, s.before, s.recorded.label) for s in steps]
+    if forfeit is not None:
+        chosen.append((trace.seq, trace.state, forfeit))
+    if len(values) != len(chosen):
+        raise ValueError(f"{len(values)} decisions valued, {len(chosen)} played")
+    return values, chosen
 
 
 def _value_of(valued: DecisionValues, label: str, model: bool = False) -> float:

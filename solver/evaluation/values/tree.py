@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 from solver.algorithms.action_values import ActionValues, action_values
 from solver.engine.tree import PublicTree
 from solver.evaluation.values.base import (
+    FROM_CHOICES,
     HABIT_PRIOR,
     DecisionValues,
     Habits,
@@ -94,8 +95,8 @@ class TreeValues:
         for i in np.flatnonzero(tree.infoset_player == seat).tolist():
             labels = tree.infoset_labels[i]
             keys = habit_keys(tree.infoset_keys[i])
-            if all(habit_counts(habits, key, labels) is None
-                   for key in (choices_key(labels), *keys)):
+            if all(habit_counts(habits, key, labels) is None for key in (
+                    (choices_key(labels), *keys) if FROM_CHOICES in habits else keys)):
                 continue
             lo, hi = int(offsets[i]), int(offsets[i + 1])
             profile[lo:hi] = habit_model(habits, keys, labels,
