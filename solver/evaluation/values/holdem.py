@@ -104,6 +104,8 @@ class Prepared:
     tables: FloatArray  # (rows of every round, buckets, slots), rows normalised over legal
     row_start: IntArray  # per round: its first row in `tables`
     combos: IntArray  # every hand a player may hold: (hands, 2)
+    choice_keys: tuple[str, ...]  # the betting's sets of legal actions (`base.choices_key`)
+    choice_of: IntArray  # per node of the betting tree: its set's index in `choice_keys`
 
 
 def prepare(bot: TableBot) -> Prepared:
@@ -126,8 +128,11 @@ def prepare(bot: TableBot) -> Prepared:
         uniform = legal[:, None, :] / legal.sum(axis=1)[:, None, None]
         parts.append(np.where(totals > 0, grid / np.where(totals > 0, totals, 1.0), uniform))
     row_start = np.cumsum([0] + [len(p) for p in parts])[:-1].astype(np.int64)
+    keys: dict[str, int] = {}
+    choice_of = np.array([keys.setdefault(choices_key(labels), len(keys))
+                          for labels in tree.labels], np.int64)
     return Prepared(tree, kernel_cards(rules, buckets), np.ascontiguousarray(np.vstack(parts)),
-                    row_start, hole_combos(rules))
+                    row_start, hole_combos(rules), tuple(keys), choice_of)
 
 
 @dataclass(slots=True, eq=False)
@@ -327,9 +332,9 @@ class HoldemValues:
         counts wherever the player had the node's choices."""
         p = self.prepared
         choices = np.zeros((0, SLOTS))
-        if FROM_CHOICES in habits:
-            choices = np.array([_slots(habits.get(choices_key(labels), {}))
-                                for labels in p.tree.labels]).reshape(-1, SLOTS)
+        if FROM_CHOICES in habits:  # a handful of sets over thousands of nodes
+            counts = np.array([_slots(habits.get(key, {})) for key in p.choice_keys])
+            choices = np.ascontiguousarray(counts.reshape(-1, SLOTS)[p.choice_of])
         public = np.zeros((p.tree.num_nodes, SLOTS))
         rows = np.full(p.tree.num_nodes, -1, np.int64)
         specific: list[tuple[int, int, Mapping[str, float]]] = []
