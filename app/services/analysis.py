@@ -40,7 +40,7 @@ from app.services.player_totals import StyleRows
 from app.services.reply_values import ReplyValues
 from app.services.trace import Trace
 from app.services.valuers import Valuers
-from solver.evaluation.values import HandValuer, Segment, from_choices
+from solver.evaluation.values import HandValuer, Segment, both_starts
 from solver.games import get_game
 
 log = logging.getLogger("app.analysis")
@@ -142,14 +142,16 @@ def analyse(valuer: HandValuer, trace: Trace, seat: int, payoff: float, state: M
             segments: list[Segment] | None = None,
             choice_segments: list[Segment] | None = None) -> Analysis:
     """The hand of `trace` analysed for the player in `seat` (see the module doc).  `segments`
-    and `choice_segments`: the hand's values if the caller computed them already
-    (`HandValuer.segments` with ``state.habits``, and with them `from_choices`, and `seed`;
-    `benchmarks/luck.py` reads the first too)."""
-    if segments is None:
-        segments = valuer.segments(trace.state, seat, state.habits, np.random.default_rng(seed))
-    if choice_segments is None:  # the best reply's values do not read the habits
-        choice_segments = segments if isinstance(valuer, ReplyValues) else valuer.segments(
-            trace.state, seat, from_choices(state.habits), np.random.default_rng(seed))
+    and `choice_segments`: the hand's values if the caller computed them already, both or
+    neither (`solver.evaluation.values.both_starts` with ``state.habits`` and `seed`;
+    `benchmarks/luck.py` reads them too)."""
+    if (segments is None) != (choice_segments is None):
+        raise ValueError("give both segments and choice_segments, or neither")
+    if segments is None or choice_segments is None:
+        segments, choice_segments = (  # the best reply's values do not read the habits
+            (valuer.segments(trace.state, seat, state.habits, np.random.default_rng(seed)),) * 2
+            if isinstance(valuer, ReplyValues) else
+            both_starts(valuer, trace.state, seat, state.habits, seed))
     against: coach.Against = "best_reply" if isinstance(valuer, ReplyValues) else "equilibrium"
     gave_up = FORFEIT if forfeit else None
     judged = coach.judge(trace, seat, segments, payoff, gave_up, against)

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -159,43 +159,53 @@ class HoldemValues:
                  rng: np.random.Generator) -> list[Segment]:
         """The hand as one segment whose start is not known exactly (the bot's value is only
         estimated by self-play), with the correction for a re-solving bot: see `walk`."""
+        return self.segments_of(final, seat, rng, (habits,))[0]
+
+    def segments_of(self, final: State, seat: int, rng: np.random.Generator,
+                    models: Sequence[Habits | None]) -> list[list[Segment]]:
+        """`segments` with each of `models` for the habits, in one walk of the hand: the
+        plain values, the deals, the bot's range and its advice are every model's (valued
+        apart, each would draw the same deals from a generator seeded alike)."""
         if not isinstance(final, HoldemState):
             raise ValueError(f"{type(final).__name__} is not a hold'em position")
-        decisions, correction, model_correction = self.walk(final, seat, rng, habits)
-        return [Segment(None, None, tuple(decisions), correction, model_correction)]
+        return [[Segment(None, None, tuple(decisions), correction, model_correction)]
+                for decisions, correction, model_correction
+                in self.walk(final, seat, rng, models)]
 
     def hand(self, final: HoldemState, seat: int, rng: np.random.Generator,
              habits: Habits | None = None) -> list[DecisionValues]:
         """Every decision of the player in `seat` in the hand that reached `final`, valued
         (with its habits too, if given); a hand left at the player's decision (a forfeit) has
         that decision valued last."""
-        return self.walk(final, seat, rng, habits)[0]
+        return self.walk(final, seat, rng, (habits,))[0][0]
 
     def walk(self, final: HoldemState, seat: int, rng: np.random.Generator,
-             habits: Habits | None = None) -> tuple[list[DecisionValues], float, float]:
-        """`hand`'s decisions, and the sums of `correction` over the bot's decisions where
-        `played` is not its tables and of `as_played`'s shifts over the player's (the plain
-        one and the habits' one)."""
+             models: Sequence[Habits | None]) -> list[tuple[list[DecisionValues], float, float]]:
+        """Per model of `models`: `hand`'s decisions, and the sums of `correction` over the
+        bot's decisions where `played` is not its tables and of `as_played`'s shifts over
+        the player's (the plain one and the habits' one)."""
         combos = self.prepared.combos
         hole = final.hole(seat)
         weights = (~np.isin(combos, hole).any(axis=1)).astype(np.float64)
-        out: list[DecisionValues] = []
-        corrections = np.zeros(2)
-        tables = self._habit_tables(habits) if habits is not None else None  # once a hand
+        out: list[list[DecisionValues]] = [[] for _ in models]
+        corrections = np.zeros((len(models), 2))
+        tables = [self._habit_tables(h) if h is not None else None for h in models]  # once
         state = final.game.initial_state()
         for action in (*final.history, None):
             player = state.current_player()
             if player == seat:
                 board = state.board()
                 live = np.where(np.isin(combos, board).any(axis=1), 0.0, weights)
-                valued = self.decision(state.betting, board, hole, seat, live, rng, habits,
-                                       tables)
-                if self.played is not None:
-                    valued, shift = self.as_played(self.played, valued, state.betting, board,
-                                                   hole, habits)
-                    if out:  # the first decision's value is not in the result (`Segment`)
-                        corrections += shift
-                out.append(valued)
+                valued = self.decisions(state.betting, board, hole, seat, live, rng, models,
+                                        tables)
+                advice = (None if self.played is None else
+                          self.advice(self.played, state.betting, board, hole))
+                for m, (habits, decision) in enumerate(zip(models, valued, strict=True)):
+                    if advice is not None:
+                        decision, shift = self.as_played(advice, decision, habits)
+                        if out[m]:  # the first decision's value is not in the result
+                            corrections[m] += shift
+                    out[m].append(decision)
             elif player == 1 - seat and action is not None:
                 playing = self.played if self.played is not None else self.bot
                 possible = ~np.isin(combos, state.board()).any(axis=1)  # others weigh 0
@@ -212,17 +222,23 @@ class HoldemValues:
                 weights[possible] *= probabilities[:, action]
             if action is not None:
                 state = state.apply_action(action)
-        return out, float(corrections[0]), float(corrections[1])
+        return [(decisions, float(c[0]), float(c[1]))
+                for decisions, c in zip(out, corrections, strict=True)]
 
-    def as_played(self, played: HoldemPolicy, valued: DecisionValues, betting: Betting,
-                  board: tuple[int, ...], hole: tuple[int, ...], habits: Habits | None
-                  ) -> tuple[DecisionValues, FloatArray]:
-        """The decision with the advice of what the bot plays (`played`, a re-solve's
-        strategy for the player's seat, the one the hint shows) instead of its tables', V(I)
-        its mix of the same Q; and what that changes in V(I) (with the habits' too), which the
-        segment's correction adds back: the result still telescopes with the tables' V."""
+    @staticmethod
+    def advice(played: HoldemPolicy, betting: Betting, board: tuple[int, ...],
+               hole: tuple[int, ...]) -> tuple[float, ...]:
+        """What the bot plays in the player's place (`played`, a re-solve's strategy for the
+        player's seat): the hint's advice, over the legal actions."""
         row = played.action_probabilities(betting, board, np.array([hole], np.int64))[0]
-        strategy = tuple(float(row[a]) for a in betting.legal_actions())
+        return tuple(float(row[a]) for a in betting.legal_actions())
+
+    def as_played(self, strategy: tuple[float, ...], valued: DecisionValues,
+                  habits: Habits | None) -> tuple[DecisionValues, FloatArray]:
+        """The decision with the `advice` of what the bot plays (`strategy`) instead of its
+        tables', V(I) its mix of the same Q; and what that changes in V(I) (with the habits'
+        too), which the segment's correction adds back: the result still telescopes with the
+        tables' V."""
         if np.allclose(strategy, valued.probabilities, rtol=0.0, atol=SHIFT_TOLERANCE):
             return valued, np.zeros(2)
         value = math.fsum(p * q for p, q in zip(strategy, valued.values, strict=True))
@@ -237,13 +253,14 @@ class HoldemValues:
 
     def correction(self, betting: Betting, board: tuple[int, ...], hole: tuple[int, ...],
                    seat: int, posterior: FloatArray, shift: FloatArray,
-                   rng: np.random.Generator, habit_tables: HabitTables | None = None
+                   rng: np.random.Generator, habit_tables: Sequence[HabitTables | None] = (None,)
                    ) -> FloatArray:
         """AIVAT's term for a decision of the bot where it plays `shift` (per hand and
         action: its probabilities less its tables') away from the tables the values assume:
         ``sum over its hands h and actions a of posterior(h) shift(h, a) V(h, a)``, V the
-        player's value after a with both following the tables (with the habits' too, if
-        `habit_tables` are given: the second entry).  The terms of the player's decisions add
+        player's value after a with both following the tables; a row per entry of
+        `habit_tables`: the plain term, and the term with the player following those habits
+        (the plain one again where None).  The terms of the player's decisions add
         up to its payoff in expectation only if every bot decision is a zero-mean step of V;
         this one's step has this expectation, which the luck-adjusted result adds.  Exact
         where the deals are all there (the turn and the river), a sample where not, as
@@ -251,19 +268,18 @@ class HoldemValues:
         deals = self._deals(self.bot.rules, betting.round, board, hole, seat, posterior, rng)
         node = self.prepared.tree.node(betting)
         seed = int(rng.integers(2**31))
-        models = [_NO_HABITS]
-        if habit_tables is not None:
-            models.append(habit_tables)
-        totals = np.zeros(2)
-        for m, model in enumerate(models):
+
+        def term(model: HabitTables) -> float:
+            total = 0.0
             for a in betting.legal_actions():
                 out = np.zeros(SLOTS)
                 weighted = replace(deals, weights=deals.weights * shift[deals.rows, a])
                 self._kernel(weighted, node, seat, hole, board, model, seed, out)
-                totals[m] += out[a]
-        if habit_tables is None:
-            totals[1] = totals[0]
-        return totals
+                total += out[a]
+            return total
+
+        plain = term(_NO_HABITS)
+        return np.array([[plain, plain if t is None else term(t)] for t in habit_tables])
 
     def decision(self, betting: Betting, board: tuple[int, ...], hole: tuple[int, ...],
                  seat: int, posterior: FloatArray, rng: np.random.Generator,
@@ -271,6 +287,15 @@ class HoldemValues:
                  ) -> DecisionValues:
         """One decision: the human in `seat` holds `hole` on `board` after `betting`; the bot's
         hands (`prepared.combos`) weigh `posterior` (zero for those that cannot be)."""
+        return self.decisions(betting, board, hole, seat, posterior, rng, (habits,),
+                              (habit_tables,))[0]
+
+    def decisions(self, betting: Betting, board: tuple[int, ...], hole: tuple[int, ...],
+                  seat: int, posterior: FloatArray, rng: np.random.Generator,
+                  models: Sequence[Habits | None], tables: Sequence[HabitTables | None]
+                  ) -> list[DecisionValues]:
+        """`decision` with each of `models` for the habits (`tables`: theirs, where built),
+        over the same deals: the plain values are computed once."""
         p = self.prepared
         rules = self.bot.rules
         if not posterior.sum() > 0:
@@ -286,18 +311,21 @@ class HoldemValues:
         seed = int(rng.integers(2**31))
         self._kernel(deals, node, seat, hole, board, _NO_HABITS, seed, values)
         keys = self.habit_keys(betting, board, hole)
-        model_probabilities = model_values = None
-        if habits is not None:
-            model_probabilities = habit_model(habits, keys, labels, strategy, self.prior)
-            modelled = np.zeros(SLOTS)
-            self._kernel(deals, node, seat, hole, board,
-                         habit_tables if habit_tables is not None else self._habit_tables(habits),
-                         seed, modelled)
-            model_values = tuple(float(modelled[a]) for a in legal)
         q = tuple(float(values[a]) for a in legal)
-        return DecisionValues(labels, strategy, q, math.fsum(s * x for s, x in zip(strategy, q,
-                                                                                 strict=True)),
-                              model_probabilities, model_values, exact, keys)
+        value = math.fsum(s * x for s, x in zip(strategy, q, strict=True))
+        out = []
+        for habits, table in zip(models, tables, strict=True):
+            model_probabilities = model_values = None
+            if habits is not None:
+                model_probabilities = habit_model(habits, keys, labels, strategy, self.prior)
+                modelled = np.zeros(SLOTS)
+                self._kernel(deals, node, seat, hole, board,
+                             table if table is not None else self._habit_tables(habits),
+                             seed, modelled)
+                model_values = tuple(float(modelled[a]) for a in legal)
+            out.append(DecisionValues(labels, strategy, q, value, model_probabilities,
+                                      model_values, exact, keys))
+        return out
 
     def _kernel(self, deals: Deals, node: int, seat: int, hole: tuple[int, ...],
                 board: tuple[int, ...], model: HabitTables, seed: int, out: FloatArray
@@ -333,8 +361,8 @@ class HoldemValues:
         p = self.prepared
         choices = np.zeros((0, SLOTS))
         if FROM_CHOICES in habits:  # a handful of sets over thousands of nodes
-            counts = np.array([_slots(habits.get(key, {})) for key in p.choice_keys])
-            choices = np.ascontiguousarray(counts.reshape(-1, SLOTS)[p.choice_of])
+            per_set = np.array([_slots(habits.get(key, {})) for key in p.choice_keys])
+            choices = np.ascontiguousarray(per_set.reshape(-1, SLOTS)[p.choice_of])
         public = np.zeros((p.tree.num_nodes, SLOTS))
         rows = np.full(p.tree.num_nodes, -1, np.int64)
         specific: list[tuple[int, int, Mapping[str, float]]] = []

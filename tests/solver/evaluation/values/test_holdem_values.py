@@ -19,6 +19,7 @@ from solver.algorithms.action_values import ActionValues, action_values
 from solver.engine.compile import compile_game
 from solver.engine.tree import PublicTree
 from solver.evaluation.holdem.policy import strategy_of
+from solver.evaluation.values import both_starts
 from solver.evaluation.values.base import FROM_CHOICES, choices_key, from_choices, habit_mix
 from solver.evaluation.values.holdem import HoldemValues
 from solver.games import get_game
@@ -235,3 +236,26 @@ def test_the_bots_range_follows_what_it_played(mini: HoldemGame, bot: HulheBot) 
             bot_acted |= state.current_player() == 1 - seat
             state = state.apply_action(action)
     assert checked >= 5
+
+
+@pytest.mark.parametrize("exact_deals", [None, 0])
+def test_both_starts_in_one_walk_are_two_walks(mini: HoldemGame, bot: HulheBot,
+                                                exact_deals: int | None) -> None:
+    """`both_starts` values a hand once for the habits' two starts (the plain values, the
+    deals and the bot's range shared): exactly what two separate walks give, against a bot
+    that plays otherwise than its tables (so that the advice and the corrections count), with
+    every deal and with sampled ones."""
+    habits = {**HABITS, **CHOICES}
+    checked = 0
+    for n, final in enumerate(random_hands(mini, bot, 10, seed=6)):
+        seat = n % 2
+        played = OnlyTheDealtHand(bot, final.hole(1 - seat), final.hole(seat))
+        values = (HoldemValues(bot, played) if exact_deals is None else
+                  HoldemValues(bot, played, exact_deals=0, samples=200))
+        together = both_starts(values, final, seat, habits, seed=n)
+        apart = (values.segments(final, seat, habits, np.random.default_rng(n)),
+                 values.segments(final, seat, from_choices(habits), np.random.default_rng(n)))
+        assert together == apart
+        assert together[0] != together[1]
+        checked += sum(s.correction != 0.0 for s in together[0])
+    assert checked >= 3
