@@ -19,7 +19,8 @@ At a decision of the player (the *human*) with hole cards H on board B:
   many (the flop and before), `samples` deals drawn from the same distribution (a hand by its
   posterior, then the board uniformly from the cards that hand and the human's leave), each
   weighing 1 / samples: an unbiased estimate, whose error is independent of the human's choice
-  and so adds spread to the luck-adjusted result but no bias;
+  and so adds spread to the luck-adjusted result but no bias
+  (`solver.evaluation.values.holdem_deals`);
 * on each deal the betting below the decision with both players following the tables
   (`solver.evaluation.values.holdem_kernel`, numba, every deal in one call): walked in full
   where the deals are all there, played out once per deal (each action drawn from the
@@ -31,7 +32,6 @@ The human's hand is one, so the work is the deals times the betting the two stra
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -53,6 +53,7 @@ from solver.evaluation.values.base import (
     choices_key,
     habit_model,
 )
+from solver.evaluation.values.holdem_deals import Deals, deals_for
 from solver.evaluation.values.holdem_kernel import playout_values, range_values
 from solver.games.base import State
 from solver.games.holdem.betting import Betting
@@ -387,64 +388,12 @@ class HoldemValues:
     def _deals(self, rules: HoldemRules, round_: int, board: tuple[int, ...],
                hole: tuple[int, ...], seat: int, posterior: FloatArray,
                rng: np.random.Generator) -> Deals:
-        """Every deal if there are at most `exact_deals` (the bot's live hands with their
-        posterior shares, and every runout), else `samples` deals drawn from the posterior
-        and the cards left."""
-        combos = self.prepared.combos
-        live = np.flatnonzero(posterior > 0)
-        share = posterior[live] / posterior[live].sum()
-        unseen = np.setdiff1d(np.arange(rules.num_cards), np.array(hole + board, np.int64))
-        later = rules.board_cards[round_ + 1:]
-        to_come = sum(later)
-        boards = 1
-        left = len(unseen) - rules.hole_cards
-        for count in later:
-            boards *= math.comb(left, count)
-            left -= count
-        if len(live) * boards <= self.exact_deals:
-            return Deals(np.ascontiguousarray(combos[live]), np.ascontiguousarray(share),
-                         _runouts(unseen, later), boards, live)
-        n = self.samples
-        rows = live[rng.choice(len(live), size=n, p=share)]
-        bot_holes = combos[rows]
-        keys = rng.random((n, len(unseen)))
-        keys[(unseen[None, :, None] == bot_holes[:, None, :]).any(axis=2)] = np.inf
-        rest = unseen[np.argpartition(keys, to_come - 1, axis=1)[:, :to_come]
-                      if to_come else np.zeros((n, 0), np.int64)]
-        mine = np.broadcast_to(np.array(hole, np.int64), (n, rules.hole_cards))
-        seats = (mine, bot_holes) if seat == 0 else (bot_holes, mine)
-        shown = np.broadcast_to(np.array(board, np.int64), (n, len(board)))
-        decks = np.ascontiguousarray(np.hstack([*seats, shown, rest.reshape(n, to_come)]),
-                                     np.int64)
-        return Deals(bot_holes, np.full(n, 1.0 / n), None, boards, rows, decks)
-
-
-@dataclass(frozen=True, slots=True)
-class Deals:
-    """What a decision is valued over: every deal (the bot's live `holes` with their posterior
-    `weights`, every `runouts` row, each hand leaving `boards` of them), or a sample of them
-    (`decks`: rows of player 0's hole cards, player 1's, the whole board; `weights` 1/n)."""
-
-    holes: IntArray
-    weights: FloatArray
-    runouts: IntArray | None
-    boards: int
-    rows: IntArray  # per hand of `holes`: its row of `Prepared.combos`
-    decks: IntArray = field(default_factory=lambda: np.zeros((0, 0), np.int64))
+        """`holdem_deals.deals_for` with this valuer's hands and sizes."""
+        return deals_for(self.prepared.combos, rules, round_, board, hole, seat, posterior, rng,
+                         exact_deals=self.exact_deals, samples=self.samples)
 
 
 def _slots(counts: Mapping[str, float]) -> list[float]:
     """Counts by label as fold, call, raise (a check is a call, a bet a raise: the same ids)."""
     return [counts.get("fold", 0.0), counts.get("call", 0.0) + counts.get("check", 0.0),
             counts.get("raise", 0.0) + counts.get("bet", 0.0)]
-
-
-def _runouts(unseen: IntArray, later: tuple[int, ...]) -> IntArray:
-    """Every way to deal `later` cards per round from `unseen` (a set per round, rounds in
-    order): shape (runouts, sum(later))."""
-    rows: list[tuple[int, ...]] = [()]
-    for count in later:
-        rows = [row + combo for row in rows
-                for combo in itertools.combinations([int(c) for c in unseen
-                                                     if c not in row], count)]
-    return np.array(rows, np.int64).reshape(len(rows), sum(later))
