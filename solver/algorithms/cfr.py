@@ -61,6 +61,19 @@ class Schedule:
             return pos, neg, ((t - 1) / t) ** self.gamma, 1.0
         return 1.0, 1.0, 1.0, float(t) ** self.average_power
 
+    def summed(self, t: int) -> tuple[float, float, float, float]:
+        """`discounts`, with the average kept as a plain sum of growing weights (average
+        discount 1): the same average once normalised, since discounting everything before `t`
+        by d(t) equals weighing `t` by 1 / (d(2) ... d(t)) (Discounted CFR's (t-1)/t to the
+        gamma: weight t^gamma; Linear CFR's (t-1)/t: weight t).  The kernels then leave an
+        average entry alone where the traverser's reach is zero."""
+        positive, negative, _, weight = self.discounts(t)
+        if self.linear:
+            return positive, negative, 1.0, float(t)
+        if self.alpha is not None:
+            return positive, negative, 1.0, float(t) ** self.gamma
+        return positive, negative, 1.0, weight
+
 
 SCHEDULES = {
     s.name: s
@@ -159,7 +172,7 @@ class CFRSolver:
         done = 0
         while done < iterations:
             block = 1 if callback is not None else min(iterations - done, _BLOCK)
-            self._run(np.array([self.schedule.discounts(self.iterations + 1 + i)
+            self._run(np.array([self.schedule.summed(self.iterations + 1 + i)
                                 for i in range(block)]))
             self.iterations += block
             done += block

@@ -323,6 +323,7 @@ def cfr_update(tree, player, strategy, own_reach, opponent_reach, values, action
                     v = expected_action_value(strategy, action_values, base, count)
                     values[first + j] = v
                     w = average_weight * own_reach[first + j]
+                    averaging = w != 0.0 or average_discount != 1.0  # else it stays as it is
                     total = 0.0  # of the positive regrets to match on
                     for a in range(count):
                         instant = action_values[base + a] - v
@@ -332,8 +333,9 @@ def cfr_update(tree, player, strategy, own_reach, opponent_reach, values, action
                         if floor and r < 0.0:
                             r = 0.0
                         regrets[base + a] = r
-                        average[base + a] = (average[base + a] * average_discount
-                                             + w * strategy[base + a])
+                        if averaging:
+                            average[base + a] = (average[base + a] * average_discount
+                                                 + w * strategy[base + a])
                         if keep_last:
                             last_regrets[base + a] = instant
                             r += instant

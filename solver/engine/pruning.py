@@ -355,6 +355,7 @@ def _ascend(tree, player, strategy, own, opponent, values, action_values, regret
                     v = expected_action_value(strategy, action_values, base, count)
                     values[first + j] = v
                     w = average_weight * own[first + j]
+                    averaging = w != 0.0 or average_discount != 1.0
                     total = 0.0
                     for a in range(count):
                         r = regrets[base + a]
@@ -363,8 +364,9 @@ def _ascend(tree, player, strategy, own, opponent, values, action_values, regret
                         if floor and r < 0.0:
                             r = 0.0
                         regrets[base + a] = r
-                        average[base + a] = (average[base + a] * average_discount
-                                             + w * strategy[base + a])
+                        if averaging:
+                            average[base + a] = (average[base + a] * average_discount
+                                                 + w * strategy[base + a])
                         total += positive_regret(r)
                     for a in range(count):
                         strategy[base + a] = matched_probability(regrets[base + a], total, count)
