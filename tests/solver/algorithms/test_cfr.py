@@ -113,3 +113,22 @@ def test_dudo_iterates_match_openspiel(pruning: bool) -> None:
     OpenSpiel's, plain and pruned."""
     assert_iterates_match_openspiel("dudo", "liars_dice", "cfr+", blocks=1, block=8,
                                     pruning=pruning)
+
+
+@pytest.mark.parametrize("algorithm", ["dcfr", "lcfr"])
+@pytest.mark.parametrize("pruning", [False, True])
+def test_summed_average_is_the_discounted_one(algorithm: str, pruning: bool) -> None:
+    """The solver keeps the average as a sum of growing weights (`Schedule.summed`) so that
+    the kernels can leave it alone where the traverser's reach is zero; normalised, it is the
+    average the schedule's own discounts give, entry by entry."""
+    tree = compile_game(get_game("leduc"))
+    summed, discounted = (CFRSolver(tree, algorithm, pruning=pruning) for _ in range(2))
+    schedule = SCHEDULES[algorithm]
+    assert schedule.summed(5)[2] == 1.0 and schedule.discounts(5)[2] < 1.0
+    summed.iterate(120)
+    discounted._run(np.array([schedule.discounts(t) for t in range(1, 121)]))
+    summed.settle()
+    discounted.settle()
+    assert not np.allclose(summed.average, discounted.average)  # two scales of one average
+    np.testing.assert_allclose(summed.average_strategy(), discounted.average_strategy(),
+                               rtol=1e-9, atol=1e-12)
