@@ -249,14 +249,16 @@ def card_terminals_of(tree, player, opponent_reach, values, nodes, count, listed
 
 
 @njit(cache=True, inline="always")
-def pass_up(tree, node, player, values, action_values):
+def pass_up(tree, node, player, values, action_values, count=-1):
     """Add `player`'s values at `node` to where each slot came from: the value of the action
     the player took at the parent node, or (after chance or the other player's move, whose
-    probabilities are already in the reach and the payoffs) the parent slot's value."""
+    probabilities are already in the reach and the payoffs) the parent slot's value.  `count`,
+    when given, is the node's slot count as a caller compiled for one width knows it (a loop
+    of a length LLVM knows: pruned Dudo about 5% faster)."""
     if tree.parent[node] < 0:
         return
     first = tree.slot_offset[player, node]
-    for s in range(first, first + tree.slot_count[player, node]):
+    for s in range(first, first + (count if count >= 0 else tree.slot_count[player, node])):
         e = tree.slot_edge[player, s]
         if e >= 0:
             action_values[e] += values[s]

@@ -372,7 +372,7 @@ def _ascend(tree, player, strategy, own, opponent, values, action_values, regret
                         strategy[base + a] = matched_probability(regrets[base + a], total, count)
         elif kind == TERMINAL_NODE:
             sparse_terminal_values(tree, n, n, player, opponent, values, width)
-        pass_up(tree, n, player, values, action_values)
+        pass_up(tree, n, player, values, action_values, slots_at(tree, player, n, width))
     return root_value(tree, player, values)
 
 
