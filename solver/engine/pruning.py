@@ -51,10 +51,15 @@ from solver.engine.tree import FloatArray, IntArray, TreeArrays
 
 
 def uniform_width(tree: TreeArrays) -> int:
-    """The slot count every public node has for both players (Kuhn's 3, Dudo's 6), or 0 when
-    it varies (a board dealt, dice of different counts)."""
+    """The slot count every public node has for both players (Kuhn's 3, Dudo's 6), laid out
+    node after node (node n's first slot is n x width), or 0 when either fails (a board dealt,
+    dice of different counts)."""
     counts = np.unique(tree.slot_count)
-    return int(counts[0]) if len(counts) == 1 else 0
+    if len(counts) != 1:
+        return 0
+    width = int(counts[0])
+    regular = np.arange(len(tree.kind)) * width
+    return width if all(np.array_equal(row, regular) for row in tree.slot_offset) else 0
 
 
 @njit(cache=True, inline="always")
@@ -63,6 +68,13 @@ def slots_at(tree, player, node, width):
     compiled with a constant width (`pruned_iterations_for`) the loops over a node's slots have
     a length LLVM knows and unrolls: pruned Dudo's iteration about 1.2 times faster."""
     return width if width > 0 else tree.slot_count[player, node]
+
+
+@njit(cache=True, inline="always")
+def first_slot(tree, player, node, width):
+    """`player`'s first slot at `node`: ``node x width`` when `width` is not 0 (a product
+    instead of a load: pruned Dudo about 5% faster)."""
+    return node * width if width > 0 else tree.slot_offset[player, node]
 
 
 class PruneState(NamedTuple):
@@ -151,7 +163,7 @@ def skip(tree, state, player, node, own_reach, own_first, positive_discount, neg
          average_discount, average_weight, width):
     """Record that `player`'s update skips `node`'s subtree this iteration; the player's reach at
     the node's slots is ``own_reach[own_first:]``."""
-    first = tree.slot_offset[player, node]
+    first = first_slot(tree, player, node, width)
     count = slots_at(tree, player, node, width)
     if state.pruned[player, node] == 0:
         state.pruned[player, node] = 1
@@ -283,9 +295,9 @@ def _descend(tree, state, player, strategy, reach, values, action_values, regret
     at = 0
     while at < n_nodes:
         n = walk[at]
-        first = tree.slot_offset[player, n]
+        first = first_slot(tree, player, n, width)
         last = first + slots_at(tree, player, n, width)
-        o_first = tree.slot_offset[other, n]
+        o_first = first_slot(tree, other, n, width)
         o_last = o_first + slots_at(tree, other, n, width)
         if own_written[n] != current:
             for s in range(first, last):
@@ -343,7 +355,7 @@ def _ascend(tree, player, strategy, own, opponent, values, action_values, regret
             sparse_terminal_values(tree, folded[n], n, player, opponent, values, width)
         elif kind == DECISION_NODE:
             if tree.actor[n] == player:
-                first = tree.slot_offset[player, n]
+                first = first_slot(tree, player, n, width)
                 count = tree.num_actions[n]
                 forced = count == 1  # a forced move: only its value (see `kernels.cfr_update`)
                 if forced:
@@ -383,9 +395,9 @@ def sparse_terminal_values(tree, node, at, player, opponent_reach, values, width
     payoff matrix so that the other player's private states it does not hold (most of them,
     near an equilibrium) are left out; it zeroes `values` at the slots first (`_descend` does
     not)."""
-    first = tree.slot_offset[player, at]
+    first = first_slot(tree, player, at, width)
     count = slots_at(tree, player, at, width)
-    o_first = tree.slot_offset[1 - player, at]
+    o_first = first_slot(tree, 1 - player, at, width)
     o_count = slots_at(tree, 1 - player, at, width)
     base = tree.payoff_offset[node]
     payoffs = tree.payoffs
