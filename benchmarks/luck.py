@@ -30,7 +30,7 @@ from app.services.strategy_source import StrategySource
 from solver.algorithms.exploitability import evaluate_strategy
 from solver.engine.compile import compile_game
 from solver.evaluation.holdem.policy import strategy_of
-from solver.evaluation.values import both_starts, valuer_for
+from solver.evaluation.values import valuer_for
 from solver.evaluation.values.base import Segment
 from solver.evaluation.values.holdem import HoldemValues
 from solver.evaluation.values.tree import TreeValues
@@ -64,8 +64,8 @@ def measure(game_name: str, store: Path, player: str, hands: int, seed: int, eve
     for n in range(hands):
         seat = n % 2
         payoff, trace = play(game, bot, seat, choose, rng)
-        segments, choice_segments = both_starts(valuer, trace.state, seat, state.habits,
-                                                seed * 1_000_003 + n)
+        segments, choice_segments = valuer.both_starts(trace.state, seat, state.habits,
+                                                       seed * 1_000_003 + n)
         done = analysis.analyse(valuer, trace, seat, payoff, state, seed=seed * 1_000_003 + n,
                                 segments=segments, choice_segments=choice_segments)
         state = done.state

@@ -37,10 +37,9 @@ from app.services.bot import Policy
 from app.services.errors import StrategyUnavailableError
 from app.services.hand_store import Finish, HandRow
 from app.services.player_totals import StyleRows
-from app.services.reply_values import ReplyValues
 from app.services.trace import Trace
 from app.services.valuers import Valuers
-from solver.evaluation.values import HandValuer, Segment, both_starts
+from solver.evaluation.values import HandValuer, Segment
 from solver.games import get_game
 
 log = logging.getLogger("app.analysis")
@@ -143,18 +142,14 @@ def analyse(valuer: HandValuer, trace: Trace, seat: int, payoff: float, state: M
             choice_segments: list[Segment] | None = None) -> Analysis:
     """The hand of `trace` analysed for the player in `seat` (see the module doc).  `segments`
     and `choice_segments`: the hand's values if the caller computed them already, both or
-    neither (`solver.evaluation.values.both_starts` with ``state.habits`` and `seed`;
+    neither (the valuer's `both_starts` with ``state.habits`` and `seed`;
     `benchmarks/luck.py` reads them too)."""
     if (segments is None) != (choice_segments is None):
         raise ValueError("give both segments and choice_segments, or neither")
     if segments is None or choice_segments is None:
-        segments, choice_segments = (  # the best reply's values do not read the habits
-            (valuer.segments(trace.state, seat, state.habits, np.random.default_rng(seed)),) * 2
-            if isinstance(valuer, ReplyValues) else
-            both_starts(valuer, trace.state, seat, state.habits, seed))
-    against: coach.Against = "best_reply" if isinstance(valuer, ReplyValues) else "equilibrium"
+        segments, choice_segments = valuer.both_starts(trace.state, seat, state.habits, seed)
     gave_up = FORFEIT if forfeit else None
-    judged = coach.judge(trace, seat, segments, payoff, gave_up, against)
+    judged = coach.judge(trace, seat, segments, payoff, gave_up, valuer.reference)
     from_choices_estimate = coach.habits_estimate(trace, seat, choice_segments, payoff, gave_up,
                                                   judged.plain)
     estimates = (judged.plain, judged.habitual, from_choices_estimate)

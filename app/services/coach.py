@@ -49,12 +49,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
 from app.services.bot import Policy
 from app.services.reply_values import BEST_TIES
 from app.services.trace import Trace
-from solver.evaluation.values import DecisionValues, Segment, choices_key
+from solver.evaluation.values import DecisionValues, Reference, Segment, choices_key
 from solver.games import State
 
 NEGLIGIBLE = 0.0005
@@ -62,9 +61,6 @@ NEGLIGIBLE = 0.0005
 it rounds to 0.000, the coach's precision, and it is the size of a solved strategy's own
 error (its actions' values differ by about its exploitability, 1e-4). Below it a decision is
 not costly and the pages say nothing was given up."""
-Against = Literal["equilibrium", "best_reply"]
-"""What a decision is judged against: the equilibrium (the bot is the game's solved strategy),
-or the best reply to an exploitable bot (`app.services.reply_values`)."""
 ACCURACY_SHARE = 0.01
 """A decision is *accurate* if it gave up at most this share of the pot against the equilibrium
 (of the stake of 1 in a game without a pot)."""
@@ -87,7 +83,7 @@ class Judged:
     accurate: bool
     exact: bool = True
     """False where the values are a sampled estimate."""
-    against: Against = "equilibrium"
+    against: Reference = "equilibrium"  # what the decision is judged against
 
     @property
     def best_reply(self) -> tuple[str, ...]:
@@ -126,7 +122,7 @@ class HandReview:
 
 
 def judge(trace: Trace, human_seat: int, segments: Sequence[Segment], payoff: float,
-          forfeit: str | None = None, against: Against = "equilibrium") -> HandReview:
+          forfeit: str | None = None, against: Reference = "equilibrium") -> HandReview:
     """The human's decisions in `trace` judged with `segments` (its value function's, in
     order), and the hand's luck-adjusted results; `payoff` is the human's raw result. With
     `forfeit` (its label), the hand was given up at the human's last decision, whose value is

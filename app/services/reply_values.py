@@ -17,7 +17,7 @@ import numpy as np
 
 from app.services.errors import StrategyUnavailableError
 from app.services.strategy_source import StrategySource
-from solver.evaluation.values.base import DecisionValues, Habits, Segment
+from solver.evaluation.values.base import DecisionValues, Habits, Reference, Segment
 from solver.games import Game, State, legal_labels
 from strategies import InfosetStrategy, SolveInfo
 
@@ -64,10 +64,18 @@ class ReplyValues:
     """The value function (`solver.evaluation.values.HandValuer`) of a match against the
     exploitable `opponent` of `game`: the best reply's values, read from its stored solve."""
 
+    reference: Reference = "best_reply"
+
     def __init__(self, source: StrategySource, game: Game, opponent: str) -> None:
         self.source = source
         self.game = game
         self.opponent = opponent
+
+    def both_starts(self, final: State, seat: int, habits: Habits, seed: int
+                    ) -> tuple[list[Segment], list[Segment]]:
+        """The same segments twice: the best reply's values do not read the habits."""
+        valued = self.segments(final, seat, habits, np.random.default_rng(seed))
+        return valued, valued
 
     def segments(self, final: State, seat: int, habits: Habits | None = None,
                  rng: np.random.Generator | None = None) -> list[Segment]:

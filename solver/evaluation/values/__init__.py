@@ -31,8 +31,6 @@ Example::
 
 from __future__ import annotations
 
-import numpy as np
-
 from solver.abstractions import Exact, abstraction_for
 from solver.abstractions.dudo_recall.memory import Recall
 from solver.abstractions.holdem.bot import HulheBot
@@ -43,34 +41,22 @@ from solver.evaluation.values.base import (
     DecisionValues,
     Habits,
     HandValuer,
+    Reference,
     Segment,
     choices_key,
     from_choices,
     habit_mix,
+    two_walks,
 )
 from solver.evaluation.values.dudo import DudoValues
 from solver.evaluation.values.holdem import HoldemValues
 from solver.evaluation.values.tree import TreeValues
-from solver.games.base import Game, State
+from solver.games.base import Game
 from solver.games.dudo.match import DudoMatchGame, loser_payoffs, match_table
 from strategies import InfosetStrategy, SolveInfo, StrategyStore
 
-__all__ = ["DecisionValues", "Habits", "HandValuer", "Segment", "both_starts", "choices_key",
-           "from_choices", "habit_mix", "valuer_for"]
-
-
-def both_starts(valuer: HandValuer, final: State, seat: int, habits: Habits, seed: int
-                ) -> tuple[list[Segment], list[Segment]]:
-    """The hand's segments with the habits' model started from the bot's strategy and from the
-    player's choices (`from_choices`), each valued with a generator seeded by `seed`: hold'em's
-    values (the costliest) in one walk of the hand, which draws the same deals for both and
-    computes the plain values once; the others in two calls."""
-    if isinstance(valuer, HoldemValues):
-        first, second = valuer.segments_of(final, seat, np.random.default_rng(seed),
-                                           (habits, from_choices(habits)))
-        return first, second
-    return (valuer.segments(final, seat, habits, np.random.default_rng(seed)),
-            valuer.segments(final, seat, from_choices(habits), np.random.default_rng(seed)))
+__all__ = ["DecisionValues", "Habits", "HandValuer", "Reference", "Segment", "choices_key",
+           "from_choices", "habit_mix", "two_walks", "valuer_for"]
 
 
 def valuer_for(game: Game, info: SolveInfo, store: StrategyStore) -> HandValuer:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Literal, Protocol
 
 import numpy as np
 
@@ -148,11 +148,33 @@ class Segment:
     """The same with the player going on with its habits."""
 
 
+Reference = Literal["equilibrium", "best_reply"]
+"""What a valuer's values are those of: the bot's strategy played on by both players (an
+equilibrium, or its abstraction), or the best reply to an exploitable bot."""
+
+
 class HandValuer(Protocol):
     """Values every decision of a player in a finished hand (`solver.evaluation.values`)."""
+
+    @property
+    def reference(self) -> Reference: ...
 
     def segments(self, final: State, seat: int, habits: Habits | None,
                  rng: np.random.Generator) -> list[Segment]:
         """The hand that reached `final`, for the player in `seat`, in segments; with the
         player's habits valued too if `habits` is given (its counts from earlier hands)."""
         ...
+
+    def both_starts(self, final: State, seat: int, habits: Habits, seed: int
+                    ) -> tuple[list[Segment], list[Segment]]:
+        """`segments` with the habits' model started from the bot's strategy and from the
+        player's choices (`from_choices`), each as a generator seeded by `seed` would value
+        it (`two_walks`, unless a valuer shares the work of the two)."""
+        ...
+
+
+def two_walks(valuer: HandValuer, final: State, seat: int, habits: Habits, seed: int
+              ) -> tuple[list[Segment], list[Segment]]:
+    """`HandValuer.both_starts` as two calls of `segments`."""
+    return (valuer.segments(final, seat, habits, np.random.default_rng(seed)),
+            valuer.segments(final, seat, from_choices(habits), np.random.default_rng(seed)))

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -37,8 +38,10 @@ from solver.evaluation.values.base import (
     HABIT_PRIOR,
     DecisionValues,
     Habits,
+    Reference,
     Segment,
     habit_model,
+    two_walks,
 )
 from solver.games.base import Game, State
 from solver.games.dudo.rules import DudoRules, tables
@@ -126,6 +129,7 @@ class DudoValues:
     prior: float = HABIT_PRIOR
     _rounds: OrderedDict[str, PreparedRound] = field(default_factory=OrderedDict, init=False,
                                                      repr=False)
+    reference: ClassVar[Reference] = "equilibrium"
 
     def round(self, prefix: str, counts: Counts, rules: DudoRules) -> PreparedRound:
         """The round with these dice counts (the opener's first), prepared once and kept."""
@@ -139,6 +143,10 @@ class DudoValues:
         while len(self._rounds) > ROUNDS_KEPT:
             self._rounds.popitem(last=False)
         return prepared
+
+    def both_starts(self, final: State, seat: int, habits: Habits, seed: int
+                    ) -> tuple[list[Segment], list[Segment]]:
+        return two_walks(self, final, seat, habits, seed)
 
     def segments(self, final: State, seat: int, habits: Habits | None = None,
                  rng: np.random.Generator | None = None) -> list[Segment]:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -49,8 +49,10 @@ from solver.evaluation.values.base import (
     HABIT_PRIOR,
     DecisionValues,
     Habits,
+    Reference,
     Segment,
     choices_key,
+    from_choices,
     habit_model,
 )
 from solver.evaluation.values.holdem_deals import Deals, deals_for
@@ -149,6 +151,7 @@ class HoldemValues:
     samples: int = SAMPLED_DEALS
     prior: float = HABIT_PRIOR
     _prepared: Prepared | None = field(default=None, init=False, repr=False)
+    reference: ClassVar[Reference] = "equilibrium"
 
     @property
     def prepared(self) -> Prepared:
@@ -161,6 +164,14 @@ class HoldemValues:
         """The hand as one segment whose start is not known exactly (the bot's value is only
         estimated by self-play), with the correction for a re-solving bot: see `walk`."""
         return self.segments_of(final, seat, rng, (habits,))[0]
+
+    def both_starts(self, final: State, seat: int, habits: Habits, seed: int
+                    ) -> tuple[list[Segment], list[Segment]]:
+        """In one walk of the hand (`segments_of`), which draws the same deals for both
+        starts and values what does not depend on the habits once."""
+        first, second = self.segments_of(final, seat, np.random.default_rng(seed),
+                                          (habits, from_choices(habits)))
+        return first, second
 
     def segments_of(self, final: State, seat: int, rng: np.random.Generator,
                     models: Sequence[Habits | None]) -> list[list[Segment]]:

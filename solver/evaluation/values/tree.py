@@ -11,6 +11,7 @@ milliseconds.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -22,10 +23,12 @@ from solver.evaluation.values.base import (
     HABIT_PRIOR,
     DecisionValues,
     Habits,
+    Reference,
     Segment,
     choices_key,
     habit_counts,
     habit_model,
+    two_walks,
 )
 from solver.games.base import Game, State
 
@@ -48,6 +51,7 @@ class TreeValues:
     prior: float = HABIT_PRIOR
     _base: ActionValues | None = field(default=None, init=False, repr=False)
     _index: dict[str, int] = field(default_factory=dict, init=False, repr=False)
+    reference: ClassVar[Reference] = "equilibrium"
 
     @property
     def base(self) -> ActionValues:
@@ -55,6 +59,10 @@ class TreeValues:
             self._base = action_values(self.tree, self.strategy)
             self._index = {key: i for i, key in enumerate(self.tree.infoset_keys)}
         return self._base
+
+    def both_starts(self, final: State, seat: int, habits: Habits, seed: int
+                    ) -> tuple[list[Segment], list[Segment]]:
+        return two_walks(self, final, seat, habits, seed)
 
     def segments(self, final: State, seat: int, habits: Habits | None = None,
                  rng: np.random.Generator | None = None) -> list[Segment]:

@@ -19,7 +19,7 @@ from solver.algorithms.action_values import ActionValues, action_values
 from solver.engine.compile import compile_game
 from solver.engine.tree import PublicTree
 from solver.evaluation.holdem.policy import strategy_of
-from solver.evaluation.values import both_starts
+from solver.evaluation.values import two_walks
 from solver.evaluation.values.base import FROM_CHOICES, choices_key, from_choices, habit_mix
 from solver.evaluation.values.holdem import HoldemValues
 from solver.games import get_game
@@ -252,10 +252,8 @@ def test_both_starts_in_one_walk_are_two_walks(mini: HoldemGame, bot: HulheBot,
         played = OnlyTheDealtHand(bot, final.hole(1 - seat), final.hole(seat))
         values = (HoldemValues(bot, played) if exact_deals is None else
                   HoldemValues(bot, played, exact_deals=0, samples=200))
-        together = both_starts(values, final, seat, habits, seed=n)
-        apart = (values.segments(final, seat, habits, np.random.default_rng(n)),
-                 values.segments(final, seat, from_choices(habits), np.random.default_rng(n)))
-        assert together == apart
+        together = values.both_starts(final, seat, habits, seed=n)
+        assert together == two_walks(values, final, seat, habits, seed=n)
         assert together[0] != together[1]
         checked += sum(s.correction != 0.0 for s in together[0])
     assert checked >= 3
