@@ -8,7 +8,8 @@ the stored bot of a game, every hand analysed as the app analyses a person's
 Per player: the raw mean and 95% interval per hand, the luck-adjusted ones (what the results
 show), the equilibrium's estimate alone (the seat's value plus Q - V), the habits' alone, the
 habits' less the player's own draws (`own_draws`: what only an estimator told the player's
-strategy could remove), the ratio of the raw interval's width to each, and CPU and wall
+strategy could remove), the adjusted one before the correction for its opening's luck
+(`app.services.openings`), the ratio of the raw interval's width to each, and CPU and wall
 seconds.  Where the game is solved exactly, and for a hold'em bot on a member whose tree
 compiles (a blueprint, or one re-solving the last round: `valuer.played`), the player's exact
 expected winnings from a full traversal too.
@@ -60,6 +61,7 @@ def measure(game_name: str, store: Path, player: str, hands: int, seed: int, eve
     habitual: list[float] = []
     choices: list[float] = []  # the habits' estimate with the model started from its choices
     told: list[float] = []  # the habits' estimate less the player's own draws (`own_draws`)
+    unopened: list[float] = []  # the adjusted result before its opening's correction
     cpu, wall = time.process_time(), time.perf_counter()
     for n in range(hands):
         seat = n % 2
@@ -75,12 +77,15 @@ def measure(game_name: str, store: Path, player: str, hands: int, seed: int, eve
         habitual.append(done.review.habitual)
         choices.append(float(done.record["habits_from_choices"]))
         told.append(done.review.habitual - own_draws(segments, done.review, rule))
+        change = done.record.get("opening", {}).get("change", [0.0] * len(done.record["weights"]))
+        unopened.append(done.review.adjusted - sum(
+            w * c for w, c in zip(done.record["weights"], change, strict=True)))
         if every and (n + 1) % every == 0 and n + 1 < hands:
             _progress(player, raw, adjusted, time.process_time() - cpu)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     stats = {name: results.summarize(xs) for name, xs in
              (("raw", raw), ("adjusted", adjusted), ("plain", plain), ("habitual", habitual),
-              ("choices", choices), ("told", told))}
+              ("choices", choices), ("told", told), ("unopened", unopened))}
     exact = None
     if isinstance(valuer, TreeValues):
         if rule is None:
@@ -108,6 +113,7 @@ def measure(game_name: str, store: Path, player: str, hands: int, seed: int, eve
     out["narrower_habitual"] = half(stats["raw"]) / half(stats["habitual"])
     out["narrower_choices"] = half(stats["raw"]) / half(stats["choices"])
     out["narrower_told"] = half(stats["raw"]) / half(stats["told"])
+    out["narrower_unopened"] = half(stats["raw"]) / half(stats["unopened"])
     unit = game.result_unit
     if unit is not None:
         out["unit"] = unit.name
@@ -198,7 +204,8 @@ def main() -> None:
               f"{row['narrower_plain']:.2f}x, the habits' alone "
               f"{row['narrower_habitual']:.2f}x, from its choices "
               f"{row['narrower_choices']:.2f}x, and less the player's own draws "
-              f"{row['narrower_told']:.2f}x)  {name}"
+              f"{row['narrower_told']:.2f}x; before the opening's correction "
+              f"{row['narrower_unopened']:.2f}x)  {name}"
               + (f"  exact {float(exact) * scale:+.3f}" if isinstance(exact, float) else "")
               + f"  cpu {row['cpu_seconds']} s, wall {row['wall_seconds']} s", flush=True)
         assert not math.isnan(float(row["narrower"]))  # type: ignore[arg-type]

@@ -17,7 +17,10 @@ analysis state:
   `solver.evaluation.values.base.habit_start`), from which the weights of the three in the
   next hand's result are those that would have minimised the spread of the earlier hands
   (each estimate's expectation is the player's, so any weights summing to one keep it; they
-  are fixed before the hand: the result stays unbiased).
+  are fixed before the hand: the result stays unbiased);
+* where the values know no exact start of the hand (hold'em), each estimate's mean over the
+  earlier hands per opening (the player's cards and the bot's first action), whose control
+  variate takes the opening's luck out of the next hands' estimates (`app.services.openings`).
 """
 
 from __future__ import annotations
@@ -32,14 +35,14 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db import write_lock
-from app.services import analysis_store, coach, hand_store
+from app.services import analysis_store, coach, hand_store, openings
 from app.services.bot import Policy
 from app.services.errors import StrategyUnavailableError
 from app.services.hand_store import Finish, HandRow
 from app.services.player_totals import StyleRows
 from app.services.trace import Trace
 from app.services.valuers import Valuers
-from solver.evaluation.values import HandValuer, Segment
+from solver.evaluation.values import HandValuer, Opening, Segment
 from solver.games import get_game
 
 log = logging.getLogger("app.analysis")
@@ -65,6 +68,8 @@ class MatchState:
     habits: dict[str, dict[str, float]] = field(default_factory=dict)
     moments: list[float] = field(default_factory=lambda: [0.0] * (1 + ESTIMATES + len(PAIRS)))
     """n, the sums of each estimate over the hands, and the sums of their products (`PAIRS`)."""
+    by_opening: openings.Learnt = field(default_factory=dict)
+    """The estimates' sums per opening (`app.services.openings`), where hands have one."""
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> MatchState:
@@ -74,10 +79,11 @@ class MatchState:
         fresh = cls().moments
         # A state kept before the third estimate restarts its warm-up; its habits stay.
         return cls({k: dict(v) for k, v in data.get("habits", {}).items()},
-                   moments if len(moments) == len(fresh) else fresh)
+                   moments if len(moments) == len(fresh) else fresh,
+                   {k: list(v) for k, v in data.get("openings", {}).items()})
 
     def to_json(self) -> dict[str, Any]:
-        return {"habits": self.habits, "moments": self.moments}
+        return {"habits": self.habits, "moments": self.moments, "openings": self.by_opening}
 
     def weights(self) -> tuple[float, ...]:
         """The estimates' weights (summing to 1, none negative) of least variance over the
@@ -94,7 +100,11 @@ class MatchState:
         best = min(_candidates(cov), key=lambda w: (float(w @ cov @ w), -w[0]))
         return tuple(float(w) for w in best)
 
-    def after(self, review: coach.HandReview, estimates: tuple[float, ...]) -> MatchState:
+    def after(self, review: coach.HandReview, estimates: tuple[float, ...],
+              opening: Opening | None = None, before: tuple[float, ...] = ()) -> MatchState:
+        """The state with the hand of `review` counted: its moves, its `estimates` (as the
+        result used them) and, if it had an `opening`, its estimates `before` that opening's
+        correction."""
         habits = {k: dict(v) for k, v in self.habits.items()}
         for key, label in review.moves:
             counts = habits.setdefault(key, {})
@@ -103,7 +113,9 @@ class MatchState:
         sums = [a + e for a, e in zip(rest[:ESTIMATES], estimates, strict=True)]
         products = [a + estimates[i] * estimates[j]
                     for a, (i, j) in zip(rest[ESTIMATES:], PAIRS, strict=True)]
-        return MatchState(habits, [n + 1, *sums, *products])
+        learnt = (self.by_opening if opening is None else
+                  openings.learn(self.by_opening, opening, before or estimates))
+        return MatchState(habits, [n + 1, *sums, *products], learnt)
 
 
 def _candidates(cov: np.ndarray) -> list[np.ndarray]:
@@ -152,15 +164,21 @@ def analyse(valuer: HandValuer, trace: Trace, seat: int, payoff: float, state: M
     judged = coach.judge(trace, seat, segments, payoff, gave_up, valuer.reference)
     from_choices_estimate = coach.habits_estimate(trace, seat, choice_segments, payoff, gave_up,
                                                   judged.plain)
-    estimates = (judged.plain, judged.habitual, from_choices_estimate)
+    before = (judged.plain, judged.habitual, from_choices_estimate)
+    opening = segments[0].opening if segments else None
+    change = ((0.0,) * ESTIMATES if opening is None else
+              openings.correction(state.by_opening, opening, ESTIMATES))
+    estimates = tuple(e + c for e, c in zip(before, change, strict=True))
     weights = state.weights()
-    review = replace(judged, adjusted=sum(w * e for w, e in zip(weights, estimates,
-                                                                 strict=True)))
+    review = replace(judged, plain=estimates[0], habitual=estimates[1],
+                     adjusted=sum(w * e for w, e in zip(weights, estimates, strict=True)))
     record = {"version": RECORD_VERSION, "adjusted": review.adjusted, "plain": review.plain,
-              "habits": review.habitual, "habits_from_choices": from_choices_estimate,
+              "habits": review.habitual, "habits_from_choices": estimates[2],
               "weights": list(weights),
               "decisions": [_decision_record(d) for d in review.decisions]}
-    return Analysis(review, record, state.after(review, estimates))
+    if opening is not None:
+        record["opening"] = {"path": opening.path, "change": list(change)}
+    return Analysis(review, record, state.after(review, estimates, opening, before))
 
 
 def _decision_record(d: coach.Judged) -> dict[str, Any]:

@@ -37,7 +37,9 @@ makes the sum unbiased again.
 
 Where S_1 is not known exactly (a bot whose value is only estimated by self-play), the value of
 the human's first decision stands in for it (its expectation is S_1), and a hand without a
-decision of the human counts its raw result.
+decision of the human counts its raw result. That value keeps the luck of the hand's opening
+(the human's cards, the bot's first action); `app.services.analysis` takes it out afterwards
+with a control variate learnt over the earlier hands (`app.services.openings`).
 
 Against an exploitable bot the reference is the best reply to it instead (`reply_values`): Q(I,
 a) is what a then goes on to win with the best reply, V(I) the best of them, and the hand's

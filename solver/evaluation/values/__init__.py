@@ -41,6 +41,7 @@ from solver.evaluation.values.base import (
     DecisionValues,
     Habits,
     HandValuer,
+    Opening,
     Reference,
     Segment,
     choices_key,
@@ -55,8 +56,8 @@ from solver.games.base import Game
 from solver.games.dudo.match import DudoMatchGame, loser_payoffs, match_table
 from strategies import InfosetStrategy, SolveInfo, StrategyStore
 
-__all__ = ["DecisionValues", "Habits", "HandValuer", "Reference", "Segment", "choices_key",
-           "from_choices", "habit_mix", "two_walks", "valuer_for"]
+__all__ = ["DecisionValues", "Habits", "HandValuer", "Opening", "Reference", "Segment",
+           "choices_key", "from_choices", "habit_mix", "two_walks", "valuer_for"]
 
 
 def valuer_for(game: Game, info: SolveInfo, store: StrategyStore) -> HandValuer:

@@ -128,6 +128,21 @@ def habit_mix(counts: tuple[float, ...] | None, strategy: tuple[float, ...],
 
 
 @dataclass(frozen=True, slots=True)
+class Opening:
+    """How a hand opened for the player before its first decision, where a segment's start is
+    not known exactly: its cards and what the bot did before it, as a path from coarse to fine
+    (``seat 0/raise/suited/AKs``, the levels apart by ``/``); and the chance of each such
+    path, over all of them, before the deal (the deal's chances and the bot's strategy).
+
+    The first decision's value then carries the opening's luck.  A value learnt per opening
+    over the earlier hands, less its expectation under `chances`, takes that luck out and
+    keeps the result unbiased whatever was learnt (`app.services.openings`)."""
+
+    path: str
+    chances: Mapping[str, float]
+
+
+@dataclass(frozen=True, slots=True)
 class Segment:
     """A part of a hand valued on its own: the whole hand, or a round of a match.
 
@@ -146,6 +161,8 @@ class Segment:
     (the estimate adds it)."""
     model_correction: float = 0.0
     """The same with the player going on with its habits."""
+    opening: Opening | None = None
+    """Where `start` is None, how the hand opened (the first segment only)."""
 
 
 Reference = Literal["equilibrium", "best_reply"]

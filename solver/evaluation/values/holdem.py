@@ -57,6 +57,7 @@ from solver.evaluation.values.base import (
 )
 from solver.evaluation.values.holdem_deals import Deals, deals_for
 from solver.evaluation.values.holdem_kernel import playout_values, range_values
+from solver.evaluation.values.holdem_openings import OpeningChances
 from solver.games.base import State
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.game import HoldemState
@@ -151,6 +152,7 @@ class HoldemValues:
     samples: int = SAMPLED_DEALS
     prior: float = HABIT_PRIOR
     _prepared: Prepared | None = field(default=None, init=False, repr=False)
+    _openings: OpeningChances | None = field(default=None, init=False, repr=False)
     reference: ClassVar[Reference] = "equilibrium"
 
     @property
@@ -180,7 +182,10 @@ class HoldemValues:
         apart, each would draw the same deals from a generator seeded alike)."""
         if not isinstance(final, HoldemState):
             raise ValueError(f"{type(final).__name__} is not a hold'em position")
-        return [[Segment(None, None, tuple(decisions), correction, model_correction)]
+        if self._openings is None:
+            self._openings = OpeningChances(self.bot.rules.deck, self.prepared.combos)
+        opening = self._openings.opening(final, seat, self.played or self.bot)
+        return [[Segment(None, None, tuple(decisions), correction, model_correction, opening)]
                 for decisions, correction, model_correction
                 in self.walk(final, seat, rng, models)]
 
