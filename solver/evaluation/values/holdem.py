@@ -164,7 +164,8 @@ class HoldemValues:
     def segments(self, final: State, seat: int, habits: Habits | None,
                  rng: np.random.Generator) -> list[Segment]:
         """The hand as one segment whose start is not known exactly (the bot's value is only
-        estimated by self-play), with the correction for a re-solving bot: see `walk`."""
+        estimated by self-play), with its opening (`holdem_openings`) and the correction for a
+        re-solving bot: see `walk`."""
         return self.segments_of(final, seat, rng, (habits,))[0]
 
     def both_starts(self, final: State, seat: int, habits: Habits, seed: int
@@ -184,7 +185,8 @@ class HoldemValues:
             raise ValueError(f"{type(final).__name__} is not a hold'em position")
         if self._openings is None:
             self._openings = OpeningChances(self.bot.rules.deck, self.prepared.combos)
-        opening = self._openings.opening(final, seat, self.played or self.bot)
+        opening = self._openings.opening(
+            final, seat, self.played if self.played is not None else self.bot)
         return [[Segment(None, None, tuple(decisions), correction, model_correction, opening)]
                 for decisions, correction, model_correction
                 in self.walk(final, seat, rng, models)]
