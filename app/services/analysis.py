@@ -18,9 +18,10 @@ analysis state:
   next hand's result are those that would have minimised the spread of the earlier hands
   (each estimate's expectation is the player's, so any weights summing to one keep it; they
   are fixed before the hand: the result stays unbiased);
-* where the values know no exact start of the hand (hold'em), each estimate's mean over the
-  earlier hands per opening (the player's cards and the bot's first action), whose control
-  variate takes the opening's luck out of the next hands' estimates (`app.services.openings`).
+* where the values know no exact start of the hand (a bot solved in an abstraction), each
+  estimate's mean over the earlier hands per opening (the player's cards and the bot's first
+  action), whose control variate takes the opening's luck out of the next hands' estimates
+  (`app.services.openings`).
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """The luck of a hand's opening taken out of the luck-adjusted result, with values learnt over
 the match's earlier hands.
 
-Where a value function knows no exact start of a hand (hold'em: `solver.evaluation.values.base.
-Opening`), the first decision's value stands in for it and keeps the luck of the deal and of
-the bot's first action: for a player who plays by its cards most of what spread is left.  Any
+Where a value function knows no exact start of a hand (a bot solved in an abstraction, whose
+value is only estimated by self-play: `solver.evaluation.values.base.Opening`), the first
+decision's value stands in for it and keeps the luck of the deal and of the bot's first
+action: for a player who plays by its cards most of what spread is left.  Any
 function f of the opening fixed before the hand gives an unbiased control variate:
 
     estimate - f(opening) + sum over openings o of chance(o) f(o)
@@ -25,8 +26,9 @@ from solver.evaluation.values import Opening
 __all__ = ["PRIOR", "Learnt", "correction", "learn"]
 
 PRIOR = 1.0
-"""How many hands the level above counts for in a level's mean: about the best of 0.5 to 4 on
-4,000 hands of heads-up limit hold'em's tight player (`benchmarks/luck.py`)."""
+"""How many hands the level above counts for in a level's mean: about the best of 0.5 to 4 for
+the simulated tight player's 4,000 hands against the lobby's biggest bot (`benchmarks/luck.py`,
+the README's *Skill without luck*)."""
 SEP = "/"
 
 Learnt = dict[str, list[float]]
