@@ -17,14 +17,11 @@ import pytest
 
 from app.services import analysis
 from solver.abstractions.holdem.bot import HulheBot
-from solver.algorithms.exploitability import evaluate_strategy
-from solver.engine.compile import compile_game
-from solver.evaluation.holdem.policy import strategy_of
 from solver.evaluation.values.holdem import HoldemValues
 from solver.games import get_game
 from solver.games.holdem.game import HoldemGame
-from tests.app.simulated import RULES, chooser, play, rule_profile
-from tests.app.test_coach_resolving import Playing, RaisesOnTheRiver
+from tests.app.simulated import RULES, chooser, play
+from tests.app.test_coach_resolving import Playing, RaisesOnTheRiver, exact_against
 from tests.solver.evaluation.values.test_holdem_values import small_bot
 
 HANDS = 1500
@@ -47,11 +44,7 @@ def test_the_openings_luck_comes_out_unbiased(bot: HulheBot, player: str) -> Non
     assert isinstance(mini, HoldemGame)
     rule = RULES[player]
     played = RaisesOnTheRiver(bot)  # a bot that is not its tables: the corrections too
-    tree = compile_game(mini)
-    strategy = strategy_of(mini, tree, [played])
-    per_seat = [evaluate_strategy(tree, rule_profile(tree, strategy, seat, rule)).value
-                for seat in (0, 1)]
-    exact = (per_seat[0] - per_seat[1]) / 2
+    exact = exact_against(mini, played, rule)
     valuer = HoldemValues(bot, played)
     opponent = Playing(played)
     rng = random.Random(11)

@@ -28,7 +28,7 @@ from solver.evaluation.values.holdem import HoldemValues
 from solver.games import Game, State, get_game
 from solver.games.holdem.betting import CALL, RAISE, Betting
 from solver.games.holdem.game import HoldemGame, HoldemState
-from tests.app.simulated import RULES, chooser, play, rule_profile
+from tests.app.simulated import RULES, Rule, chooser, play, rule_profile
 from tests.solver.evaluation.values.test_holdem_values import small_bot
 
 HANDS = 1000
@@ -77,17 +77,23 @@ def bot() -> HulheBot:
     return small_bot()
 
 
+def exact_against(mini: HoldemGame, played: RaisesOnTheRiver, rule: Rule) -> float:
+    """The exact expected winnings a hand (seats alternating) of a player following `rule`
+    against `played`, from a full traversal of the compiled tree."""
+    tree = compile_game(mini)
+    strategy = strategy_of(mini, tree, [played])
+    per_seat = [evaluate_strategy(tree, rule_profile(tree, strategy, seat, rule)).value
+                for seat in (0, 1)]
+    return (per_seat[0] - per_seat[1]) / 2
+
+
 @pytest.mark.parametrize("player", ["always call", "tight"])
 def test_the_correction_makes_the_result_unbiased(bot: HulheBot, player: str) -> None:
     mini = get_game("holdem-mini")
     assert isinstance(mini, HoldemGame)
     rule = RULES[player]
     played = RaisesOnTheRiver(bot)
-    tree = compile_game(mini)
-    strategy = strategy_of(mini, tree, [played])
-    per_seat = [evaluate_strategy(tree, rule_profile(tree, strategy, seat, rule)).value
-                for seat in (0, 1)]
-    exact = (per_seat[0] - per_seat[1]) / 2
+    exact = exact_against(mini, played, rule)
     valuer = HoldemValues(bot, played)
     opponent = Playing(played)
     rng = random.Random(4)
