@@ -184,6 +184,11 @@ class LocalBestResponse:
              rng: np.random.Generator) -> float:
         """One hand with LBR in `seat`: ``holes[p]`` seat p's hole cards, `board` the whole
         board; LBR's winnings in chips."""
+        return self.hand(seat, holes, board, rng)[0]
+
+    def hand(self, seat: int, holes: NDArray[np.int64], board: NDArray[np.int64],
+             rng: np.random.Generator) -> tuple[float, int]:
+        """`play`, with where and how the hand ended (`ending`)."""
         rules = self.rules
         mine = holes[seat]
         bot_hand = self.index[tuple(sorted(int(c) for c in holes[1 - seat]))]
@@ -214,7 +219,37 @@ class LocalBestResponse:
                 if total > 0:
                     weights /= total
             betting = betting.apply(action)
-        return _winnings(betting, seat, holes, board, rules.deck.standard_ids)
+        return (_winnings(betting, seat, holes, board, rules.deck.standard_ids),
+                ending(betting, seat))
+
+
+ENDINGS = ("showdown", "LBR folds", "the bot folds")
+"""How a hand can end, for `ending`."""
+
+
+def ending(betting: Betting, seat: int) -> int:
+    """Where and how the hand that `betting` finished ended for LBR in `seat`, as one code:
+    its last round times the number of `ENDINGS`, plus the index of how."""
+    how = 0 if betting.folded < 0 else 1 if betting.folded == seat else 2
+    return betting.round * len(ENDINGS) + how
+
+
+def where_won(won: NDArray[np.float64], endings: NDArray[np.int64], scale: float
+              ) -> dict[str, dict[str, dict[str, float]]]:
+    """Where LBR's winnings come from, per seat (LBR's): for each round and way a hand ended
+    (`ending`; shape (deals, 2) like `won`), its share of the hands and what it adds to the
+    seat's mbb/hand (the additions sum to the seat's result).  A bot that folds too often in
+    one spot shows up as a large addition at that round's "the bot folds"."""
+    out: dict[str, dict[str, dict[str, float]]] = {}
+    for seat in (0, 1):
+        rows: dict[str, dict[str, float]] = {}
+        for code in np.unique(endings[:, seat]).tolist():
+            hit = endings[:, seat] == code
+            rows[f"round {code // len(ENDINGS) + 1}: {ENDINGS[code % len(ENDINGS)]}"] = {
+                "share": float(hit.mean()),
+                "mbb_per_hand": float(won[hit, seat].sum() / len(won) * scale)}
+        out[f"seat{seat}"] = rows
+    return out
 
 
 def hole_combos_of(cards: NDArray[np.int64], k: int) -> NDArray[np.int64]:
@@ -251,12 +286,14 @@ class LBRResult:
     seats: tuple[float, float]
     deals: int
     seconds: float
+    where: dict[str, dict[str, dict[str, float]]]
+    """`where_won`: per seat, the rounds and ways hands ended that the winnings come from."""
 
     def as_dict(self) -> dict[str, object]:
         return {"policy": self.policy, "lbr_mbb_per_hand": self.estimate.mean,
                 "ci95": self.estimate.half_width, "lbr_seat0": self.seats[0],
                 "lbr_seat1": self.seats[1], "deals": self.deals,
-                "seconds": round(self.seconds, 2)}
+                "seconds": round(self.seconds, 2), "where": self.where}
 
 
 def local_best_response(game: HoldemGame, policy: HoldemPolicy, deals: int, seed: int = 0,
@@ -267,13 +304,16 @@ def local_best_response(game: HoldemGame, policy: HoldemPolicy, deals: int, seed
     dealt = deal(game.definition, deals, seed)
     rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(2)[1])
     won = np.zeros((deals, 2))
+    endings = np.zeros((deals, 2), np.int64)
     with progress_bar(total=deals, desc=f"LBR v {policy.name}", unit="deal", disable=not progress,
                       file=sys.stderr, mininterval=0.5) as bar:
         for i in range(deals):
             for seat in (0, 1):
-                won[i, seat] = lbr.play(seat, dealt.holes[i], dealt.boards[i], rng)
+                won[i, seat], endings[i, seat] = lbr.hand(seat, dealt.holes[i],
+                                                          dealt.boards[i], rng)
             bar.update(1)
     scale = mbb(game.definition)
     estimate = Estimate.of(won.mean(axis=1), scale)
     seats = (float(won[:, 0].mean() * scale), float(won[:, 1].mean() * scale))
-    return LBRResult(policy.name, estimate, seats, deals, time.perf_counter() - started)
+    return LBRResult(policy.name, estimate, seats, deals, time.perf_counter() - started,
+                     where_won(won, endings, scale))

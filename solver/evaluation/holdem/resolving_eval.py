@@ -29,13 +29,14 @@ from solver.evaluation.holdem.duplicate import (
     mbb,
     play,
 )
-from solver.evaluation.holdem.lbr import LocalBestResponse
+from solver.evaluation.holdem.lbr import LocalBestResponse, where_won
 from solver.games import get_game
 from solver.games.holdem import HoldemGame
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.policy import HoldemPolicy
 
 FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,9 +122,9 @@ LBR_OF = {"bot": "the bot measured", "resolving": "the bot measured (an older na
 
 
 def lbr_chunk(spec: BotSpec, which: str, deals: int, seed: int,
-              against: BotSpec | None = None) -> FloatArray:
+              against: BotSpec | None = None) -> tuple[FloatArray, IntArray]:
     """LBR's winnings in chips against the `which` bot (a key of `LBR_OF`), per deal, LBR in
-    each seat: shape (deals, 2)."""
+    each seat: shape (deals, 2); and where each hand ended (`lbr.ending`), the same shape."""
     game = spec.member()
     policy: HoldemPolicy = (spec.blueprint() if which == "blueprint" else
                             against.bot() if which == "against" and against is not None else
@@ -132,10 +133,12 @@ def lbr_chunk(spec: BotSpec, which: str, deals: int, seed: int,
     dealt = deal(game.definition, deals, seed)
     rng = np.random.default_rng([seed, 2])
     won = np.zeros((deals, 2))
+    endings = np.zeros((deals, 2), np.int64)
     for i in range(deals):
         for seat in (0, 1):
-            won[i, seat] = lbr.play(seat, dealt.holes[i], dealt.boards[i], rng)
-    return won
+            won[i, seat], endings[i, seat] = lbr.hand(seat, dealt.holes[i], dealt.boards[i],
+                                                      rng)
+    return won, endings
 
 
 def _chunks(total: int, size: int) -> list[int]:
@@ -186,11 +189,14 @@ def evaluate(spec: BotSpec, deals: int, lbr_deals: int, client: Any, chunk: int 
                          "p95": float(np.percentile(v, 95)), "max": float(np.max(v))}
             for r, v in sorted(seconds.items())}
     for which, chunks in lbr_futures.items():
-        won = np.concatenate(client.gather(chunks))
+        gathered = client.gather(chunks)
+        won = np.concatenate([w for w, _ in gathered])
+        endings = np.concatenate([e for _, e in gathered])
         estimate = Estimate.of(won.mean(axis=1), scale)
         report[f"lbr_{which}"] = {"mbb_per_hand": estimate.mean, "ci95": estimate.half_width,
                                   "seat0": float(won[:, 0].mean() * scale),
                                   "seat1": float(won[:, 1].mean() * scale),
-                                  "deals": len(won)}
+                                  "deals": len(won),
+                                  "where": where_won(won, endings, scale)}
     report["seconds"] = round(time.perf_counter() - started, 1)
     return report

@@ -118,6 +118,33 @@ def test_lbr_cannot_beat_an_exact_solution(mini: HoldemGame, solved: TabularPoli
     assert result.estimate.high < 150
 
 
+def test_where_lbr_wins_adds_up_and_names_the_bots_folds(mini: HoldemGame) -> None:
+    """Against a bot that never folds no hand ends with its fold; against one that folds
+    whenever it faces a bet (the big blind's too), most hands end with its fold at once.
+    Each seat's rows share out its hands and add up to its result."""
+    called = local_best_response(mini, AlwaysCall(), 300, seed=4)
+    for seat in (0, 1):
+        where = called.where[f"seat{seat}"]
+        assert not any(name.endswith("the bot folds") for name in where)
+        assert sum(row["share"] for row in where.values()) == pytest.approx(1.0)
+        assert sum(row["mbb_per_hand"] for row in where.values()) == pytest.approx(
+            called.seats[seat])
+
+    class FoldsToRaises:
+        name = "folds-to-raises"
+
+        def action_probabilities(self, betting: Betting, board: tuple[int, ...],
+                                 holes: np.ndarray) -> np.ndarray:
+            row = [0.0, 1.0, 0.0] if betting.spent[0] == betting.spent[1] else [1.0, 0.0, 0.0]
+            return np.tile(row, (len(holes), 1))
+
+    folded = local_best_response(mini, FoldsToRaises(), 100, seed=5)
+    for seat in (0, 1):
+        where = folded.where[f"seat{seat}"]
+        assert where["round 1: the bot folds"]["share"] > 0.5
+        assert where["round 1: the bot folds"]["mbb_per_hand"] > 0
+
+
 def test_lbr_plays_hulhe(hulhe: HoldemGame) -> None:
     result = local_best_response(hulhe, AlwaysRaise(), 30, seed=0)
     assert result.estimate.low > 0

@@ -61,6 +61,10 @@ def test_one_stores_bot_against_anothers(tmp_path: Path) -> None:
         lbr = report[side]
         assert isinstance(lbr, dict) and lbr["deals"] == 60
         assert lbr["mbb_per_hand"] == pytest.approx((lbr["seat0"] + lbr["seat1"]) / 2)
+        for seat in ("seat0", "seat1"):
+            where = lbr["where"][seat]
+            assert sum(row["share"] for row in where.values()) == pytest.approx(1.0)
+            assert sum(row["mbb_per_hand"] for row in where.values()) == pytest.approx(lbr[seat])
     with pytest.raises(ValueError, match="LBR measures bot, resolving, blueprint, against"):
         evaluate(alone, 10, 10, InProcess(), lbr_of=("against",))
 
