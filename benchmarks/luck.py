@@ -8,11 +8,12 @@ the stored bot of a game, every hand analysed as the app analyses a person's
 Per player: the raw mean and 95% interval per hand, the luck-adjusted ones (what the results
 show), the equilibrium's estimate alone (the seat's value plus Q - V), the habits' alone, the
 habits' less the player's own draws (`own_draws`: what only an estimator told the player's
-strategy could remove), the adjusted one before the correction for its opening's luck
-(`app.services.openings`), the ratio of the raw interval's width to each, and CPU and wall
-seconds.  Where the game is solved exactly, and for a hold'em bot on a member whose tree
-compiles (a blueprint, or one re-solving the last round: `valuer.played`), the player's exact
-expected winnings from a full traversal too.
+strategy could remove), how narrow any estimator not told it could be at most
+(`narrowest_unaware`: the raw spread over its draws' own, `draws_spread`), the adjusted one
+before the correction for its opening's luck (`app.services.openings`), the ratio of the raw
+interval's width to each, and CPU and wall seconds.  Where the game is solved exactly, and for
+a hold'em bot on a member whose tree compiles (a blueprint, or one re-solving the last round:
+`valuer.played`), the player's exact expected winnings from a full traversal too.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ def measure(game_name: str, store: Path, player: str, hands: int, seed: int, eve
     choices: list[float] = []  # the habits' estimate with the model started from its choices
     told: list[float] = []  # the habits' estimate less the player's own draws (`own_draws`)
     unopened: list[float] = []  # the adjusted result before its opening's correction
+    spread = [0.0, 0.0]  # the draws' variance summed over the hands, per start of the habits
     cpu, wall = time.process_time(), time.perf_counter()
     for n in range(hands):
         seat = n % 2
@@ -77,6 +79,8 @@ def measure(game_name: str, store: Path, player: str, hands: int, seed: int, eve
         habitual.append(done.review.habitual)
         choices.append(float(done.record["habits_from_choices"]))
         told.append(done.review.habitual - own_draws(segments, done.review, rule))
+        for k, valued in enumerate((segments, choice_segments)):
+            spread[k] += draws_spread(valued, done.review, rule)
         change = done.record.get("opening", {}).get("change", [0.0] * len(done.record["weights"]))
         unopened.append(done.review.adjusted - sum(
             w * c for w, c in zip(done.record["weights"], change, strict=True)))
@@ -114,6 +118,11 @@ def measure(game_name: str, store: Path, player: str, hands: int, seed: int, eve
     out["narrower_choices"] = half(stats["raw"]) / half(stats["choices"])
     out["narrower_told"] = half(stats["raw"]) / half(stats["told"])
     out["narrower_unopened"] = half(stats["raw"]) / half(stats["unopened"])
+    # The more generous of the two starts' values: the bound is an estimate either way.
+    least = min(spread) / hands
+    raw_std = stats["raw"].std
+    out["narrowest_unaware"] = (raw_std / math.sqrt(least) if least > 0 and raw_std
+                                else None)
     unit = game.result_unit
     if unit is not None:
         out["unit"] = unit.name
@@ -130,18 +139,40 @@ def own_draws(segments: list[Segment], review: coach.HandReview, rule: Rule | No
     estimate is close to a constant: what its spread keeps is these draws, which only an
     estimator told the player's strategy could take out (their expectation is zero).
     `segments` are the hand's values that `analysis.analyse` judged."""
+    return sum(values[chosen] - sum(p * q for p, q in zip(rule_row, values, strict=True))
+               for values, rule_row, chosen in _draws(segments, review, rule))
+
+
+def draws_spread(segments: list[Segment], review: coach.HandReview, rule: Rule | None
+                 ) -> float:
+    """The variance the player's own dice add to the hand, given where they led: over its
+    decisions, the variance under its rule of the value of the action drawn.  An estimator
+    not told the strategy cannot remove it (for one decision, being unbiased for every
+    strategy forces the estimate to be the drawn action's value), so the raw variance over
+    its mean bounds how much narrower any such estimator can be; about, since the values are
+    the habits' model, sampled before the turn in hold'em."""
+    total = 0.0
+    for values, rule_row, _ in _draws(segments, review, rule):
+        mean = sum(p * q for p, q in zip(rule_row, values, strict=True))
+        total += sum(p * (q - mean) ** 2 for p, q in zip(rule_row, values, strict=True))
+    return total
+
+
+def _draws(segments: list[Segment], review: coach.HandReview, rule: Rule | None
+           ) -> list[tuple[tuple[float, ...], tuple[float, ...], int]]:
+    """Per decision of the player where its rule mixes: the habits' values of its actions,
+    the rule's probabilities, and the index of the action drawn."""
     if rule is None or all(max(rule(d.infoset, d.policy.labels)) == 1.0
                            for d in review.decisions):
-        return 0.0
+        return []
     valued = [d for segment in segments for d in segment.decisions]
-    total = 0.0
+    out = []
     for judged, decision in zip(review.decisions, valued, strict=True):
         values = (decision.model_values if decision.model_values is not None
                   else decision.values)
-        mean = sum(p * q for p, q in zip(rule(judged.infoset, decision.labels), values,
-                                         strict=True))
-        total += values[decision.labels.index(judged.chosen)] - mean
-    return total
+        out.append((tuple(values), tuple(rule(judged.infoset, decision.labels)),
+                    decision.labels.index(judged.chosen)))
+    return out
 
 
 def compiles(game: HoldemGame) -> bool:
@@ -205,7 +236,10 @@ def main() -> None:
               f"{row['narrower_habitual']:.2f}x, from its choices "
               f"{row['narrower_choices']:.2f}x, and less the player's own draws "
               f"{row['narrower_told']:.2f}x; before the opening's correction "
-              f"{row['narrower_unopened']:.2f}x)  {name}"
+              f"{row['narrower_unopened']:.2f}x"
+              + (f"; its draws allow at most {row['narrowest_unaware']:.2f}x"
+                 if row["narrowest_unaware"] is not None else "")
+              + f")  {name}"
               + (f"  exact {float(exact) * scale:+.3f}" if isinstance(exact, float) else "")
               + f"  cpu {row['cpu_seconds']} s, wall {row['wall_seconds']} s", flush=True)
         assert not math.isnan(float(row["narrower"]))  # type: ignore[arg-type]
