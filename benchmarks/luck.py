@@ -29,9 +29,6 @@ from typing import cast
 from app.services import analysis, coach, results
 from app.services.bot import StoredStrategyBot
 from app.services.strategy_source import StrategySource
-from solver.algorithms.exploitability import evaluate_strategy
-from solver.engine.compile import compile_game
-from solver.evaluation.holdem.policy import strategy_of
 from solver.evaluation.values import valuer_for
 from solver.evaluation.values.base import Segment
 from solver.evaluation.values.holdem import HoldemValues
@@ -40,7 +37,7 @@ from solver.games import get_game
 from solver.games.holdem.game import HoldemGame
 from solver.games.holdem.policy import HoldemPolicy
 from strategies import default_store_path
-from tests.app.simulated import RULES, Rule, chooser, play, rule_profile
+from tests.app.simulated import RULES, Rule, chooser, holdem_rule_result, play, rule_result
 
 PLAYERS = {"equilibrium": None, **{name.replace(" ", "-"): rule for name, rule in RULES.items()}}
 
@@ -92,15 +89,11 @@ def measure(game_name: str, store: Path, player: str, hands: int, seed: int, eve
               ("choices", choices), ("told", told), ("unopened", unopened))}
     exact = None
     if isinstance(valuer, TreeValues):
-        if rule is None:
-            exact = 0.0
-        else:
-            per_seat = [evaluate_strategy(valuer.tree, rule_profile(valuer.tree, valuer.strategy,
-                                                                    seat, rule)).value
-                        for seat in (0, 1)]
-            exact = (per_seat[0] - per_seat[1]) / 2
+        exact = rule_result(valuer.tree, valuer.strategy, rule)
     elif isinstance(valuer, HoldemValues) and isinstance(game, HoldemGame) and compiles(game):
-        exact = holdem_exact(game, valuer, rule)
+        # The bot as it plays (re-solving, or its tables): the truth the mean should cover.
+        playing = cast(HoldemPolicy, valuer.played if valuer.played is not None else valuer.bot)
+        exact = holdem_rule_result(game, playing, rule)
 
     def half(s: results.Stats) -> float:
         assert s.ci95_high is not None and s.ci95_low is not None
@@ -178,21 +171,6 @@ def _draws(segments: list[Segment], review: coach.HandReview, rule: Rule | None
 def compiles(game: HoldemGame) -> bool:
     """Whether the member is small enough to walk every deal (holdem-mini, not HULHE)."""
     return game.definition.num_cards <= 12
-
-
-def holdem_exact(game: HoldemGame, valuer: HoldemValues, rule: Rule | None) -> float:
-    """The player's exact expected winnings a hand (seats alternating) against the bot as it
-    plays (`valuer.played`: re-solving, or its tables), every public state of the compiled
-    tree asked: the truth the luck-adjusted mean should cover."""
-    tree = compile_game(game)
-    playing = cast(HoldemPolicy, valuer.played if valuer.played is not None else valuer.bot)
-    bot = strategy_of(game, tree, [playing])  # a table bot is a HoldemPolicy too
-    if rule is None:  # the bot's strategy in the player's seat too
-        per_seat = [evaluate_strategy(tree, bot).value] * 2
-    else:
-        per_seat = [evaluate_strategy(tree, rule_profile(tree, bot, seat, rule)).value
-                    for seat in (0, 1)]
-    return (per_seat[0] - per_seat[1]) / 2
 
 
 def _progress(player: str, raw: list[float], adjusted: list[float], cpu: float) -> None:

@@ -16,8 +16,13 @@ import numpy as np
 from app.services.bot import Bot
 from app.services.hand_store import Recorded
 from app.services.trace import Trace
+from solver.algorithms.exploitability import evaluate_strategy
+from solver.engine.compile import compile_game
 from solver.engine.tree import PublicTree
+from solver.evaluation.holdem.policy import strategy_of
 from solver.games import CHANCE, Game, State
+from solver.games.holdem.game import HoldemGame
+from solver.games.holdem.policy import HoldemPolicy
 
 Rule = Callable[[str, tuple[str, ...]], tuple[float, ...]]
 """A player's probabilities over the legal labels at the information set with this key."""
@@ -110,3 +115,21 @@ def rule_profile(tree: PublicTree, strategy: np.ndarray, seat: int, rule: Rule) 
         lo, hi = offsets[i], offsets[i + 1]
         profile[lo:hi] = rule(tree.infoset_keys[i], tree.infoset_labels[i])
     return profile
+
+
+def rule_result(tree: PublicTree, strategy: np.ndarray, rule: Rule | None) -> float:
+    """The exact expected winnings a hand (seats alternating) of a player following `rule`
+    against the bot's flat `strategy` on the compiled `tree`; 0 for the bot's strategy itself
+    (rule None: the same strategy in both seats)."""
+    if rule is None:
+        return 0.0
+    per_seat = [evaluate_strategy(tree, rule_profile(tree, strategy, seat, rule)).value
+                for seat in (0, 1)]
+    return (per_seat[0] - per_seat[1]) / 2
+
+
+def holdem_rule_result(game: HoldemGame, bot: HoldemPolicy, rule: Rule | None) -> float:
+    """`rule_result` against a hold'em `bot` as it plays, every public state of a small
+    member's compiled tree asked."""
+    tree = compile_game(game)
+    return rule_result(tree, strategy_of(game, tree, [bot]), rule)

@@ -33,7 +33,7 @@ from solver.evaluation.values.dudo import DudoValues, rows_by_prefix
 from solver.games import Game, State, get_game
 from strategies import InfosetStrategy, StrategyStore
 from tests.app.conftest import AppFactory, new_match, play_random_hand
-from tests.app.simulated import RULES, Rule, chooser, play, rule_profile
+from tests.app.simulated import RULES, Rule, chooser, play, rule_result
 from tests.solver.evaluation.values.test_dudo_values import solve_abstract
 
 HANDS = {"leduc": 600, "holdem-mini": 250, "dudo": 600}
@@ -103,16 +103,6 @@ def subjects(store_path: Path) -> Iterator[dict[str, Subject]]:
 PLAYERS: dict[str, Rule | None] = {"equilibrium": None, **RULES}
 
 
-def exact_value(subject: Subject, rule: Rule | None) -> float:
-    """The player's exact expected winnings per hand, seats alternating."""
-    if rule is None:
-        return 0.0  # the bot's strategy against itself, both seats
-    per_seat = [evaluate_strategy(subject.tree, rule_profile(subject.tree, subject.strategy,
-                                                             seat, rule)).value
-                for seat in (0, 1)]
-    return (per_seat[0] - per_seat[1]) / 2
-
-
 def simulate(subject: Subject, rule: Rule | None, count: int, seed: int
              ) -> tuple[list[float], list[float], list[float]]:
     """Raw, equilibrium-adjusted and shown results of `count` hands."""
@@ -142,7 +132,7 @@ def test_adjusted_results_are_unbiased_and_tighter(subjects: dict[str, Subject],
     subject = subjects[game]
     rule = PLAYERS[name]
     raw, plain, shown = simulate(subject, rule, HANDS[game], seed=2026)
-    exact = exact_value(subject, rule)
+    exact = rule_result(subject.tree, subject.strategy, rule)
     for figures in (raw, plain, shown):
         stats = results.summarize(figures)
         assert stats.std is not None and stats.mean is not None

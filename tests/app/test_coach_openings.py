@@ -20,8 +20,8 @@ from solver.abstractions.holdem.bot import HulheBot
 from solver.evaluation.values.holdem import HoldemValues
 from solver.games import get_game
 from solver.games.holdem.game import HoldemGame
-from tests.app.simulated import RULES, chooser, play
-from tests.app.test_coach_resolving import Playing, RaisesOnTheRiver, exact_against
+from tests.app.simulated import RULES, chooser, holdem_rule_result, play
+from tests.app.test_coach_resolving import Playing, RaisesOnTheRiver
 from tests.solver.evaluation.values.test_holdem_values import small_bot
 
 HANDS = 1500
@@ -44,7 +44,7 @@ def test_the_openings_luck_comes_out_unbiased(bot: HulheBot, player: str) -> Non
     assert isinstance(mini, HoldemGame)
     rule = RULES[player]
     played = RaisesOnTheRiver(bot)  # a bot that is not its tables: the corrections too
-    exact = exact_against(mini, played, rule)
+    exact = holdem_rule_result(mini, played, rule)
     valuer = HoldemValues(bot, played)
     opponent = Playing(played)
     rng = random.Random(11)

@@ -21,14 +21,11 @@ from numpy.typing import NDArray
 from app.services import coach
 from app.services.bot import Policy
 from solver.abstractions.holdem.bot import HulheBot
-from solver.algorithms.exploitability import evaluate_strategy
-from solver.engine.compile import compile_game
-from solver.evaluation.holdem.policy import strategy_of
 from solver.evaluation.values.holdem import HoldemValues
 from solver.games import Game, State, get_game
 from solver.games.holdem.betting import CALL, RAISE, Betting
 from solver.games.holdem.game import HoldemGame, HoldemState
-from tests.app.simulated import RULES, Rule, chooser, play, rule_profile
+from tests.app.simulated import RULES, chooser, holdem_rule_result, play
 from tests.solver.evaluation.values.test_holdem_values import small_bot
 
 HANDS = 1000
@@ -77,23 +74,13 @@ def bot() -> HulheBot:
     return small_bot()
 
 
-def exact_against(mini: HoldemGame, played: RaisesOnTheRiver, rule: Rule) -> float:
-    """The exact expected winnings a hand (seats alternating) of a player following `rule`
-    against `played`, from a full traversal of the compiled tree."""
-    tree = compile_game(mini)
-    strategy = strategy_of(mini, tree, [played])
-    per_seat = [evaluate_strategy(tree, rule_profile(tree, strategy, seat, rule)).value
-                for seat in (0, 1)]
-    return (per_seat[0] - per_seat[1]) / 2
-
-
 @pytest.mark.parametrize("player", ["always call", "tight"])
 def test_the_correction_makes_the_result_unbiased(bot: HulheBot, player: str) -> None:
     mini = get_game("holdem-mini")
     assert isinstance(mini, HoldemGame)
     rule = RULES[player]
     played = RaisesOnTheRiver(bot)
-    exact = exact_against(mini, played, rule)
+    exact = holdem_rule_result(mini, played, rule)
     valuer = HoldemValues(bot, played)
     opponent = Playing(played)
     rng = random.Random(4)
