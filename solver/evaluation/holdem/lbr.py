@@ -37,6 +37,7 @@ import itertools
 import math
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,7 +46,14 @@ from numpy.typing import NDArray
 
 from solver.cards.evaluator import CARD_BIT, CARD_KEY, rank_state
 from solver.engine.progress import progress_bar
-from solver.evaluation.holdem.duplicate import Estimate, checked, deal, mbb, sample_actions
+from solver.evaluation.holdem.duplicate import (
+    Deals,
+    Estimate,
+    checked,
+    deal,
+    mbb,
+    sample_actions,
+)
 from solver.games.holdem.betting import CALL, FOLD, RAISE, Betting
 from solver.games.holdem.game import HoldemGame
 from solver.games.holdem.policy import HoldemPolicy, hole_combos
@@ -222,6 +230,23 @@ class LocalBestResponse:
         return (_winnings(betting, seat, holes, board, rules.deck.standard_ids),
                 ending(betting, seat))
 
+    def deals(self, dealt: Deals, rng: np.random.Generator,
+              after_each: Callable[[], object] | None = None
+              ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+        """Every deal of `dealt` played twice, LBR in each seat once: its winnings in chips and
+        where each hand ended (`ending`), both of shape (deals, 2); `after_each` is called
+        after each deal (a progress bar's step)."""
+        count = len(dealt.holes)
+        won = np.zeros((count, 2))
+        endings = np.zeros((count, 2), np.int64)
+        for i in range(count):
+            for seat in (0, 1):
+                won[i, seat], endings[i, seat] = self.hand(seat, dealt.holes[i],
+                                                           dealt.boards[i], rng)
+            if after_each is not None:
+                after_each()
+        return won, endings
+
 
 ENDINGS = ("showdown", "LBR folds", "the bot folds")
 """How a hand can end, for `ending`."""
@@ -303,15 +328,9 @@ def local_best_response(game: HoldemGame, policy: HoldemPolicy, deals: int, seed
     lbr = LocalBestResponse(game, policy, rollouts)
     dealt = deal(game.definition, deals, seed)
     rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(2)[1])
-    won = np.zeros((deals, 2))
-    endings = np.zeros((deals, 2), np.int64)
     with progress_bar(total=deals, desc=f"LBR v {policy.name}", unit="deal", disable=not progress,
                       file=sys.stderr, mininterval=0.5) as bar:
-        for i in range(deals):
-            for seat in (0, 1):
-                won[i, seat], endings[i, seat] = lbr.hand(seat, dealt.holes[i],
-                                                          dealt.boards[i], rng)
-            bar.update(1)
+        won, endings = lbr.deals(dealt, rng, lambda: bar.update(1))
     scale = mbb(game.definition)
     estimate = Estimate.of(won.mean(axis=1), scale)
     seats = (float(won[:, 0].mean() * scale), float(won[:, 1].mean() * scale))

@@ -130,15 +130,7 @@ def lbr_chunk(spec: BotSpec, which: str, deals: int, seed: int,
                             against.bot() if which == "against" and against is not None else
                             spec.bot())
     lbr = LocalBestResponse(game, policy)
-    dealt = deal(game.definition, deals, seed)
-    rng = np.random.default_rng([seed, 2])
-    won = np.zeros((deals, 2))
-    endings = np.zeros((deals, 2), np.int64)
-    for i in range(deals):
-        for seat in (0, 1):
-            won[i, seat], endings[i, seat] = lbr.hand(seat, dealt.holes[i], dealt.boards[i],
-                                                      rng)
-    return won, endings
+    return lbr.deals(deal(game.definition, deals, seed), np.random.default_rng([seed, 2]))
 
 
 def _chunks(total: int, size: int) -> list[int]:
