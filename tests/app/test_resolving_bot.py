@@ -136,6 +136,21 @@ def test_a_store_of_the_blueprint_alone_keeps_playing_its_tables(
     assert sum(policy.probabilities) == pytest.approx(1.0)
 
 
+def test_the_blueprint_of_a_re_solving_store_is_its_tables(stores: tuple[Path, Path]) -> None:
+    """The evaluations read a store whose latest solve is the re-solving bot as its blueprint."""
+    blueprint, resolving = stores
+    alone = HulheBot.from_store("holdem", str(blueprint))
+    under = HulheBot.from_store("holdem", str(resolving))
+    game = get_game("holdem")
+    assert isinstance(game, HoldemGame)
+    state = _river(game, 1)
+    holes = np.array([state.hole(0), state.hole(1)], np.int64)
+    board = tuple(state.board())
+    assert under.spec == alone.spec
+    np.testing.assert_array_equal(under.action_probabilities(state.betting, board, holes),
+                                  alone.action_probabilities(state.betting, board, holes))
+
+
 def test_a_bot_that_re_solves_the_turn_carries_it_to_the_river(
         stores: tuple[Path, Path], tmp_path: Path) -> None:
     """Stored to re-solve from the turn in the turn's layout (two iterations, to keep the test

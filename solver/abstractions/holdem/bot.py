@@ -90,7 +90,7 @@ class HulheBot:
     def from_store(cls, game: str = "holdem", store_path: str | None = None,
                    name: str | None = None) -> HulheBot:
         """The latest solve of `game` in the store (it must be a table solve, ``ehs2`` or
-        ``hist`` buckets)."""
+        ``hist`` buckets, or a re-solving bot's, whose tables are its blueprint's)."""
         with StrategyStore.open(store_path) as store:
             info = store.latest_solve(game)
             table = store.table_strategy(game)
@@ -98,10 +98,12 @@ class HulheBot:
             raise ValueError(f"no table solve of {game!r} in the store: run "
                              f"`python -m solver hulhe`")
         abstraction = abstraction_for(get_game(game), info.abstraction)
-        if not isinstance(abstraction, Percentiles):
+        # A re-solving bot's solve holds its blueprint's tables: read them as the blueprint.
+        tables_of = getattr(abstraction, "blueprint", abstraction)
+        if not isinstance(tables_of, Percentiles):
             raise ValueError(f"the solve of {game!r} uses {info.abstraction!r}, not table "
                              "buckets (ehs2= or hist=)")
-        return cls(name or f"{game}-solve-{info.id}", abstraction.rules, abstraction.spec, table)
+        return cls(name or f"{game}-solve-{info.id}", tables_of.rules, tables_of.spec, table)
 
     def action_probabilities(self, betting: Betting, board: tuple[int, ...],
                              holes: NDArray[np.int64]) -> NDArray[np.float64]:
