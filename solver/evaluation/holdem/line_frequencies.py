@@ -23,11 +23,12 @@ from numpy.typing import NDArray
 # resolving_kind registers the re-solving bot's descriptor, which a store's latest solve may be.
 from solver.abstractions.holdem import resolving_kind  # noqa: F401
 from solver.abstractions.holdem.bot import HulheBot
+from solver.evaluation.holdem.duplicate import deal
 from solver.games.holdem.betting import ACTION_CHARS, Betting
 from solver.games.holdem.policy import ACTIONS, HoldemPolicy, hole_combos
 from solver.games.holdem.rules import HoldemRules
 
-__all__ = ["Step", "line_frequencies", "parse_line", "sample_boards"]
+__all__ = ["Step", "line_frequencies", "parse_line"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,24 +46,17 @@ class Step:
     raise_: float
 
 
-def parse_line(rules: HoldemRules, line: str) -> list[Betting]:
+def parse_line(rules: HoldemRules, line: str) -> tuple[list[Betting], list[int]]:
     """The betting before each action of `line` (ACPC's ``f``/``c``/``r``, rounds apart by
-    ``/``), then the betting after the last; ValueError naming the legal actions where the line
-    breaks the rules."""
-    bettings = [Betting.start(rules)]
+    ``/``), then the betting after the last, and the actions; ValueError naming the legal
+    actions where the line breaks the rules."""
+    bettings, actions = [Betting.start(rules)], []
     for char in line.replace("/", ""):
         if char not in ACTION_CHARS:
             raise ValueError(f"line {line!r}: {char!r} is not one of f, c, r or /")
-        bettings.append(bettings[-1].apply(ACTION_CHARS.index(char)))
-    return bettings
-
-
-def sample_boards(rules: HoldemRules, count: int, seed: int = 0) -> NDArray[np.int64]:
-    """`count` whole boards (rows of distinct card ids), drawn uniformly."""
-    rng = np.random.default_rng(seed)
-    need = sum(rules.board_cards)
-    picks = np.argsort(rng.random((count, rules.num_cards)), axis=1)[:, :need]
-    return picks.astype(np.int64)
+        actions.append(ACTION_CHARS.index(char))
+        bettings.append(bettings[-1].apply(actions[-1]))
+    return bettings, actions
 
 
 def line_frequencies(policy: HoldemPolicy, rules: HoldemRules, line: str,
@@ -71,10 +65,9 @@ def line_frequencies(policy: HoldemPolicy, rules: HoldemRules, line: str,
     range's shares of the actions over `boards` (whole boards; on each, every pair of hands
     that misses it is dealt with equal chance, so the shares are those of the deals that reach
     the step)."""
-    bettings = parse_line(rules, line)
-    if len(bettings) == 1:
+    bettings, actions = parse_line(rules, line)
+    if not actions:
         raise ValueError("the line is empty: name at least one action")
-    actions = [ACTION_CHARS.index(char) for char in line.replace("/", "")]
     decisions = bettings if not bettings[-1].over else bettings[:-1]
     combos = hole_combos(rules)
     sums = np.zeros((len(decisions), ACTIONS))
@@ -115,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         bot = HulheBot.from_store(args.game, args.store)
-        boards = sample_boards(bot.rules, args.boards, args.seed)
+        boards = deal(bot.rules, args.boards, args.seed).boards
         steps = line_frequencies(bot, bot.rules, args.line, boards)
     except ValueError as exc:
         parser.error(str(exc))

@@ -8,17 +8,16 @@ import itertools
 import numpy as np
 import pytest
 
-from solver.evaluation.holdem.line_frequencies import line_frequencies, parse_line, sample_boards
+from solver.evaluation.holdem.duplicate import deal
+from solver.evaluation.holdem.line_frequencies import line_frequencies, parse_line
 from solver.evaluation.holdem.policy import TabularPolicy
-from solver.games.holdem.betting import ACTION_CHARS
 from solver.games.holdem.game import HoldemGame
 from solver.games.holdem.policy import hole_combos
 
 
 def brute_force(policy: TabularPolicy, game: HoldemGame, line: str) -> list[list[float]]:
     rules = game.definition
-    bettings = parse_line(rules, line)
-    actions = [ACTION_CHARS.index(c) for c in line.replace("/", "")]
+    bettings, actions = parse_line(rules, line)
     decisions = bettings if not bettings[-1].over else bettings[:-1]
     sums = np.zeros((len(decisions), 3))
     combos = [tuple(int(c) for c in row) for row in hole_combos(rules)]
@@ -55,7 +54,7 @@ def test_the_shares_are_those_of_every_deal(solved: TabularPolicy, mini: HoldemG
 
 def test_a_line_that_breaks_the_rules_names_the_legal_actions(solved: TabularPolicy,
                                                                mini: HoldemGame) -> None:
-    boards = sample_boards(mini.definition, 3)
+    boards = deal(mini.definition, 3, seed=0).boards
     with pytest.raises(ValueError, match="legal actions"):
         line_frequencies(solved, mini.definition, "cf", boards)
     with pytest.raises(ValueError, match="f, c, r"):
