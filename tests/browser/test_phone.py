@@ -9,7 +9,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import new_page
-from tests.browser.test_play import MATCH_URL, click_and_wait, next_hand, snap
+from tests.browser.test_play import MATCH_URL, click_and_wait, next_hand, next_step, snap
 
 PHONE = 390
 
@@ -63,8 +63,7 @@ def test_every_page_fits_a_phone(browser, server: str, shots: Path) -> None:
         expect(page.locator("#replay")).to_be_visible()
         while page.locator(".replay-steps a", has_text="Next").count():
             fits(page, "a replay step")
-            page.locator(".replay-steps a", has_text="Next").click()
-            page.wait_for_timeout(50)
+            next_step(page)
         fits(page, "the replay's last step")
         page.goto("/games/holdem-mini/strategy")
         expect(page.locator("#range-grid")).to_be_visible()

@@ -44,6 +44,14 @@ def click_and_wait(page: Page, button) -> None:
     assert event_count(page) > before
 
 
+def next_step(page: Page) -> None:
+    """Show the replay's next step and wait until it has replaced the one shown: clicking again
+    on a fixed pause could catch the link while htmx was swapping it out."""
+    old_replay = page.locator("#replay").element_handle()
+    page.locator(".replay-steps a", has_text="Next").click()
+    page.wait_for_function("r => !r.isConnected", arg=old_replay)
+
+
 def next_hand(page: Page) -> None:
     """Deal the next hand and wait until its table has replaced the finished one (a fixed pause
     was too short under load: the old hand's outcome was still there to be read)."""
@@ -405,8 +413,7 @@ def test_the_coach_and_the_replay(page: Page, shots: Path) -> None:
     page.locator("#coach a", has_text="Replay").click()
     expect(page.locator("#replay")).to_be_visible()
     while page.locator(".replay-steps a", has_text="Next").count():
-        page.locator(".replay-steps a", has_text="Next").click()
-        page.wait_for_timeout(50)
+        next_step(page)
     expect(page.locator("#explanation")).to_be_visible()
     snap(page, shots, "replay-leduc")
 
