@@ -161,7 +161,7 @@ def best_response_values(sub: TurnSubgame, player: int, own_range: FloatArray,
     return values
 
 
-def _zero_entries(sub: TurnSubgame, player: int, out: NDArray[np.float32]) -> None:
+def zero_entries(sub: TurnSubgame, player: int, out: NDArray[np.float32]) -> None:
     """`out`'s entries at `player`'s decisions set to 0."""
     a = sub.arrays
     hands = len(a.hands)
@@ -214,7 +214,7 @@ def resolve_turn(sub: TurnSubgame, player: int, own_range: FloatArray, *, mode: 
     if warm > 0.0:
         np.multiply(b.strategy, np.float32(warm * max(float(np.abs(alt).mean()), 1e-12)),
                     out=b.regrets)
-        _zero_entries(sub, other, b.regrets)
+        zero_entries(sub, other, b.regrets)
     else:
         b.regrets[:] = 0.0
         uniform_strategy(a, b.blocks, b.strategy)

@@ -1,0 +1,137 @@
+"""The values of calling a flop bet, in the turn re-solver's layout, against a brute-force walk
+of the game's own states on an eight-card, four-round member."""
+
+from __future__ import annotations
+
+import zlib
+from functools import cache
+
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from solver.evaluation.holdem.fold_values import call_values, fold_summary
+from solver.games import get_game
+from solver.games.holdem.betting import Betting
+from solver.games.holdem.game import HoldemGame, HoldemState
+from solver.games.holdem.policy import legal_mask
+
+EIGHT_FOUR_ROUNDS = "holdem(numRanks=4,numSuits=2,numBoardCards=0 1 1 1,maxRaises=1 1 1 1)"
+LINE = "rc/cr"
+
+
+@cache
+def _row(acpc: str, board: tuple[int, ...], hole: tuple[int, int]) -> tuple[float, ...]:
+    seed = zlib.crc32(f"{acpc}|{board}|{hole}".encode())
+    return tuple(np.random.default_rng(seed).random(3) + 0.05)
+
+
+class HashedPolicy:
+    """Fixed, lopsided probabilities for every (betting, board, hand): a strategy with no
+    structure for the layout to lean on."""
+
+    name = "hashed"
+
+    def action_probabilities(self, betting: Betting, board: tuple[int, ...],
+                             holes: NDArray[np.int64]) -> NDArray[np.float64]:
+        rows = np.array([_row(betting.acpc(), tuple(board), (int(a), int(b)))
+                         for a, b in np.asarray(holes).reshape(-1, 2)])
+        rows = rows * legal_mask(betting)
+        out: NDArray[np.float64] = rows / rows.sum(axis=1, keepdims=True)
+        return out
+
+
+def _brute(game: HoldemGame, policy: HashedPolicy, me: int, hole: tuple[int, int],
+           betting: Betting, board: tuple[int, ...], weights: dict[tuple[int, int], float],
+           best: bool) -> float:
+    """The caller's chips summed over the other's hands (each weighted by its reach), the
+    caller playing `policy` or its best response, from `betting` on `board`."""
+    rules = game.definition
+    if betting.over:
+        total = 0.0
+        for other, w in weights.items():
+            holes = (hole, other) if me == 0 else (other, hole)
+            state = HoldemState(game, (), holes[0] + holes[1] + board, betting)
+            total += w * state.returns()[me]
+        return total
+    if len(board) < rules.board_dealt(betting.round):
+        left = [c for c in range(rules.num_cards) if c not in board and c not in hole]
+        chance = 1.0 / (rules.num_cards - len(board) - 4)
+        return chance * sum(_brute(game, policy, me, hole, betting, board + (c,),
+                                   {o: w for o, w in weights.items() if c not in o}, best)
+                            for c in left)
+    legal = betting.legal_actions()
+    if betting.player == me:
+        values = [_brute(game, policy, me, hole, betting.apply(a), board, weights, best)
+                  for a in legal]
+        if best:
+            return max(values)
+        probs = policy.action_probabilities(betting, board, np.array([hole]))[0]
+        return float(sum(probs[a] * v for a, v in zip(legal, values, strict=True)))
+    others = list(weights)
+    probs = policy.action_probabilities(betting, board, np.array(others))
+    return sum(_brute(game, policy, me, hole, betting.apply(a), board,
+                      {o: weights[o] * probs[i, a] for i, o in enumerate(others)}, best)
+               for a in legal)
+
+
+def _game() -> HoldemGame:
+    game = get_game(EIGHT_FOUR_ROUNDS)
+    assert isinstance(game, HoldemGame)
+    return game
+
+
+@pytest.mark.parametrize("flop", [(0,), (5,)])
+def test_calling_a_flop_bet_is_valued_as_the_game_itself_plays_it_out(flop: tuple[int]
+                                                                      ) -> None:
+    game = _game()
+    policy = HashedPolicy()
+    values = call_values(policy, game.definition, LINE, flop)
+    at = Betting.start(game.definition)
+    for char in LINE.replace("/", ""):
+        at = at.apply("fcr".index(char))
+    me = at.player
+    assert me == 0 and values.if_folded == -4.0
+    hands = [(int(a), int(b)) for a, b in values.hands]
+    # The other's reach along the line, by the policy's own probabilities.
+    reach = {}
+    for other in hands:
+        r, b = 1.0, Betting.start(game.definition)
+        for char in LINE.replace("/", ""):
+            if b.player != me:
+                shown = flop[:game.definition.board_dealt(b.round)]
+                r *= policy.action_probabilities(b, shown, np.array([other]))[0, "fcr".index(char)]
+            b = b.apply("fcr".index(char))
+        reach[other] = r
+    after = at.apply(1)
+    checked = 0
+    for i, hole in enumerate(hands):
+        weights = {o: w for o, w in reach.items() if not set(o) & set(hole)}
+        mass = sum(weights.values())
+        for best, got in ((False, values.as_played[i]), (True, values.best[i])):
+            want = _brute(game, policy, me, hole, after, flop, weights, best) / mass
+            assert got == pytest.approx(want, abs=1e-5), (hole, best)
+        checked += 1
+    assert checked == len(hands) == 21
+    # A best response after the call earns at least the policy's own play, somewhere more.
+    assert (values.best >= values.as_played - 1e-9).all()
+    assert (values.best > values.as_played + 1e-3).any()
+
+
+def test_the_summary_weighs_folds_by_the_deals_that_reach_them() -> None:
+    rules = _game().definition
+    values = [call_values(HashedPolicy(), rules, LINE, (c,)) for c in (0, 5)]
+    summary = fold_summary(values, LINE)
+    reached = sum(v.reach.sum() for v in values)
+    folded = sum((v.reach * v.fold).sum() for v in values)
+    assert summary.folded == pytest.approx(folded / reached)
+    assert 0.0 <= summary.gaining_as_played <= summary.gaining_best <= 1.0
+    assert 0.0 < summary.given_up_as_played <= summary.given_up_best
+
+
+def test_a_line_that_does_not_face_a_flop_bet_is_refused() -> None:
+    rules = _game().definition
+    with pytest.raises(ValueError, match="faces a bet on the flop"):
+        call_values(HashedPolicy(), rules, "rc/c", (0,))
+    with pytest.raises(ValueError, match="faces a bet on the flop"):
+        call_values(HashedPolicy(), rules, "rc/crc/r", (0, 1))
