@@ -10,8 +10,9 @@ bot;
 swapped)
   and self-play, in milli-big-blinds per hand with 95% intervals;
 * `solver.evaluation.holdem.lbr`: Local Best Response, a lower bound on a policy's exploitability;
-* `solver.evaluation.holdem.line_frequencies` / `fold_values`: how a bot's range acts along a
-  line of betting, and what its folds to a flop bet give up against its own play after a call;
+* `solver.evaluation.holdem.line_frequencies` / `flop_values`: how a bot's range acts along a
+  line of betting, and what each action at a flop decision earns in the real game against the
+  bot's own play after it (its regret there);
 * `solver.evaluation.holdem.resolving_exact` / `resolving_eval`: the re-solving bot judged by
   exact best response on small members, and in the real game (duplicate, LBR, decision times).
 """

@@ -1,5 +1,6 @@
-"""The values of calling a flop bet, in the turn re-solver's layout, against a brute-force walk
-of the game's own states on an eight-card, four-round member."""
+"""The values of each action at a flop decision, the rest of the flop walked and the turn and
+river in the turn re-solver's layout, against a brute-force walk of the game's own states on
+an eight-card, four-round member."""
 
 from __future__ import annotations
 
@@ -10,14 +11,13 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from solver.evaluation.holdem.fold_values import call_values, fold_summary
+from solver.evaluation.holdem.flop_values import action_values, summarise
 from solver.games import get_game
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.game import HoldemGame, HoldemState
 from solver.games.holdem.policy import legal_mask
 
 EIGHT_FOUR_ROUNDS = "holdem(numRanks=4,numSuits=2,numBoardCards=0 1 1 1,maxRaises=1 1 1 1)"
-LINE = "rc/cr"
 
 
 @cache
@@ -81,57 +81,61 @@ def _game() -> HoldemGame:
     return game
 
 
-@pytest.mark.parametrize("flop", [(0,), (5,)])
-def test_calling_a_flop_bet_is_valued_as_the_game_itself_plays_it_out(flop: tuple[int]
-                                                                      ) -> None:
+@pytest.mark.parametrize(("line", "flop"), [("rc/cr", (0,)), ("rc/cr", (5,)), ("rc/c", (3,))])
+def test_each_action_is_valued_as_the_game_itself_plays_it_out(line: str, flop: tuple[int]
+                                                               ) -> None:
     game = _game()
     policy = HashedPolicy()
-    values = call_values(policy, game.definition, LINE, flop)
+    values = action_values(policy, game.definition, line, flop)
     at = Betting.start(game.definition)
-    for char in LINE.replace("/", ""):
+    for char in line.replace("/", ""):
         at = at.apply("fcr".index(char))
     me = at.player
-    assert me == 0 and values.if_folded == -4.0
     hands = [(int(a), int(b)) for a, b in values.hands]
     # The other's reach along the line, by the policy's own probabilities.
     reach = {}
     for other in hands:
         r, b = 1.0, Betting.start(game.definition)
-        for char in LINE.replace("/", ""):
+        for char in line.replace("/", ""):
             if b.player != me:
                 shown = flop[:game.definition.board_dealt(b.round)]
                 r *= policy.action_probabilities(b, shown, np.array([other]))[0, "fcr".index(char)]
             b = b.apply("fcr".index(char))
         reach[other] = r
-    after = at.apply(1)
-    checked = 0
+    legal = at.legal_actions()
+    assert np.isnan(values.as_played[:, [a for a in range(3) if a not in legal]]).all()
     for i, hole in enumerate(hands):
         weights = {o: w for o, w in reach.items() if not set(o) & set(hole)}
         mass = sum(weights.values())
-        for best, got in ((False, values.as_played[i]), (True, values.best[i])):
-            want = _brute(game, policy, me, hole, after, flop, weights, best) / mass
-            assert got == pytest.approx(want, abs=1e-5), (hole, best)
-        checked += 1
-    assert checked == len(hands) == 21
-    # A best response after the call earns at least the policy's own play, somewhere more.
-    assert (values.best >= values.as_played - 1e-9).all()
-    assert (values.best > values.as_played + 1e-3).any()
+        for a in legal:
+            for best, got in ((False, values.as_played[i, a]), (True, values.best[i, a])):
+                want = _brute(game, policy, me, hole, at.apply(a), flop, weights, best) / mass
+                assert got == pytest.approx(want, abs=1e-5), (hole, a, best)
+    assert len(hands) == 21
+    # A best response after the action earns at least the policy's own play, somewhere more.
+    assert (values.best[:, legal] >= values.as_played[:, legal] - 1e-9).all()
+    assert (values.best[:, legal] > values.as_played[:, legal] + 1e-3).any()
+    if line == "rc/cr":  # a fold loses what the folder put in: two big blinds
+        assert np.allclose(values.as_played[:, 0], -4.0) and np.allclose(values.best[:, 0], -4.0)
 
 
-def test_the_summary_weighs_folds_by_the_deals_that_reach_them() -> None:
+def test_the_summary_weighs_each_hand_by_the_deals_that_reach_it() -> None:
     rules = _game().definition
-    values = [call_values(HashedPolicy(), rules, LINE, (c,)) for c in (0, 5)]
-    summary = fold_summary(values, LINE)
+    values = [action_values(HashedPolicy(), rules, "rc/cr", (c,)) for c in (0, 5)]
+    summary = summarise(values, "rc/cr")
     reached = sum(v.reach.sum() for v in values)
-    folded = sum((v.reach * v.fold).sum() for v in values)
-    assert summary.folded == pytest.approx(folded / reached)
-    assert 0.0 <= summary.gaining_as_played <= summary.gaining_best <= 1.0
-    assert 0.0 < summary.given_up_as_played <= summary.given_up_best
+    folded = sum((v.reach * v.probs[:, 0]).sum() for v in values)
+    assert summary.shares["f"] == pytest.approx(folded / reached)
+    assert sum(summary.shares.values()) == pytest.approx(1.0)
+    # The regret is what the best action gains over the mix; no single action gains more,
+    # and a best response after the action gains at least as much.
+    assert 0.0 < max(summary.gains.values()) <= summary.regret <= summary.regret_best
+    assert all(0.0 <= x <= 1.0 for x in summary.better_elsewhere.values())
 
 
-def test_a_line_that_does_not_face_a_flop_bet_is_refused() -> None:
+def test_a_line_that_does_not_end_on_the_flop_is_refused() -> None:
     rules = _game().definition
-    with pytest.raises(ValueError, match="faces a bet on the flop"):
-        call_values(HashedPolicy(), rules, "rc/c", (0,))
-    with pytest.raises(ValueError, match="faces a bet on the flop"):
-        call_values(HashedPolicy(), rules, "rc/crc/r", (0, 1))
+    with pytest.raises(ValueError, match="decision on the flop"):
+        action_values(HashedPolicy(), rules, "r", (0,))
+    with pytest.raises(ValueError, match="decision on the flop"):
+        action_values(HashedPolicy(), rules, "rc/crc/r", (0,))

@@ -1,0 +1,249 @@
+"""What each action at a flop decision earns, in the real game: for every hand of the acting
+range, the value of folding, calling and raising against the other player's range and the
+policy's own strategy after the action, the acting player then playing the policy too (what
+the bot would earn) or best-responding (what any hand could earn at most against it).
+
+`line_frequencies` says how often the big blind folds to a flop bet after ``rc/c``; that alone
+cannot say whether those folds are mistakes. Here the rest of the flop is walked action by
+action, and every turn card's turn and river are valued in the turn re-solver's layout
+(`solver.abstractions.holdem.turn_subgame`, `turn_kernel`'s evaluating and best-response
+passes). The difference between the best action's value and the policy's mix, summed over the
+range, is the policy's regret at that decision in the real game, given its own play
+elsewhere: near zero where the abstraction decides as well as the real cards allow.
+
+``python -m solver.evaluation.holdem.flop_values --store PATH --line rc/cr --boards 40``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+# resolving_kind registers the re-solving bot's descriptor, which a store's latest solve may be.
+from solver.abstractions.holdem import resolving_kind  # noqa: F401
+from solver.abstractions.holdem.bot import HulheBot
+from solver.abstractions.holdem.subgame import hand_cards
+from solver.abstractions.holdem.turn_kernel import BEST_RESPONSE, EVALUATE, turn_pass
+from solver.abstractions.holdem.turn_resolve import Buffers, blueprint_strategy, zero_entries
+from solver.abstractions.holdem.turn_subgame import compile_turn
+from solver.engine.progress import progress_bar
+from solver.evaluation.holdem.duplicate import deal
+from solver.evaluation.holdem.line_frequencies import parse_line
+from solver.games.holdem.betting import ACTION_CHARS, Betting
+from solver.games.holdem.policy import ACTIONS, HoldemPolicy, hole_combos
+from solver.games.holdem.rules import HoldemRules
+
+__all__ = ["ActionValues", "DecisionSummary", "action_values", "summarise"]
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ActionValues:
+    """One flop's decision, per hand of the acting player that misses the flop: `reach`, the
+    deals that reach the decision with it (its own reach times the other's over the hands
+    beside it); `probs`, the policy's probabilities ``(hands, 3)``; and, in chips won over
+    the whole hand (blinds included) per deal reaching the decision, each action's value
+    with the policy played on (`as_played`) and with a best response after it (`best`),
+    ``(hands, 3)``, NaN for an illegal action and 0 for a hand no deal reaches."""
+
+    hands: IntArray
+    reach: FloatArray
+    probs: FloatArray
+    as_played: FloatArray
+    best: FloatArray
+
+
+class _Walk:
+    """The flop below the decision, for the acting player `me` on `flop`: values over `me`'s
+    hands summed over the other's (weighted by its reach), unnormalised."""
+
+    def __init__(self, policy: HoldemPolicy, rules: HoldemRules, me: int,
+                 flop: tuple[int, ...], hands: IntArray) -> None:
+        self.policy, self.rules, self.me, self.flop, self.hands = policy, rules, me, flop, hands
+        holding = np.zeros((len(hands), rules.num_cards))
+        np.put_along_axis(holding, hands, 1.0, axis=1)
+        self.apart = ((holding @ holding.T) == 0).astype(np.float64)
+        self.row_of = {tuple(h): i for i, h in enumerate(hands.tolist())}
+        self.ids = hand_cards(rules)
+        # Each turn card has the same chance given both hands: one of those the four miss.
+        self.dealt = 1.0 / (rules.num_cards - len(flop) - 2 * rules.hole_cards)
+
+    def values(self, betting: Betting, other: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """(as played, best) below `betting`, the other player's reach `other`."""
+        me = self.me
+        if betting.over:
+            won = (float(betting.spent[1 - me]) if betting.folded != me
+                   else -float(betting.spent[me]))
+            v = won * (self.apart @ other)
+            return v, v.copy()
+        if betting.round != self.rules.num_rounds - 3:
+            return self._turn(betting, other)
+        legal = betting.legal_actions()
+        probs = self.policy.action_probabilities(betting, self.flop, self.hands)
+        if betting.player == me:
+            children = [self.values(betting.apply(a), other) for a in legal]
+            played = sum((probs[:, a] * c[0] for a, c in zip(legal, children, strict=True)),
+                         np.zeros(len(self.hands)))
+            best = np.max([c[1] for c in children], axis=0)
+            return played, best
+        played, best = np.zeros(len(self.hands)), np.zeros(len(self.hands))
+        for a in legal:
+            p, b = self.values(betting.apply(a), other * probs[:, a])
+            played += p
+            best += b
+        return played, best
+
+    def _turn(self, after: Betting, other: FloatArray) -> tuple[FloatArray, FloatArray]:
+        me, rules = self.me, self.rules
+        played, best = np.zeros(len(self.hands)), np.zeros(len(self.hands))
+        for card in range(rules.num_cards):
+            if card in self.flop:
+                continue
+            sub = compile_turn(rules, after, self.flop + (card,), self.ids)
+            rows = np.array([self.row_of[tuple(h)] for h in sub.arrays.hands.tolist()],
+                            np.int64)
+            b = Buffers(sub)
+            strategy = b.strategy
+            blueprint_strategy(sub, 1 - me, self.policy, strategy)
+            zero_entries(sub, me, strategy)
+            mine = b.average  # scratch: EVALUATE and BEST_RESPONSE never read the average
+            blueprint_strategy(sub, me, self.policy, mine)
+            zero_entries(sub, 1 - me, mine)
+            strategy += mine
+            roots = np.ones((2, len(rows)))
+            roots[1 - me] = other[rows]
+            for mode, out in ((EVALUATE, played), (BEST_RESPONSE, best)):
+                turn_pass(sub.arrays, me, mode, strategy, b.regrets, b.average, roots,
+                          b.t_reach, b.t_values, b.lanes, 1.0, 1.0, False, 1.0, 0.0, b.none,
+                          b.no_out, b.every, 1.0)
+                out[rows] += self.dealt * b.t_values[0]
+        return played, best
+
+
+def _decision(rules: HoldemRules, line: str) -> tuple[list[Betting], list[int], Betting]:
+    bettings, actions = parse_line(rules, line)
+    at = bettings[-1]
+    if rules.num_rounds < 3 or rules.hole_cards != 2 or rules.board_cards[-1] != 1:
+        raise ValueError(f"{rules.spec} has no flop before a turn and a one-card river")
+    if at.over or at.round != rules.num_rounds - 3:
+        raise ValueError(f"{line!r} does not end at a decision on the flop (round "
+                         f"{rules.num_rounds - 2}): name a line such as rc/c or rc/cr")
+    return bettings, actions, at
+
+
+def action_values(policy: HoldemPolicy, rules: HoldemRules, line: str,
+                  flop: tuple[int, ...]) -> ActionValues:
+    """Each action's values at the decision after `line` (on the flop) on `flop`."""
+    bettings, actions, at = _decision(rules, line)
+    if len(flop) != rules.board_dealt(at.round):
+        raise ValueError(f"the flop of {rules.spec} is {rules.board_dealt(at.round)} cards")
+    me = at.player
+    combos = hole_combos(rules)
+    hands = combos[~np.isin(combos, flop).any(axis=1)]
+    reach = np.ones((2, len(hands)))
+    for betting, action in zip(bettings[:-1], actions, strict=True):
+        shown = flop[:rules.board_dealt(betting.round)]
+        reach[betting.player] *= policy.action_probabilities(betting, shown, hands)[:, action]
+    walk = _Walk(policy, rules, me, tuple(flop), hands)
+    facing = walk.apart @ reach[1 - me]
+    scale = np.divide(1.0, facing, out=np.zeros(len(hands)), where=facing > 0)
+    as_played = np.full((len(hands), ACTIONS), np.nan)
+    best = np.full((len(hands), ACTIONS), np.nan)
+    for a in at.legal_actions():
+        p, b = walk.values(at.apply(a), reach[1 - me])
+        as_played[:, a], best[:, a] = p * scale, b * scale
+    probs = policy.action_probabilities(at, tuple(flop), hands)
+    return ActionValues(hands, reach[me] * facing, probs, as_played, best)
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionSummary:
+    """Over boards, the deals reaching the decision weighted alike, in chips a reaching deal:
+    `shares` of the legal actions (ACPC letters); `regret`, what the best action of each hand
+    earns above the policy's mix with the policy played on after it, and `regret_best` with
+    a best response after it; `gains`, per action, what moving every hand to it where it
+    earns more than the mix would gain (policy played on); `better_elsewhere`, per action,
+    the share of the deals taking it where another action earns more (policy played on)."""
+
+    line: str
+    boards: int
+    shares: dict[str, float]
+    regret: float
+    regret_best: float
+    gains: dict[str, float]
+    better_elsewhere: dict[str, float]
+
+
+def summarise(values: Sequence[ActionValues], line: str) -> DecisionSummary:
+    """`values` (one per board, all at the same decision) summed over their reaching deals."""
+    legal = [a for a in range(ACTIONS) if not np.isnan(values[0].as_played[:, a]).all()]
+    reached = sum(float(v.reach.sum()) for v in values)
+    shares, gains, elsewhere = {}, {}, {}
+    regret = regret_best = 0.0
+    for v in values:
+        mix = np.nansum(v.probs * np.nan_to_num(v.as_played), axis=1)
+        regret += float(v.reach @ (np.nanmax(v.as_played, axis=1) - mix))
+        regret_best += float(v.reach @ (np.nanmax(v.best, axis=1) - mix))
+    for a in legal:
+        char = ACTION_CHARS[a]
+        taking = sum(float(v.reach @ v.probs[:, a]) for v in values)
+        shares[char] = taking / reached
+        gains[char] = sum(float(v.reach @ np.maximum(
+            v.as_played[:, a] - np.nansum(v.probs * np.nan_to_num(v.as_played), axis=1), 0.0))
+            for v in values) / reached
+        worse = sum(float((v.reach * v.probs[:, a]) @ (
+            np.nanmax(v.as_played, axis=1) > v.as_played[:, a] + 1e-9)) for v in values)
+        elsewhere[char] = worse / taking if taking > 0 else 0.0
+    return DecisionSummary(line, len(values), shares, regret / reached, regret_best / reached,
+                           gains, elsewhere)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m solver.evaluation.holdem.flop_values",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="holdem")
+    parser.add_argument("--store", help="the strategy store (default: the project's)")
+    parser.add_argument("--line", default="rc/cr",
+                        help="ACPC betting up to a flop decision (default rc/cr)")
+    parser.add_argument("--boards", type=int, default=40, help="flops sampled (default 40)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    args = parser.parse_args(argv)
+    try:
+        bot = HulheBot.from_store(args.game, args.store)
+        rules = bot.rules
+        _decision(rules, args.line)
+        flops = deal(rules, args.boards, args.seed).boards[:, :rules.board_dealt(
+            rules.num_rounds - 3)]
+    except ValueError as exc:
+        parser.error(str(exc))
+    values = [action_values(bot, rules, args.line, tuple(int(c) for c in flop))
+              for flop in progress_bar(flops.tolist(), desc="flops", unit="flop")]
+    summary = summarise(values, args.line)
+    if args.json:
+        json.dump({"bot": bot.name, "seed": args.seed, "big_blind": max(rules.blinds),
+                   **asdict(summary)}, sys.stdout, indent=1)
+        print()
+        return 0
+    mbb = 1000 / max(rules.blinds)  # chips to milli-big-blinds
+    print(f"{bot.name}: the decision after {args.line!r}, {summary.boards} flops "
+          f"(seed {args.seed}); mbb per deal reaching it")
+    print(f"  regret: {summary.regret * mbb:.0f} playing on as the bot does, "
+          f"{summary.regret_best * mbb:.0f} best-responding after")
+    for char, share in summary.shares.items():
+        print(f"  {char}: {share:.1%} of the range; another action earns more for "
+              f"{summary.better_elsewhere[char]:.1%} of it; moving hands here where it earns "
+              f"more gains {summary.gains[char] * mbb:.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
