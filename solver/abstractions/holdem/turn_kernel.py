@@ -40,9 +40,10 @@ class Lanes(NamedTuple):
     card_values: FloatArray  # (river cards, leaves, turn hands)
 
 
-UPDATE, BEST_RESPONSE, EVALUATE = range(3)
-"""What `turn_pass` does at the traverser's decisions: a CFR update, the best action, or the
-strategy's average (the last two change nothing)."""
+UPDATE, BEST_RESPONSE, EVALUATE, RIVER_BEST_RESPONSE = range(4)
+"""What `turn_pass` does at the traverser's decisions: a CFR update, the best action, the
+strategy's value, or the strategy's value on the turn and the best action on the river (the
+last three change nothing)."""
 
 
 @njit(cache=True)
@@ -293,8 +294,11 @@ def turn_pass(a, traverser, mode, strategy, regrets, average, roots, t_reach, t_
                     t_reach[p, n, i] = t_reach[p, q, i] * strategy[e + i]
             else:
                 t_reach[p, n] = t_reach[p, q]
-    _river_blocks(a, traverser, mode, strategy, regrets, average, t_reach, lanes, positive,
-                  negative, floor, avg_discount, avg_weight, out_nodes, river_out, visit)
+    river_mode = BEST_RESPONSE if mode == RIVER_BEST_RESPONSE else mode
+    turn_mode = EVALUATE if mode == RIVER_BEST_RESPONSE else mode
+    _river_blocks(a, traverser, river_mode, strategy, regrets, average, t_reach, lanes,
+                  positive, negative, floor, avg_discount, avg_weight, out_nodes, river_out,
+                  visit)
     sign = 1.0 if traverser == 0 else -1.0
     count = visit.shape[0]
     for n in range(a.t_kind.shape[0]):
@@ -312,7 +316,7 @@ def turn_pass(a, traverser, mode, strategy, regrets, average, roots, t_reach, t_
         if kind == FOLD_NODE:
             _fold(sign * a.t_value[n], a.hands, t_reach[other, n], t_values[n], a.card_scratch)
         elif kind == DECISION_NODE:
-            _decide(mode, a.t_actor[n] == traverser, a.t_child[n], a.t_num_actions[n],
+            _decide(turn_mode, a.t_actor[n] == traverser, a.t_child[n], a.t_num_actions[n],
                     a.t_offset[n], hands, t_reach[traverser, n], t_values, n, strategy,
                     regrets, average, positive, negative, floor, avg_discount, avg_weight)
 

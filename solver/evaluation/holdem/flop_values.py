@@ -1,7 +1,8 @@
 """What each action at a flop decision earns, in the real game: for every hand of the acting
 range, the value of folding, calling and raising against the other player's range and the
 policy's own strategy after the action, the acting player then playing the policy too (what
-the bot would earn) or best-responding (what any hand could earn at most against it).
+the bot would earn), best-responding on the river alone, or best-responding on the turn and
+the river (what any hand could earn at most against it).
 
 `line_frequencies` says how often the big blind folds to a flop bet after ``rc/c``; that alone
 cannot say whether those folds are mistakes. Here the rest of the flop is walked action by
@@ -29,7 +30,12 @@ from numpy.typing import NDArray
 from solver.abstractions.holdem import resolving_kind  # noqa: F401
 from solver.abstractions.holdem.bot import HulheBot
 from solver.abstractions.holdem.subgame import hand_cards
-from solver.abstractions.holdem.turn_kernel import BEST_RESPONSE, EVALUATE, turn_pass
+from solver.abstractions.holdem.turn_kernel import (
+    BEST_RESPONSE,
+    EVALUATE,
+    RIVER_BEST_RESPONSE,
+    turn_pass,
+)
 from solver.abstractions.holdem.turn_resolve import Buffers, blueprint_strategy, zero_entries
 from solver.abstractions.holdem.turn_subgame import compile_turn
 from solver.engine.progress import progress_bar
@@ -43,6 +49,10 @@ __all__ = ["ActionValues", "DecisionSummary", "action_values", "summarise"]
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
+Triple = tuple[FloatArray, FloatArray, FloatArray]
+MODES = (EVALUATE, RIVER_BEST_RESPONSE, BEST_RESPONSE)
+"""How the acting player plays after the action: the policy, the policy on the flop and turn
+and a best response on the river, a best response throughout (`ActionValues`' three)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -51,13 +61,15 @@ class ActionValues:
     deals that reach the decision with it (its own reach times the other's over the hands
     beside it); `probs`, the policy's probabilities ``(hands, 3)``; and, in chips won over
     the whole hand (blinds included) per deal reaching the decision, each action's value
-    with the policy played on (`as_played`) and with a best response after it (`best`),
-    ``(hands, 3)``, NaN for an illegal action and 0 for a hand no deal reaches."""
+    with the policy played on (`as_played`), with a best response on the river alone
+    (`river_best`) and with a best response after the action (`best`), ``(hands, 3)``, NaN
+    for an illegal action and 0 for a hand no deal reaches."""
 
     hands: IntArray
     reach: FloatArray
     probs: FloatArray
     as_played: FloatArray
+    river_best: FloatArray
     best: FloatArray
 
 
@@ -76,34 +88,34 @@ class _Walk:
         # Each turn card has the same chance given both hands: one of those the four miss.
         self.dealt = 1.0 / (rules.num_cards - len(flop) - 2 * rules.hole_cards)
 
-    def values(self, betting: Betting, other: FloatArray) -> tuple[FloatArray, FloatArray]:
-        """(as played, best) below `betting`, the other player's reach `other`."""
+    def values(self, betting: Betting, other: FloatArray) -> Triple:
+        """(as played, river best, best) below `betting`, the other player's reach `other`."""
         me = self.me
         if betting.over:
             won = (float(betting.spent[1 - me]) if betting.folded != me
                    else -float(betting.spent[me]))
             v = won * (self.apart @ other)
-            return v, v.copy()
+            return v, v.copy(), v.copy()
         if betting.round != self.rules.num_rounds - 3:
             return self._turn(betting, other)
         legal = betting.legal_actions()
         probs = self.policy.action_probabilities(betting, self.flop, self.hands)
         if betting.player == me:
             children = [self.values(betting.apply(a), other) for a in legal]
-            played = sum((probs[:, a] * c[0] for a, c in zip(legal, children, strict=True)),
-                         np.zeros(len(self.hands)))
-            best = np.max([c[1] for c in children], axis=0)
-            return played, best
-        played, best = np.zeros(len(self.hands)), np.zeros(len(self.hands))
-        for a in legal:
-            p, b = self.values(betting.apply(a), other * probs[:, a])
-            played += p
-            best += b
-        return played, best
 
-    def _turn(self, after: Betting, other: FloatArray) -> tuple[FloatArray, FloatArray]:
+            def mix(k: int) -> FloatArray:
+                return sum((probs[:, a] * c[k] for a, c in zip(legal, children, strict=True)),
+                           np.zeros(len(self.hands)))
+
+            return mix(0), mix(1), np.max([c[2] for c in children], axis=0)
+        out = np.zeros((3, len(self.hands)))
+        for a in legal:
+            out += np.stack(self.values(betting.apply(a), other * probs[:, a]))
+        return out[0], out[1], out[2]
+
+    def _turn(self, after: Betting, other: FloatArray) -> Triple:
         me, rules = self.me, self.rules
-        played, best = np.zeros(len(self.hands)), np.zeros(len(self.hands))
+        out = np.zeros((3, len(self.hands)))
         for card in range(rules.num_cards):
             if card in self.flop:
                 continue
@@ -120,12 +132,12 @@ class _Walk:
             strategy += mine
             roots = np.ones((2, len(rows)))
             roots[1 - me] = other[rows]
-            for mode, out in ((EVALUATE, played), (BEST_RESPONSE, best)):
+            for k, mode in enumerate(MODES):
                 turn_pass(sub.arrays, me, mode, strategy, b.regrets, b.average, roots,
                           b.t_reach, b.t_values, b.lanes, 1.0, 1.0, False, 1.0, 0.0, b.none,
                           b.no_out, b.every, 1.0)
-                out[rows] += self.dealt * b.t_values[0]
-        return played, best
+                out[k, rows] += self.dealt * b.t_values[0]
+        return out[0], out[1], out[2]
 
 
 def _decision(rules: HoldemRules, line: str) -> tuple[list[Betting], list[int], Betting]:
@@ -155,13 +167,11 @@ def action_values(policy: HoldemPolicy, rules: HoldemRules, line: str,
     walk = _Walk(policy, rules, me, tuple(flop), hands)
     facing = walk.apart @ reach[1 - me]
     scale = np.divide(1.0, facing, out=np.zeros(len(hands)), where=facing > 0)
-    as_played = np.full((len(hands), ACTIONS), np.nan)
-    best = np.full((len(hands), ACTIONS), np.nan)
+    values = np.full((3, len(hands), ACTIONS), np.nan)
     for a in at.legal_actions():
-        p, b = walk.values(at.apply(a), reach[1 - me])
-        as_played[:, a], best[:, a] = p * scale, b * scale
+        values[:, :, a] = np.stack(walk.values(at.apply(a), reach[1 - me])) * scale
     probs = policy.action_probabilities(at, tuple(flop), hands)
-    return ActionValues(hands, reach[me] * facing, probs, as_played, best)
+    return ActionValues(hands, reach[me] * facing, probs, values[0], values[1], values[2])
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +179,9 @@ class DecisionSummary:
     """Over boards, the deals reaching the decision weighted alike, in chips a reaching deal:
     `shares` of the legal actions (ACPC letters); `regret`, what the best action of each hand
     earns above the policy's mix with the policy played on after it, and `regret_best` with
-    a best response after it; `gains`, per action, what moving every hand to it where it
+    a best response after it; `river_gain`, what a best response on the river alone adds to
+    the policy's own play here and on the turn (how much of `regret_best` the river holds);
+    `gains`, per action, what moving every hand to it where it
     earns more than the mix would gain (policy played on); `better_elsewhere`, per action,
     the share of the deals taking it where another action earns more (policy played on)."""
 
@@ -178,6 +190,7 @@ class DecisionSummary:
     shares: dict[str, float]
     regret: float
     regret_best: float
+    river_gain: float
     gains: dict[str, float]
     better_elsewhere: dict[str, float]
 
@@ -187,11 +200,13 @@ def summarise(values: Sequence[ActionValues], line: str) -> DecisionSummary:
     legal = [a for a in range(ACTIONS) if not np.isnan(values[0].as_played[:, a]).all()]
     reached = sum(float(v.reach.sum()) for v in values)
     shares, gains, elsewhere = {}, {}, {}
-    regret = regret_best = 0.0
+    regret = regret_best = river_gain = 0.0
     for v in values:
         mix = np.nansum(v.probs * np.nan_to_num(v.as_played), axis=1)
         regret += float(v.reach @ (np.nanmax(v.as_played, axis=1) - mix))
         regret_best += float(v.reach @ (np.nanmax(v.best, axis=1) - mix))
+        river_gain += float(v.reach @ (np.nansum(v.probs * np.nan_to_num(v.river_best),
+                                                 axis=1) - mix))
     for a in legal:
         char = ACTION_CHARS[a]
         taking = sum(float(v.reach @ v.probs[:, a]) for v in values)
@@ -203,7 +218,7 @@ def summarise(values: Sequence[ActionValues], line: str) -> DecisionSummary:
             np.nanmax(v.as_played, axis=1) > v.as_played[:, a] + 1e-9)) for v in values)
         elsewhere[char] = worse / taking if taking > 0 else 0.0
     return DecisionSummary(line, len(values), shares, regret / reached, regret_best / reached,
-                           gains, elsewhere)
+                           river_gain / reached, gains, elsewhere)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -238,6 +253,8 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"(seed {args.seed}); mbb per deal reaching it")
     print(f"  regret: {summary.regret * mbb:.0f} playing on as the bot does, "
           f"{summary.regret_best * mbb:.0f} best-responding after")
+    print(f"  playing as the bot does here and on the turn, a best response on the river "
+          f"gains {summary.river_gain * mbb:.0f}")
     for char, share in summary.shares.items():
         print(f"  {char}: {share:.1%} of the range; another action earns more for "
               f"{summary.better_elsewhere[char]:.1%} of it; moving hands here where it earns "

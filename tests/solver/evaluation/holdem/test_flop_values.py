@@ -43,9 +43,10 @@ class HashedPolicy:
 
 def _brute(game: HoldemGame, policy: HashedPolicy, me: int, hole: tuple[int, int],
            betting: Betting, board: tuple[int, ...], weights: dict[tuple[int, int], float],
-           best: bool) -> float:
-    """The caller's chips summed over the other's hands (each weighted by its reach), the
-    caller playing `policy` or its best response, from `betting` on `board`."""
+           best: str) -> float:
+    """The acting player's chips summed over the other's hands (each weighted by its reach),
+    from `betting` on `board`, playing `policy` (`best` empty), its best response on the last
+    round only (``river``) or everywhere (``all``)."""
     rules = game.definition
     if betting.over:
         total = 0.0
@@ -64,7 +65,7 @@ def _brute(game: HoldemGame, policy: HashedPolicy, me: int, hole: tuple[int, int
     if betting.player == me:
         values = [_brute(game, policy, me, hole, betting.apply(a), board, weights, best)
                   for a in legal]
-        if best:
+        if best == "all" or (best == "river" and betting.round == rules.num_rounds - 1):
             return max(values)
         probs = policy.action_probabilities(betting, board, np.array([hole]))[0]
         return float(sum(probs[a] * v for a, v in zip(legal, values, strict=True)))
@@ -108,13 +109,17 @@ def test_each_action_is_valued_as_the_game_itself_plays_it_out(line: str, flop: 
         weights = {o: w for o, w in reach.items() if not set(o) & set(hole)}
         mass = sum(weights.values())
         for a in legal:
-            for best, got in ((False, values.as_played[i, a]), (True, values.best[i, a])):
+            for best, got in (("", values.as_played[i, a]), ("river", values.river_best[i, a]),
+                              ("all", values.best[i, a])):
                 want = _brute(game, policy, me, hole, at.apply(a), flop, weights, best) / mass
                 assert got == pytest.approx(want, abs=1e-5), (hole, a, best)
     assert len(hands) == 21
-    # A best response after the action earns at least the policy's own play, somewhere more.
-    assert (values.best[:, legal] >= values.as_played[:, legal] - 1e-9).all()
-    assert (values.best[:, legal] > values.as_played[:, legal] + 1e-3).any()
+    # A best response after the action earns at least the policy's own play, somewhere more;
+    # one on the river alone in between.
+    played, river, whole = (x[:, legal] for x in (values.as_played, values.river_best,
+                                                   values.best))
+    assert (river >= played - 1e-9).all() and (whole >= river - 1e-9).all()
+    assert (river > played + 1e-3).any() and (whole > river + 1e-3).any()
     if line == "rc/cr":  # a fold loses what the folder put in: two big blinds
         assert np.allclose(values.as_played[:, 0], -4.0) and np.allclose(values.best[:, 0], -4.0)
 
@@ -130,6 +135,7 @@ def test_the_summary_weighs_each_hand_by_the_deals_that_reach_it() -> None:
     # The regret is what the best action gains over the mix; no single action gains more,
     # and a best response after the action gains at least as much.
     assert 0.0 < max(summary.gains.values()) <= summary.regret <= summary.regret_best
+    assert 0.0 < summary.river_gain <= summary.regret_best
     assert all(0.0 <= x <= 1.0 for x in summary.better_elsewhere.values())
 
 
