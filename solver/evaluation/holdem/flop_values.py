@@ -240,8 +240,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             rules.num_rounds - 3)]
     except ValueError as exc:
         parser.error(str(exc))
-    values = [action_values(bot, rules, args.line, tuple(int(c) for c in flop))
-              for flop in progress_bar(flops.tolist(), desc="flops", unit="flop")]
+    values = []
+    with progress_bar(total=len(flops), desc="flops", unit="flop") as bar:
+        for flop in flops.tolist():
+            values.append(action_values(bot, rules, args.line, tuple(int(c) for c in flop)))
+            bar.update()
     summary = summarise(values, args.line)
     if args.json:
         json.dump({"bot": bot.name, "seed": args.seed, "big_blind": max(rules.blinds),
