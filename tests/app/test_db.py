@@ -302,8 +302,8 @@ def test_wal_checkpointer_moves_the_log_into_the_database_file(tmp_path: Path) -
     for _ in range(20):
         with engine.begin() as conn:
             conn.exec_driver_sql("INSERT INTO blobs VALUES (?)", (b"x" * 100_000,))
-    assert path.stat().st_size < 1_000_000 < Path(f"{path}-wal").stat().st_size
     wal = Path(f"{path}-wal")
+    assert path.stat().st_size < 1_000_000 < wal.stat().st_size
     checkpointer = WalCheckpointer(engine, interval=0.05, limit=1_000_000)
     checkpointer.start()
     try:

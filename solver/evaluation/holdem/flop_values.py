@@ -40,7 +40,7 @@ from solver.abstractions.holdem.turn_resolve import Buffers, blueprint_strategy,
 from solver.abstractions.holdem.turn_subgame import compile_turn
 from solver.engine.progress import progress_bar
 from solver.evaluation.holdem.duplicate import deal
-from solver.evaluation.holdem.line_frequencies import parse_line
+from solver.evaluation.holdem.line_frequencies import add_board_sample_arguments, parse_line
 from solver.games.holdem.betting import ACTION_CHARS, Betting
 from solver.games.holdem.policy import ACTIONS, HoldemPolicy, hole_combos
 from solver.games.holdem.rules import HoldemRules
@@ -201,8 +201,8 @@ def summarise(values: Sequence[ActionValues], line: str) -> DecisionSummary:
     reached = sum(float(v.reach.sum()) for v in values)
     shares, gains, elsewhere = {}, {}, {}
     regret = regret_best = river_gain = 0.0
-    for v in values:
-        mix = np.nansum(v.probs * np.nan_to_num(v.as_played), axis=1)
+    mixes = [np.nansum(v.probs * np.nan_to_num(v.as_played), axis=1) for v in values]
+    for v, mix in zip(values, mixes, strict=True):
         regret += float(v.reach @ (np.nanmax(v.as_played, axis=1) - mix))
         regret_best += float(v.reach @ (np.nanmax(v.best, axis=1) - mix))
         river_gain += float(v.reach @ (np.nansum(v.probs * np.nan_to_num(v.river_best),
@@ -211,9 +211,8 @@ def summarise(values: Sequence[ActionValues], line: str) -> DecisionSummary:
         char = ACTION_CHARS[a]
         taking = sum(float(v.reach @ v.probs[:, a]) for v in values)
         shares[char] = taking / reached
-        gains[char] = sum(float(v.reach @ np.maximum(
-            v.as_played[:, a] - np.nansum(v.probs * np.nan_to_num(v.as_played), axis=1), 0.0))
-            for v in values) / reached
+        gains[char] = sum(float(v.reach @ np.maximum(v.as_played[:, a] - mix, 0.0))
+                          for v, mix in zip(values, mixes, strict=True)) / reached
         worse = sum(float((v.reach * v.probs[:, a]) @ (
             np.nanmax(v.as_played, axis=1) > v.as_played[:, a] + 1e-9)) for v in values)
         elsewhere[char] = worse / taking if taking > 0 else 0.0
@@ -224,13 +223,8 @@ def summarise(values: Sequence[ActionValues], line: str) -> DecisionSummary:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m solver.evaluation.holdem.flop_values",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", default="holdem")
-    parser.add_argument("--store", help="the strategy store (default: the project's)")
-    parser.add_argument("--line", default="rc/cr",
-                        help="ACPC betting up to a flop decision (default rc/cr)")
-    parser.add_argument("--boards", type=int, default=40, help="flops sampled (default 40)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    add_board_sample_arguments(parser, line="ACPC betting up to a flop decision", boards=40,
+                               what="flops", default_line="rc/cr")
     args = parser.parse_args(argv)
     try:
         bot = HulheBot.from_store(args.game, args.store)

@@ -28,7 +28,7 @@ from solver.games.holdem.betting import ACTION_CHARS, Betting
 from solver.games.holdem.policy import ACTIONS, HoldemPolicy, hole_combos
 from solver.games.holdem.rules import HoldemRules
 
-__all__ = ["Step", "line_frequencies", "parse_line"]
+__all__ = ["Step", "add_board_sample_arguments", "line_frequencies", "parse_line"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,15 +96,26 @@ def line_frequencies(policy: HoldemPolicy, rules: HoldemRules, line: str,
     return steps
 
 
+def add_board_sample_arguments(parser: argparse.ArgumentParser, *, line: str, boards: int,
+                               what: str, default_line: str | None = None) -> None:
+    """The options every board-sampling look at one betting line shares."""
+    parser.add_argument("--game", default="holdem")
+    parser.add_argument("--store", help="the strategy store (default: the project's)")
+    if default_line is None:
+        parser.add_argument("--line", required=True, help=line)
+    else:
+        parser.add_argument("--line", default=default_line,
+                            help=f"{line} (default {default_line})")
+    parser.add_argument("--boards", type=int, default=boards,
+                        help=f"{what} sampled (default {boards})")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m solver.evaluation.holdem.line_frequencies",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", default="holdem")
-    parser.add_argument("--store", help="the strategy store (default: the project's)")
-    parser.add_argument("--line", required=True, help="ACPC betting, e.g. rc/cr")
-    parser.add_argument("--boards", type=int, default=300, help="boards sampled (default 300)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    add_board_sample_arguments(parser, line="ACPC betting, e.g. rc/cr", boards=300, what="boards")
     args = parser.parse_args(argv)
     try:
         bot = HulheBot.from_store(args.game, args.store)
