@@ -59,7 +59,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     client = dask_client(args.scheduler, args.workers)
     try:
         report = evaluate(spec, args.deals, args.lbr_deals, client, args.chunk, args.seed,
-                          tuple(w for w in args.lbr_of.split(",") if w), against)
+                          tuple(w for w in args.lbr_of.split(",") if w), against,
+                          progress=True)
     finally:
         client.close()
     json.dump(report, sys.stdout, indent=1)

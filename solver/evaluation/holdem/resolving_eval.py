@@ -11,6 +11,7 @@ The command that runs it on a cluster is `solver.runs.resolving_eval`.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from numpy.typing import NDArray
 from solver.abstractions.holdem.bot import HulheBot
 from solver.abstractions.holdem.resolving_bot import ResolvingBot
 from solver.abstractions.holdem.resolving_kind import ResolvingSpec
+from solver.engine.progress import progress_bar
 from solver.evaluation.holdem.duplicate import (
     Estimate,
     deal,
@@ -29,7 +31,7 @@ from solver.evaluation.holdem.duplicate import (
     mbb,
     play,
 )
-from solver.evaluation.holdem.lbr import LocalBestResponse, where_won
+from solver.evaluation.holdem.lbr import LocalBestResponse, Played, combined, where_won
 from solver.games import get_game
 from solver.games.holdem import HoldemGame
 from solver.games.holdem.betting import Betting
@@ -122,9 +124,9 @@ LBR_OF = {"bot": "the bot measured", "resolving": "the bot measured (an older na
 
 
 def lbr_chunk(spec: BotSpec, which: str, deals: int, seed: int,
-              against: BotSpec | None = None) -> tuple[FloatArray, IntArray]:
-    """LBR's winnings in chips against the `which` bot (a key of `LBR_OF`), per deal, LBR in
-    each seat: shape (deals, 2); and where each hand ended (`lbr.ending`), the same shape."""
+              against: BotSpec | None = None) -> Played:
+    """LBR's hands against the `which` bot (a key of `LBR_OF`), each deal with LBR in each
+    seat."""
     game = spec.member()
     policy: HoldemPolicy = (spec.blueprint() if which == "blueprint" else
                             against.bot() if which == "against" and against is not None else
@@ -137,12 +139,23 @@ def _chunks(total: int, size: int) -> list[int]:
     return [min(size, total - start) for start in range(0, total, size)]
 
 
+def _wait(futures: list[Any], sizes: list[int]) -> None:
+    """A progress bar over Dask `futures` (each `sizes` deal pairs) until all are done."""
+    from distributed import as_completed  # heavy (a second): only on a real cluster
+
+    pairs = {future.key: n for future, n in zip(futures, sizes, strict=True)}
+    with progress_bar(total=sum(sizes), desc="deal pairs", unit="pair", file=sys.stderr,
+                      mininterval=2.0) as bar:
+        for future in as_completed(futures):
+            bar.update(pairs[future.key])
+
+
 def evaluate(spec: BotSpec, deals: int, lbr_deals: int, client: Any, chunk: int = 50,
              seed: int = 0, lbr_of: Sequence[str] = ("resolving",),
-             against: BotSpec | None = None) -> dict[str, object]:
+             against: BotSpec | None = None, progress: bool = False) -> dict[str, object]:
     """The duplicate match of `spec`'s bot (against its blueprint, or against `against`'s
     bot), LBR against each of `lbr_of` (keys of `LBR_OF`), and the per-round decision
-    times."""
+    times; with `progress` a bar over the deal pairs as the Dask tasks finish."""
     unknown = sorted(set(lbr_of) - set(LBR_OF))
     if unknown or ("against" in lbr_of and against is None):
         raise ValueError(f"LBR measures {', '.join(LBR_OF)} ('against' with a bot to play "
@@ -166,6 +179,9 @@ def evaluate(spec: BotSpec, deals: int, lbr_deals: int, client: Any, chunk: int 
                                          against, pure=False)
                            for i, n in enumerate(_chunks(lbr_deals, chunk))]
                    for which in (lbr_of if lbr_deals else ())}
+    if progress:
+        _wait(futures + [f for chunks in lbr_futures.values() for f in chunks],
+              _chunks(deals, chunk) + _chunks(lbr_deals, chunk) * len(lbr_futures))
     if deals:
         results = client.gather(futures)
         pairs = np.concatenate([r[0] for r in results])
@@ -181,13 +197,22 @@ def evaluate(spec: BotSpec, deals: int, lbr_deals: int, client: Any, chunk: int 
                          "p95": float(np.percentile(v, 95)), "max": float(np.max(v))}
             for r, v in sorted(seconds.items())}
     for which, chunks in lbr_futures.items():
-        gathered = client.gather(chunks)
-        won = np.concatenate([w for w, _ in gathered])
-        endings = np.concatenate([e for _, e in gathered])
+        gathered: list[Played] = client.gather(chunks)
+        won = np.concatenate([p.won for p in gathered])
+        expected = np.concatenate([p.expected for p in gathered])
+        endings = np.concatenate([p.endings for p in gathered])
         estimate = Estimate.of(won.mean(axis=1), scale)
+        over_range = Estimate.of(expected.mean(axis=1), scale)
+        both = combined(won.mean(axis=1), expected.mean(axis=1), scale)
         report[f"lbr_{which}"] = {"mbb_per_hand": estimate.mean, "ci95": estimate.half_width,
                                   "seat0": float(won[:, 0].mean() * scale),
                                   "seat1": float(won[:, 1].mean() * scale),
+                                  "over_range_mbb_per_hand": over_range.mean,
+                                  "over_range_ci95": over_range.half_width,
+                                  "over_range_seat0": float(expected[:, 0].mean() * scale),
+                                  "over_range_seat1": float(expected[:, 1].mean() * scale),
+                                  "combined_mbb_per_hand": both.mean,
+                                  "combined_ci95": both.half_width,
                                   "deals": len(won),
                                   "where": where_won(won, endings, scale)}
     report["seconds"] = round(time.perf_counter() - started, 1)
