@@ -13,6 +13,8 @@ import json
 import sys
 from collections.abc import Sequence
 
+import numpy as np
+
 from solver.abstractions.holdem.resolving_kind import ResolvingSpec, add_resolving_arguments
 from solver.evaluation.holdem.resolving_eval import BotSpec, evaluate
 from solver.runs.dask import dask_client
@@ -42,6 +44,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--scheduler", help="a Dask scheduler; default: a local cluster")
     parser.add_argument("--workers", type=int, help="local worker processes")
+    parser.add_argument("--save-hands", metavar="PATH",
+                        help="also save LBR's hands (per deal pair and seat: won, expected, "
+                             "ending) to this .npz, one set of arrays per bot measured")
     args = parser.parse_args(argv)
     chosen = ResolvingSpec.from_arguments(parser, args)
     spec = BotSpec(args.game, args.store, None if args.no_resolving else chosen)
@@ -60,9 +65,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         report = evaluate(spec, args.deals, args.lbr_deals, client, args.chunk, args.seed,
                           tuple(w for w in args.lbr_of.split(",") if w), against,
-                          progress=True)
+                          progress=True, keep_hands=bool(args.save_hands))
     finally:
         client.close()
+    if args.save_hands:
+        arrays = {}
+        for key, entry in report.items():
+            if key.startswith("lbr_") and isinstance(entry, dict):
+                hands = entry.pop("hands")
+                arrays.update({f"{key}_{name}": getattr(hands, name)
+                               for name in ("won", "expected", "endings")})
+        np.savez(args.save_hands, **arrays)
     json.dump(report, sys.stdout, indent=1)
     print()
     return 0

@@ -152,10 +152,12 @@ def _wait(futures: list[Any], sizes: list[int]) -> None:
 
 def evaluate(spec: BotSpec, deals: int, lbr_deals: int, client: Any, chunk: int = 50,
              seed: int = 0, lbr_of: Sequence[str] = ("resolving",),
-             against: BotSpec | None = None, progress: bool = False) -> dict[str, object]:
+             against: BotSpec | None = None, progress: bool = False,
+             keep_hands: bool = False) -> dict[str, object]:
     """The duplicate match of `spec`'s bot (against its blueprint, or against `against`'s
     bot), LBR against each of `lbr_of` (keys of `LBR_OF`), and the per-round decision
-    times; with `progress` a bar over the deal pairs as the Dask tasks finish."""
+    times; with `progress` a bar over the deal pairs as the Dask tasks finish; with
+    `keep_hands` each LBR entry keeps its `Played` under ``hands`` (for a later look)."""
     unknown = sorted(set(lbr_of) - set(LBR_OF))
     if unknown or ("against" in lbr_of and against is None):
         raise ValueError(f"LBR measures {', '.join(LBR_OF)} ('against' with a bot to play "
@@ -204,16 +206,19 @@ def evaluate(spec: BotSpec, deals: int, lbr_deals: int, client: Any, chunk: int 
         estimate = Estimate.of(won.mean(axis=1), scale)
         over_range = Estimate.of(expected.mean(axis=1), scale)
         both = combined(won.mean(axis=1), expected.mean(axis=1), scale)
-        report[f"lbr_{which}"] = {"mbb_per_hand": estimate.mean, "ci95": estimate.half_width,
-                                  "seat0": float(won[:, 0].mean() * scale),
-                                  "seat1": float(won[:, 1].mean() * scale),
-                                  "over_range_mbb_per_hand": over_range.mean,
-                                  "over_range_ci95": over_range.half_width,
-                                  "over_range_seat0": float(expected[:, 0].mean() * scale),
-                                  "over_range_seat1": float(expected[:, 1].mean() * scale),
-                                  "combined_mbb_per_hand": both.mean,
-                                  "combined_ci95": both.half_width,
-                                  "deals": len(won),
-                                  "where": where_won(won, endings, scale)}
+        entry: dict[str, object] = {"mbb_per_hand": estimate.mean, "ci95": estimate.half_width,
+                                    "seat0": float(won[:, 0].mean() * scale),
+                                    "seat1": float(won[:, 1].mean() * scale),
+                                    "over_range_mbb_per_hand": over_range.mean,
+                                    "over_range_ci95": over_range.half_width,
+                                    "over_range_seat0": float(expected[:, 0].mean() * scale),
+                                    "over_range_seat1": float(expected[:, 1].mean() * scale),
+                                    "combined_mbb_per_hand": both.mean,
+                                    "combined_ci95": both.half_width,
+                                    "deals": len(won),
+                                    "where": where_won(won, endings, scale)}
+        if keep_hands:
+            entry["hands"] = Played(won, expected, endings)
+        report[f"lbr_{which}"] = entry
     report["seconds"] = round(time.perf_counter() - started, 1)
     return report
