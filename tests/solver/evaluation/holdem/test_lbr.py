@@ -260,8 +260,8 @@ def _exact_lbr(game: HoldemGame, policy: HoldemPolicy) -> float:
             return walk(betting.apply(action), seat, mine, theirs, board, weights)
         rows = policy.action_probabilities(betting, visible, lbr.combos)
         at = combos.index(theirs)
-        return sum(rows[at, a] * walk(betting.apply(a), seat, mine, theirs, board,
-                                      weights * rows[:, a])
+        return sum(float(rows[at, a]) * walk(betting.apply(a), seat, mine, theirs, board,
+                                             weights * rows[:, a])
                    for a in betting.legal_actions() if rows[at, a] > 0)
 
     total = count = 0.0

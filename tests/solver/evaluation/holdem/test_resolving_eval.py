@@ -4,10 +4,12 @@ either side, its chunks pooled as one estimate."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from solver.abstractions.holdem.resolving_kind import ResolvingSpec
@@ -83,3 +85,26 @@ def test_the_command_refuses_a_store_without_a_bot(
 def _exact_store(path: Path) -> Path:
     assert main(["solve", MINI, "--iterations", "5", "--quiet", "--store", str(path)]) == 0
     return path
+
+
+def test_the_command_on_a_local_cluster_saves_lbrs_hands(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """On a one-worker Dask cluster: the JSON's three LBR estimates are the means of the saved
+    hands, which are not in the JSON; the progress bar goes to stderr."""
+    store = _blueprint(tmp_path / "a.sqlite", 3)
+    capsys.readouterr()  # the build's summary
+    saved = tmp_path / "hands.npz"
+    assert eval_main(["--game", MINI, "--store", store, "--no-resolving", "--deals", "0",
+                      "--lbr-deals", "8", "--chunk", "3", "--workers", "1",
+                      "--save-hands", str(saved)]) == 0
+    out, err = capsys.readouterr()
+    lbr = json.loads(out)["lbr_bot"]
+    assert "hands" not in lbr and "deal pairs" in err
+    hands = np.load(saved)
+    assert hands["lbr_bot_won"].shape == hands["lbr_bot_expected"].shape == (8, 2)
+    scale = 1000 / 2  # holdem-mini's big blind is 2 chips
+    assert lbr["mbb_per_hand"] == pytest.approx(hands["lbr_bot_won"].mean() * scale)
+    assert lbr["over_range_mbb_per_hand"] == pytest.approx(
+        hands["lbr_bot_expected"].mean() * scale)
+    assert (hands["lbr_bot_won"] == hands["lbr_bot_expected"])[
+        hands["lbr_bot_endings"] % 3 != 0].all()  # folds pay the same whatever the bot holds
