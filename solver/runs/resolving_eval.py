@@ -45,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--scheduler", help="a Dask scheduler; default: a local cluster")
     parser.add_argument("--workers", type=int, help="local worker processes")
     parser.add_argument("--save-hands", metavar="PATH",
-                        help="also save LBR's hands (per deal pair and seat: won, expected, "
+                        help="also save LBR's hands (per deal pair and seat: won, adjusted, "
                              "ending) to this .npz, one set of arrays per bot measured")
     args = parser.parse_args(argv)
     chosen = ResolvingSpec.from_arguments(parser, args)
@@ -74,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if key.startswith("lbr_") and isinstance(entry, dict):
                 hands = entry.pop("hands")
                 arrays.update({f"{key}_{name}": getattr(hands, name)
-                               for name in ("won", "expected", "endings")})
+                               for name in ("won", "adjusted", "endings")})
         np.savez(args.save_hands, **arrays)
     json.dump(report, sys.stdout, indent=1)
     print()

@@ -30,17 +30,10 @@ the same cards per seat (as in `solver.evaluation.holdem.duplicate`), and the in
 pairs.  The sampled completions make some of LBR's decisions noisy; that makes LBR a slightly
 different (weaker) strategy, never an unsound bound.
 
-Each hand gives two estimates of the same expectation.  ``won`` is what LBR won against the
-hand the bot was dealt.  ``expected`` is what it wins on average, the cards and actions being
-what they were, over every hand the bot could have held: its range at the end of the hand
-(hands missing LBR's cards and the whole board, each weighted by the chance the bot takes every
-action it took), which is exactly the posterior of the bot's hand given all that happened.  A
-fold pays the same whatever the bot holds; at a showdown ``expected`` is
-``pot/2 × (P(win) − P(lose))`` over that range.  Its mean is LBR's value (the law of total
-expectation: a conditional mean, Rao-Blackwell), and its variance is smaller, because the
-showdown's coin flip against one hand is replaced by its odds against the range.  Per deal
-pair it is not always narrower: ``won`` gains from the pairing (the two hands with the cards
-exchanged cancel much of the cards' luck), ``expected`` does not, so `combined` weighs the two.
+Each hand is also scored with its luck taken out (`solver.evaluation.holdem.luck`: the cards'
+and the bot's random choices, measured by check-down values with both hands known, AIVAT's
+way): the same expectation with about half the variance, so the same interval from half the
+deals.
 """
 
 from __future__ import annotations
@@ -66,6 +59,7 @@ from solver.evaluation.holdem.duplicate import (
     mbb,
     sample_actions,
 )
+from solver.evaluation.holdem.luck import CheckDownLuck
 from solver.games.holdem.betting import CALL, FOLD, RAISE, Betting
 from solver.games.holdem.game import HoldemGame
 from solver.games.holdem.policy import HoldemPolicy, hole_combos
@@ -125,11 +119,11 @@ def win_probability(mine: NDArray[np.int64], board: NDArray[np.int64],
 
 @dataclass(frozen=True, slots=True)
 class PlayedHand:
-    """One hand LBR played, in chips: what it won against the bot's dealt hand, its mean over
-    the bot's range at the end (see the module docstring), and where it ended (`ending`)."""
+    """One hand LBR played, in chips: what it won, the same with the luck taken out, and
+    where it ended (`ending`)."""
 
     won: float
-    expected: float
+    adjusted: float
     ending: int
     betting: Betting
 
@@ -139,7 +133,7 @@ class Played:
     """`PlayedHand`'s figures for many deals, each of shape (deals, 2): LBR in seat 0, seat 1."""
 
     won: NDArray[np.float64]
-    expected: NDArray[np.float64]
+    adjusted: NDArray[np.float64]
     endings: NDArray[np.int64]
 
 
@@ -227,18 +221,25 @@ class LocalBestResponse:
         return self.hand(seat, holes, board, rng).won
 
     def hand(self, seat: int, holes: NDArray[np.int64], board: NDArray[np.int64],
-             rng: np.random.Generator) -> PlayedHand:
-        """`play`, with the mean over the bot's range and where the hand ended."""
+             rng: np.random.Generator, luck_rng: np.random.Generator | None = None
+             ) -> PlayedHand:
+        """`play`, with the luck taken out (its samples drawn by `luck_rng`, apart from
+        `rng` so that the hands played do not depend on it) and where the hand ended."""
         rules = self.rules
+        luck = CheckDownLuck(rules, seat, holes[seat], holes[1 - seat],
+                             np.random.default_rng(0) if luck_rng is None else luck_rng)
         mine = holes[seat]
         bot_hand = self.index[tuple(sorted(int(c) for c in holes[1 - seat]))]
         weights = np.ones(len(self.combos))
         weights[np.isin(self.combos, mine).any(axis=1)] = 0.0
         betting = Betting.start(rules)
+        lucky = luck.holes(betting)
         shown = -1
         while not betting.over:
             dealt = rules.board_dealt(betting.round)
             if dealt != shown:
+                if shown >= 0:
+                    lucky += luck.cards(betting, board[:shown], board[:dealt])
                 weights[np.isin(self.combos, board[:dealt]).any(axis=1)] = 0.0
                 shown = dealt
             visible = tuple(int(c) for c in board[:dealt])
@@ -254,42 +255,33 @@ class LocalBestResponse:
                                      f"change from one call to the next")
                 row = probabilities[at]
                 action = int(sample_actions(row[None, :], rng.random(1))[0])
+                lucky += luck.action(betting, board[:dealt], row, action)
                 weights[live] *= probabilities[:, action]
                 total = weights.sum()
                 if total > 0:
                     weights /= total
             betting = betting.apply(action)
         won = _winnings(betting, seat, holes, board, rules.deck.standard_ids)
-        expected = won if betting.folded >= 0 else self.showdown(betting, mine, board, weights)
-        return PlayedHand(won, expected, ending(betting, seat), betting)
-
-    def showdown(self, betting: Betting, mine: NDArray[np.int64], board: NDArray[np.int64],
-                 weights: NDArray[np.float64]) -> float:
-        """LBR's mean winnings at the showdown `betting` ended in, against the range `weights`
-        (which must miss `board` and `mine`): both have put in the same, so a win takes half
-        the pot and a loss gives it."""
-        spent = betting.spent
-        if spent[0] != spent[1]:
-            raise ValueError(f"a showdown after {betting.acpc()!r} with unequal stakes {spent}")
-        wp = self.wp(mine, board, np.zeros((1, 0), dtype=np.int64), weights)
-        return float(spent[0]) * (2.0 * wp - 1.0)
+        return PlayedHand(won, won - lucky, ending(betting, seat), betting)
 
     def deals(self, dealt: Deals, rng: np.random.Generator,
-              after_each: Callable[[], object] | None = None) -> Played:
+              after_each: Callable[[], object] | None = None,
+              luck_rng: np.random.Generator | None = None) -> Played:
         """Every deal of `dealt` played twice, LBR in each seat once; `after_each` is called
         after each deal (a progress bar's step)."""
         count = len(dealt.holes)
         won = np.zeros((count, 2))
-        expected = np.zeros((count, 2))
+        adjusted = np.zeros((count, 2))
         endings = np.zeros((count, 2), np.int64)
+        luck_rng = np.random.default_rng(0) if luck_rng is None else luck_rng
         for i in range(count):
             for seat in (0, 1):
-                played = self.hand(seat, dealt.holes[i], dealt.boards[i], rng)
-                won[i, seat], expected[i, seat] = played.won, played.expected
+                played = self.hand(seat, dealt.holes[i], dealt.boards[i], rng, luck_rng)
+                won[i, seat], adjusted[i, seat] = played.won, played.adjusted
                 endings[i, seat] = played.ending
             if after_each is not None:
                 after_each()
-        return Played(won, expected, endings)
+        return Played(won, adjusted, endings)
 
 
 ENDINGS = ("showdown", "LBR folds", "the bot folds")
@@ -357,20 +349,16 @@ class LBRResult:
     seconds: float
     where: dict[str, dict[str, dict[str, float]]]
     """`where_won`: per seat, the rounds and ways hands ended that the winnings come from."""
-    over_range: Estimate
-    """The same expectation from `PlayedHand.expected`."""
-    combined: Estimate
-    """`combined` of the two: the narrowest of the three."""
+    adjusted: Estimate
+    """The same expectation from `PlayedHand.adjusted`, the luck taken out."""
 
     def as_dict(self) -> dict[str, object]:
         return {"policy": self.policy, "lbr_mbb_per_hand": self.estimate.mean,
                 "ci95": self.estimate.half_width, "lbr_seat0": self.seats[0],
                 "lbr_seat1": self.seats[1], "deals": self.deals,
                 "seconds": round(self.seconds, 2), "where": self.where,
-                "over_range_mbb_per_hand": self.over_range.mean,
-                "over_range_ci95": self.over_range.half_width,
-                "combined_mbb_per_hand": self.combined.mean,
-                "combined_ci95": self.combined.half_width}
+                "adjusted_mbb_per_hand": self.adjusted.mean,
+                "adjusted_ci95": self.adjusted.half_width}
 
 
 def local_best_response(game: HoldemGame, policy: HoldemPolicy, deals: int, seed: int = 0,
@@ -379,28 +367,15 @@ def local_best_response(game: HoldemGame, policy: HoldemPolicy, deals: int, seed
     started = time.perf_counter()
     lbr = LocalBestResponse(game, policy, rollouts)
     dealt = deal(game.definition, deals, seed)
-    rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(2)[1])
+    streams = np.random.SeedSequence(seed).spawn(3)
+    rng, luck_rng = np.random.default_rng(streams[1]), np.random.default_rng(streams[2])
     with progress_bar(total=deals, desc=f"LBR v {policy.name}", unit="deal", disable=not progress,
                       file=sys.stderr, mininterval=0.5) as bar:
-        played = lbr.deals(dealt, rng, lambda: bar.update(1))
+        played = lbr.deals(dealt, rng, lambda: bar.update(1), luck_rng)
     scale = mbb(game.definition)
     won = played.won
     estimate = Estimate.of(won.mean(axis=1), scale)
     seats = (float(won[:, 0].mean() * scale), float(won[:, 1].mean() * scale))
     return LBRResult(policy.name, estimate, seats, deals, time.perf_counter() - started,
                      where_won(won, played.endings, scale),
-                     Estimate.of(played.expected.mean(axis=1), scale),
-                     combined(won.mean(axis=1), played.expected.mean(axis=1), scale))
-
-
-def combined(won: NDArray[np.float64], expected: NDArray[np.float64], scale: float = 1.0
-             ) -> Estimate:
-    """One estimate from two samples of the same mean (per deal pair, `Played.won` and
-    `Played.expected`): ``expected + α (won − expected)`` with the α that makes its sample
-    variance least.  ``won − expected`` has mean zero, so this is a control variate: the
-    estimate stays unbiased but for the O(1/n) of fitting α, and its interval is at most the
-    narrower of the two."""
-    difference = won - expected
-    spread = float(difference.var(ddof=1))
-    alpha = 0.0 if spread == 0.0 else -float(np.cov(expected, difference)[0, 1]) / spread
-    return Estimate.of(expected + alpha * difference, scale)
+                     Estimate.of(played.adjusted.mean(axis=1), scale))

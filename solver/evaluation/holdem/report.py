@@ -97,10 +97,9 @@ def report_lines(report: dict[str, object]) -> list[str]:
         lines.append(f"  LBR wins       {lbr['lbr_mbb_per_hand']:+9.1f} ± {lbr['ci95']:.1f}   "
                      f"(seat 0 {lbr['lbr_seat0']:+.1f}, seat 1 {lbr['lbr_seat1']:+.1f}; "
                      f"{lbr['deals']:,} deal pairs, {lbr['seconds']:.1f} s)")
-        lines.append(f"    over the range {lbr['over_range_mbb_per_hand']:+7.1f} ± "
-                     f"{lbr['over_range_ci95']:.1f}   (the same hands, each at its mean over "
-                     f"the hands the bot could hold); the two combined "
-                     f"{lbr['combined_mbb_per_hand']:+.1f} ± {lbr['combined_ci95']:.1f}")
+        lines.append(f"    luck taken out {lbr['adjusted_mbb_per_hand']:+7.1f} ± "
+                     f"{lbr['adjusted_ci95']:.1f}   (the same hands, the cards' and the bot's "
+                     f"luck subtracted)")
     own = report.get("self_play")
     if isinstance(own, dict):
         lines.append(f"  self-play seat 0 {own['seat0_mbb_per_hand']:+7.1f} ± {own['ci95']:.1f}   "

@@ -31,7 +31,7 @@ from solver.evaluation.holdem.duplicate import (
     mbb,
     play,
 )
-from solver.evaluation.holdem.lbr import LocalBestResponse, Played, combined, where_won
+from solver.evaluation.holdem.lbr import LocalBestResponse, Played, where_won
 from solver.games import get_game
 from solver.games.holdem import HoldemGame
 from solver.games.holdem.betting import Betting
@@ -132,7 +132,8 @@ def lbr_chunk(spec: BotSpec, which: str, deals: int, seed: int,
                             against.bot() if which == "against" and against is not None else
                             spec.bot())
     lbr = LocalBestResponse(game, policy)
-    return lbr.deals(deal(game.definition, deals, seed), np.random.default_rng([seed, 2]))
+    return lbr.deals(deal(game.definition, deals, seed), np.random.default_rng([seed, 2]),
+                     luck_rng=np.random.default_rng([seed, 3]))
 
 
 def _chunks(total: int, size: int) -> list[int]:
@@ -201,24 +202,21 @@ def evaluate(spec: BotSpec, deals: int, lbr_deals: int, client: Any, chunk: int 
     for which, chunks in lbr_futures.items():
         gathered: list[Played] = client.gather(chunks)
         won = np.concatenate([p.won for p in gathered])
-        expected = np.concatenate([p.expected for p in gathered])
+        adjusted = np.concatenate([p.adjusted for p in gathered])
         endings = np.concatenate([p.endings for p in gathered])
         estimate = Estimate.of(won.mean(axis=1), scale)
-        over_range = Estimate.of(expected.mean(axis=1), scale)
-        both = combined(won.mean(axis=1), expected.mean(axis=1), scale)
+        luckless = Estimate.of(adjusted.mean(axis=1), scale)
         entry: dict[str, object] = {"mbb_per_hand": estimate.mean, "ci95": estimate.half_width,
                                     "seat0": float(won[:, 0].mean() * scale),
                                     "seat1": float(won[:, 1].mean() * scale),
-                                    "over_range_mbb_per_hand": over_range.mean,
-                                    "over_range_ci95": over_range.half_width,
-                                    "over_range_seat0": float(expected[:, 0].mean() * scale),
-                                    "over_range_seat1": float(expected[:, 1].mean() * scale),
-                                    "combined_mbb_per_hand": both.mean,
-                                    "combined_ci95": both.half_width,
+                                    "adjusted_mbb_per_hand": luckless.mean,
+                                    "adjusted_ci95": luckless.half_width,
+                                    "adjusted_seat0": float(adjusted[:, 0].mean() * scale),
+                                    "adjusted_seat1": float(adjusted[:, 1].mean() * scale),
                                     "deals": len(won),
                                     "where": where_won(won, endings, scale)}
         if keep_hands:
-            entry["hands"] = Played(won, expected, endings)
+            entry["hands"] = Played(won, adjusted, endings)
         report[f"lbr_{which}"] = entry
     report["seconds"] = round(time.perf_counter() - started, 1)
     return report

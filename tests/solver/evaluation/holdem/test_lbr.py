@@ -9,7 +9,6 @@ from solver.cards.evaluator import evaluate
 from solver.evaluation.holdem.baselines import AlwaysCall, AlwaysRaise, Uniform
 from solver.evaluation.holdem.duplicate import mbb
 from solver.evaluation.holdem.lbr import LocalBestResponse, local_best_response
-from solver.evaluation.holdem.line_frequencies import parse_line
 from solver.evaluation.holdem.policy import TabularPolicy, exact_evaluation
 from solver.games.holdem.betting import CALL, FOLD, RAISE, Betting
 from solver.games.holdem.game import HoldemGame
@@ -202,45 +201,6 @@ def _payoff(betting: Betting, seat: int, mine: tuple[int, ...], theirs: tuple[in
     return float(spent[0]) * _showdown(mine, theirs, board, game)
 
 
-def test_the_mean_over_the_range_is_the_posterior_mean_of_each_hand(
-        mini: HoldemGame, solved: TabularPolicy) -> None:
-    """For hands the solved strategy (which mixes) played against LBR, `expected` is what a
-    brute-force posterior gives: every hand the bot could hold, weighted by the chance it takes
-    each of the bot's actions of that hand, its showdown result on the whole board averaged."""
-    rules = mini.definition
-    lbr = LocalBestResponse(mini, solved)
-    rng = np.random.default_rng(7)
-    showdowns = 0
-    for _ in range(120):
-        cards = rng.permutation(rules.num_cards)
-        holes, board = np.array([cards[:2], cards[2:4]]), cards[4:5]
-        seat = int(rng.integers(2))
-        played = lbr.hand(seat, holes, board, rng)
-        mine, dealt = tuple(holes[seat].tolist()), tuple(holes[1 - seat].tolist())
-        assert played.won == _payoff(played.betting, seat, mine, dealt, tuple(board.tolist()),
-                                     mini)
-        if played.betting.folded >= 0:
-            assert played.expected == played.won
-            continue
-        showdowns += 1
-        bettings, actions = parse_line(rules, played.betting.acpc())
-        weighted = total = 0.0
-        for theirs in itertools.combinations(range(rules.num_cards), 2):
-            if set(theirs) & set(mine + tuple(board.tolist())):
-                continue
-            likelihood = 1.0
-            for before, action in zip(bettings, actions, strict=False):
-                if before.player != seat:
-                    visible = tuple(board[:rules.board_dealt(before.round)].tolist())
-                    likelihood *= float(solved.action_probabilities(
-                        before, visible, np.array([theirs]))[0, action])
-            weighted += likelihood * _payoff(played.betting, seat, mine, theirs,
-                                             tuple(board.tolist()), mini)
-            total += likelihood
-        assert played.expected == pytest.approx(weighted / total)
-    assert showdowns > 30
-
-
 def _exact_lbr(game: HoldemGame, policy: HoldemPolicy) -> float:
     """LBR's value against `policy` in mbb/hand (seats averaged) by walking every deal and every
     action the bot may take; with every board completion weighed LBR plays deterministically."""
@@ -276,20 +236,13 @@ def _exact_lbr(game: HoldemGame, policy: HoldemPolicy) -> float:
     return total / count * mbb(rules)
 
 
-def test_both_estimates_find_the_exact_lbr_value_the_range_one_narrower(
+def test_the_estimate_without_luck_finds_the_exact_lbr_value_from_fewer_hands(
         mini: HoldemGame, solved: TabularPolicy) -> None:
-    """Against the uniform bot (LBR wins much) and the solved one (LBR wins nothing) each
-    estimate's interval holds LBR's exact value.  Against uniform the mean over the range is
-    the narrower; against the solved bot the pairing of the dealt hands is worth more; their
-    combination is at least as narrow as both (a sign slip in its weight would widen it)."""
-    for policy, seed in ((Uniform(), 11), (solved, 12)):
+    """Against the uniform bot (LBR wins much) and the solved one (LBR wins nothing) both
+    estimates' intervals hold LBR's exact value, and taking the luck out narrows the interval."""
+    for policy, seed, narrower in ((Uniform(), 11, 0.7), (solved, 12, 0.9)):
         exact_value = _exact_lbr(mini, policy)
         result = local_best_response(mini, policy, 1500, seed=seed)
-        for estimate in (result.estimate, result.over_range, result.combined):
+        for estimate in (result.estimate, result.adjusted):
             assert abs(estimate.mean - exact_value) <= estimate.half_width
-        assert result.combined.half_width <= min(result.estimate.half_width,
-                                                 result.over_range.half_width)
-        if policy.name == "uniform":
-            assert result.over_range.half_width < 0.9 * result.estimate.half_width
-        else:
-            assert result.estimate.half_width < result.over_range.half_width
+        assert result.adjusted.half_width < narrower * result.estimate.half_width

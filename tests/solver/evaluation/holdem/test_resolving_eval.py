@@ -89,7 +89,7 @@ def _exact_store(path: Path) -> Path:
 
 def test_the_command_on_a_local_cluster_saves_lbrs_hands(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """On a one-worker Dask cluster: the JSON's three LBR estimates are the means of the saved
+    """On a one-worker Dask cluster: the JSON's two LBR estimates are the means of the saved
     hands, which are not in the JSON; the progress bar goes to stderr."""
     store = _blueprint(tmp_path / "a.sqlite", 3)
     capsys.readouterr()  # the build's summary
@@ -101,10 +101,9 @@ def test_the_command_on_a_local_cluster_saves_lbrs_hands(
     lbr = json.loads(out)["lbr_bot"]
     assert "hands" not in lbr and "deal pairs" in err
     hands = np.load(saved)
-    assert hands["lbr_bot_won"].shape == hands["lbr_bot_expected"].shape == (8, 2)
+    assert hands["lbr_bot_won"].shape == hands["lbr_bot_adjusted"].shape == (8, 2)
+    assert hands["lbr_bot_endings"].shape == (8, 2)
     scale = 1000 / 2  # holdem-mini's big blind is 2 chips
     assert lbr["mbb_per_hand"] == pytest.approx(hands["lbr_bot_won"].mean() * scale)
-    assert lbr["over_range_mbb_per_hand"] == pytest.approx(
-        hands["lbr_bot_expected"].mean() * scale)
-    assert (hands["lbr_bot_won"] == hands["lbr_bot_expected"])[
-        hands["lbr_bot_endings"] % 3 != 0].all()  # folds pay the same whatever the bot holds
+    assert lbr["adjusted_mbb_per_hand"] == pytest.approx(hands["lbr_bot_adjusted"].mean() * scale)
+    assert not np.allclose(hands["lbr_bot_won"], hands["lbr_bot_adjusted"])
