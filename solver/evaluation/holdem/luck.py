@@ -14,8 +14,9 @@ still to come (all of them when there are at most `samples` completions, else th
 sampled: a sampled ``V`` is an unbiased estimate of the exact one, so the terms keep mean
 zero).  After a fold ``V`` is the fold's payoff.  The terms are taken at the deal of the hole
 cards (``V`` of the start has mean zero: the two holdings are exchangeable), at each board card
-or flop (the mean over every card that could have come, or over `flops` sampled flops), and at
-each action of the bot (the mean over its actions under its probabilities for the hand it holds).
+or flop (the mean over what could have come is ``V`` before it: the stakes stay, and the equity
+before is the mean of the equities after), and at each action of the bot (the mean over its
+actions under its probabilities for the hand it holds).
 """
 
 from __future__ import annotations
@@ -35,8 +36,6 @@ __all__ = ["CheckDownLuck", "equity"]
 
 SAMPLES = 200
 """Board completions a check-down value weighs at most (more are sampled)."""
-FLOPS = 30
-"""Flops sampled for the mean a flop's luck is measured against."""
 
 
 @njit(cache=True)
@@ -70,15 +69,15 @@ def equity(mine: NDArray[np.int64], theirs: NDArray[np.int64], board: NDArray[np
 
 class CheckDownLuck:
     """The luck terms of one hand between `mine` (the player `seat` whose result is adjusted)
-    and `theirs`, under `rules`; `rng` draws the sampled completions and flops."""
+    and `theirs`, under `rules`; `rng` draws the sampled completions."""
 
     def __init__(self, rules: HoldemRules, seat: int, mine: NDArray[np.int64],
                  theirs: NDArray[np.int64], rng: np.random.Generator,
-                 samples: int = SAMPLES, flops: int = FLOPS) -> None:
+                 samples: int = SAMPLES) -> None:
         self.rules, self.seat, self.rng = rules, seat, rng
         self.mine = np.asarray(mine, np.int64)
         self.theirs = np.asarray(theirs, np.int64)
-        self.samples, self.flops = samples, flops
+        self.samples = samples
         self.card_key = CARD_KEY[rules.deck.standard_ids]
         self.card_bit = CARD_BIT[rules.deck.standard_ids]
 
@@ -121,13 +120,11 @@ class CheckDownLuck:
     def cards(self, betting: Betting, before: NDArray[np.int64], after: NDArray[np.int64]
               ) -> float:
         """The luck of the board cards that turned `before` into `after` (`betting` at the
-        start of the new round): ``V`` with them less its mean over what could have come."""
-        before = np.asarray(before, np.int64)
-        need = len(after) - len(before)
-        unseen = self._unseen(before)
-        outs = self._draws(unseen, need, self.flops if need > 1 else len(unseen))
-        could = np.mean([self.value(betting, np.concatenate([before, o])) for o in outs])
-        return self.value(betting, np.asarray(after, np.int64)) - float(could)
+        start of the new round): ``V`` with them less ``V`` without them, which is its mean
+        over every card that could have come (the stakes do not change, and the equity before
+        is the mean of the equities after)."""
+        return self.value(betting, np.asarray(after, np.int64)) - self.value(
+            betting, np.asarray(before, np.int64))
 
     def action(self, betting: Betting, board: NDArray[np.int64],
                probabilities: NDArray[np.float64], taken: int) -> float:
