@@ -40,6 +40,7 @@ from numpy.typing import NDArray
 
 from solver.cards.evaluator import rank_hands
 from solver.engine.progress import progress_bar
+from solver.evaluation.holdem.luck import check_down, round_equities
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.game import HoldemGame
 from solver.games.holdem.policy import ACTIONS, HoldemPolicy, legal_mask
@@ -174,8 +175,29 @@ def play(game: HoldemGame, seats: Sequence[HoldemPolicy], deals: Deals,
 
     The hands walk the betting tree together (see the module docstring); `bar`, a tqdm bar,
     advances by each hand finished."""
+    return _play(game, seats, deals, uniforms, bar, None)[0]
+
+
+def play_adjusted(game: HoldemGame, seats: Sequence[HoldemPolicy], deals: Deals,
+                  uniforms: NDArray[np.float64], equities: NDArray[np.float64],
+                  bar: object | None = None) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """`play`'s winnings, and the same with the luck taken out (`solver.evaluation.holdem.luck`:
+    check-down values by `equities`, `round_equities` of the deals): at the deal, at each
+    round's cards, and at every action of both seats, whose strategies are known."""
+    result, luck = _play(game, seats, deals, uniforms, bar, equities)
+    assert luck is not None
+    return result, result - luck
+
+
+def _play(game: HoldemGame, seats: Sequence[HoldemPolicy], deals: Deals,
+          uniforms: NDArray[np.float64], bar: object | None,
+          equities: NDArray[np.float64] | None
+          ) -> tuple[NDArray[np.float64], NDArray[np.float64] | None]:
     rules = game.definition
     result = np.zeros(len(deals))
+    luck = None
+    if equities is not None:
+        luck = check_down(Betting.start(rules), equities[:, 0])
     taken_so_far = np.zeros((len(deals), 2), dtype=np.int64)
     base = np.int64(rules.num_cards)
     stack: list[tuple[Betting, NDArray[np.int64]]] = [
@@ -204,11 +226,32 @@ def play(game: HoldemGame, seats: Sequence[HoldemPolicy], deals: Deals,
         u = uniforms[hands, seat, taken_so_far[hands, seat]]
         taken_so_far[hands, seat] += 1
         actions = sample_actions(probabilities, u)
+        if luck is not None and equities is not None:
+            _add_luck(betting, hands, equities, probabilities, actions, luck)
         for action in reversed(betting.legal_actions()):
             taken = hands[actions == action]
             if len(taken):
                 stack.append((betting.apply(action), taken))
-    return result
+    return result, luck
+
+
+def _add_luck(betting: Betting, hands: NDArray[np.int64], equities: NDArray[np.float64],
+              probabilities: NDArray[np.float64], actions: NDArray[np.int64],
+              luck: NDArray[np.float64]) -> None:
+    """The luck terms at `betting` for `hands`: its round's cards if it opens a round, then the
+    action each hand took less the mean over the actions at their probabilities."""
+    r = betting.round
+    now = equities[hands, r]
+    if r > 0 and not betting.rounds[r]:
+        luck[hands] += check_down(betting, now) - check_down(betting, equities[hands, r - 1])
+    chances = probabilities / probabilities.sum(axis=1, keepdims=True)
+    mean = np.zeros(len(hands))
+    taken = np.zeros(len(hands))
+    for action in betting.legal_actions():
+        value = check_down(betting.apply(action), now)
+        mean += chances[:, action] * value
+        taken[actions == action] = value[actions == action]
+    luck[hands] += taken - mean
 
 
 def _settle(betting: Betting, deals: Deals, hands: NDArray[np.int64],
@@ -231,11 +274,15 @@ class MatchResult:
     estimate: Estimate
     deals: int
     seconds: float
+    adjusted: Estimate
+    """The same with the luck taken out (`play_adjusted`)."""
 
     def as_dict(self) -> dict[str, object]:
         return {"policy": self.first, "opponent": self.second, "mbb_per_hand": self.estimate.mean,
                 "ci95": self.estimate.half_width, "deals": self.deals,
-                "seconds": round(self.seconds, 2)}
+                "seconds": round(self.seconds, 2),
+                "adjusted_mbb_per_hand": self.adjusted.mean,
+                "adjusted_ci95": self.adjusted.half_width}
 
 
 def _seeds(seed: int, n: int) -> list[np.random.Generator]:
@@ -248,14 +295,28 @@ def duplicate_match(game: HoldemGame, first: HoldemPolicy, second: HoldemPolicy,
     started = time.perf_counter()
     rules = game.definition
     dealt = deal(rules, deals, seed)
-    uniforms = decision_uniforms(rules, deals, _seeds(seed, 2)[1])
+    streams = _seeds(seed, 3)
+    uniforms = decision_uniforms(rules, deals, streams[1])
+    equities = round_equities(rules, dealt.holes, dealt.boards, streams[2])
     with progress_bar(total=2 * deals, desc=f"{first.name} v {second.name}", unit="hand",
                       unit_scale=True, disable=not progress, file=sys.stderr,
                       mininterval=0.5) as bar:
-        as_first = play(game, (first, second), dealt, uniforms, bar)
-        as_second = -play(game, (second, first), dealt, uniforms, bar)
-    estimate = Estimate.of((as_first + as_second) / 2, mbb(rules))
-    return MatchResult(first.name, second.name, estimate, deals, time.perf_counter() - started)
+        won, adjusted = duplicate_pairs(game, first, second, dealt, uniforms, equities, bar)
+    scale = mbb(rules)
+    return MatchResult(first.name, second.name, Estimate.of(won, scale), deals,
+                       time.perf_counter() - started, Estimate.of(adjusted, scale))
+
+
+def duplicate_pairs(game: HoldemGame, first: HoldemPolicy, second: HoldemPolicy, dealt: Deals,
+                    uniforms: NDArray[np.float64], equities: NDArray[np.float64],
+                    bar: object | None = None, second_first: HoldemPolicy | None = None,
+                    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """`first`'s mean winnings in chips over each deal pair (`first` in seat 0, then in seat 1
+    as `second_first` if given), as won and with the luck taken out (`play_adjusted`)."""
+    won0, adjusted0 = play_adjusted(game, (first, second), dealt, uniforms, equities, bar)
+    won1, adjusted1 = play_adjusted(game, (second, second_first or first), dealt, uniforms,
+                                    equities, bar)
+    return (won0 - won1) / 2, (adjusted0 - adjusted1) / 2
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,7 @@ from solver.cards.evaluator import CARD_BIT, CARD_KEY, rank_state
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.rules import HoldemRules
 
-__all__ = ["CheckDownLuck", "equity"]
+__all__ = ["CheckDownLuck", "check_down", "equity", "round_equities"]
 
 SAMPLES = 200
 """Board completions a check-down value weighs at most (more are sampled)."""
@@ -134,3 +134,25 @@ class CheckDownLuck:
         values = {a: self.value(betting.apply(a), board, share) for a in betting.legal_actions()}
         mean = sum(float(probabilities[a]) * v for a, v in values.items())
         return values[taken] - mean
+
+
+def round_equities(rules: HoldemRules, holes: NDArray[np.int64], boards: NDArray[np.int64],
+                   rng: np.random.Generator, samples: int = SAMPLES) -> NDArray[np.float64]:
+    """Seat 0's equity against seat 1 in each deal (``holes[i]``, ``boards[i]``) on the board
+    each round shows, shape (deals, rounds): what `check_down` values a whole match's hands by."""
+    out = np.zeros((len(holes), rules.num_rounds))
+    for i in range(len(holes)):
+        luck = CheckDownLuck(rules, 0, holes[i, 0], holes[i, 1], rng, samples)
+        for r in range(rules.num_rounds):
+            out[i, r] = luck.equity(boards[i, :rules.board_dealt(r)])
+    return out
+
+
+def check_down(betting: Betting, equities: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Seat 0's check-down value ``V`` of `betting` for hands whose equities on the board it
+    shows are `equities` (a fold's payoff after a fold)."""
+    spent = betting.spent
+    if betting.over and betting.folded >= 0:
+        return np.full(len(equities), -float(spent[0]) if betting.folded == 0
+                       else float(spent[1]))
+    return max(spent) * (2.0 * equities - 1.0)

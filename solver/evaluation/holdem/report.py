@@ -90,7 +90,8 @@ def report_lines(report: dict[str, object]) -> list[str]:
              f"{report['big_blind']} chips)"]
     lines.extend(f"  vs {match['opponent']:<13} {match['mbb_per_hand']:+9.1f} ± "
                  f"{match['ci95']:.1f}   ({match['deals']:,} deal pairs, "
-                 f"{match['seconds']:.1f} s)"
+                 f"{match['seconds']:.1f} s; luck taken out "
+                 f"{match['adjusted_mbb_per_hand']:+.1f} ± {match['adjusted_ci95']:.1f})"
                  for match in report.get("matches", []))  # type: ignore[attr-defined]
     lbr = report.get("lbr")
     if isinstance(lbr, dict):

@@ -28,10 +28,11 @@ from solver.evaluation.holdem.duplicate import (
     Estimate,
     deal,
     decision_uniforms,
+    duplicate_pairs,
     mbb,
-    play,
 )
 from solver.evaluation.holdem.lbr import LocalBestResponse, Played, where_won
+from solver.evaluation.holdem.luck import round_equities
 from solver.games import get_game
 from solver.games.holdem import HoldemGame
 from solver.games.holdem.betting import Betting
@@ -99,23 +100,24 @@ class TimedPolicy:
 
 
 def match_chunk(spec: BotSpec, deals: int, seed: int, against: BotSpec | None = None
-                ) -> tuple[FloatArray, dict[int, list[float]]]:
+                ) -> tuple[FloatArray, FloatArray, dict[int, list[float]]]:
     """`spec`'s bot against its blueprint (or against `against`'s bot) on `deals` deal pairs
-    from `seed`: per pair, the bot's mean winnings in chips; and its decisions' seconds per
-    round."""
+    from `seed`: per pair, the bot's mean winnings in chips, as won and with the luck taken
+    out; and its decisions' seconds per round."""
     game = spec.member()
     blueprint: HoldemPolicy = spec.blueprint() if against is None else against.bot()
     rules = game.definition
     dealt = deal(rules, deals, seed)
     uniforms = decision_uniforms(rules, deals, np.random.default_rng([seed, 1]))
+    equities = round_equities(rules, dealt.holes, dealt.boards, np.random.default_rng([seed, 3]))
     # A fresh bot for each order of the seats: the second game of a deal does not reuse the
     # first one's re-solves, so the times are those of a new hand.
     bots = (TimedPolicy(spec.bot()), TimedPolicy(spec.bot()))
-    first = play(game, (bots[0], blueprint), dealt, uniforms)
-    second = -play(game, (blueprint, bots[1]), dealt, uniforms)
+    won, adjusted = duplicate_pairs(game, bots[0], blueprint, dealt, uniforms, equities,
+                                    second_first=bots[1])
     seconds = {r: bots[0].seconds.get(r, []) + bots[1].seconds.get(r, [])
                for r in {*bots[0].seconds, *bots[1].seconds}}
-    return (first + second) / 2, seconds
+    return won, adjusted, seconds
 
 
 LBR_OF = {"bot": "the bot measured", "resolving": "the bot measured (an older name)",
@@ -187,14 +189,15 @@ def evaluate(spec: BotSpec, deals: int, lbr_deals: int, client: Any, chunk: int 
               _chunks(deals, chunk) + _chunks(lbr_deals, chunk) * len(lbr_futures))
     if deals:
         results = client.gather(futures)
-        pairs = np.concatenate([r[0] for r in results])
-        estimate = Estimate.of(pairs, scale)
+        estimate = Estimate.of(np.concatenate([r[0] for r in results]), scale)
+        match_adjusted = Estimate.of(np.concatenate([r[1] for r in results]), scale)
         seconds: dict[int, list[float]] = {}
-        for _, timed in results:
+        for _, _, timed in results:
             for r, values in timed.items():
                 seconds.setdefault(r, []).extend(values)
         report["match"] = {"mbb_per_hand": estimate.mean, "ci95": estimate.half_width,
-                           "deals": deals}
+                           "deals": deals, "adjusted_mbb_per_hand": match_adjusted.mean,
+                           "adjusted_ci95": match_adjusted.half_width}
         report["decision_seconds"] = {
             str(r + 1): {"decisions": len(v), "p50": float(np.percentile(v, 50)),
                          "p95": float(np.percentile(v, 95)), "max": float(np.max(v))}

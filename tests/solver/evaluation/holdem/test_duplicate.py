@@ -130,6 +130,9 @@ def test_always_raise_against_always_call_is_zero_on_every_hulhe_deal(
     pot in opposite directions."""
     result = duplicate_match(hulhe, AlwaysRaise(), AlwaysCall(), 300, seed=0)
     assert result.estimate.mean == 0.0 and result.estimate.half_width == 0.0
+    # The luck terms of the two games cancel too: the same stakes on every street.
+    assert result.adjusted.mean == pytest.approx(0.0, abs=1e-9)
+    assert result.adjusted.half_width == pytest.approx(0.0, abs=1e-9)
 
 
 def test_matches_are_reproducible(mini: HoldemGame) -> None:
@@ -147,6 +150,9 @@ def test_duplicate_estimates_cover_the_exact_values(mini: HoldemGame,
         exact = _exact_match(mini, first, second)
         result = duplicate_match(mini, first, second, 20_000, seed=11)
         assert _covers(result.estimate, exact), (first.name, second.name, exact, result)
+        assert _covers(result.adjusted, exact), (first.name, second.name, exact, result)
+        # Taking the luck out narrows it (to 0.77, 0.34 and 0.80 of the plain interval).
+        assert result.adjusted.half_width < 0.85 * result.estimate.half_width
     # The equity bot beats always-call clearly (the exact value is about +590 mbb/hand).
     assert duplicate_match(mini, equity, AlwaysCall(), 20_000, seed=12).estimate.low > 400
 

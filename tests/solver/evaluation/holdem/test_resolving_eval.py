@@ -50,8 +50,10 @@ def test_one_stores_bot_against_anothers(tmp_path: Path) -> None:
     alone = BotSpec(MINI, first, None)
     itself = evaluate(alone, 300, 0, InProcess(), chunk=100,
                       against=BotSpec(MINI, first, None))
-    # The same strategy in both seats, common random numbers: every deal pair is zero.
-    assert itself["match"] == {"mbb_per_hand": 0.0, "ci95": 0.0, "deals": 300}
+    # The same strategy in both seats, common random numbers: every deal pair is zero, with
+    # the luck taken out too (both games of a pair meet the same stakes and the same odds).
+    assert itself["match"] == {"mbb_per_hand": 0.0, "ci95": 0.0, "deals": 300,
+                               "adjusted_mbb_per_hand": 0.0, "adjusted_ci95": 0.0}
     assert itself["bot"] == f"the blueprint of {first}"
     report = evaluate(alone, 300, 60, InProcess(), chunk=100, lbr_of=("bot", "against"),
                       against=BotSpec(MINI, second, ResolvingSpec(2, iterations=20)))
