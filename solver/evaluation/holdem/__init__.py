@@ -9,6 +9,9 @@ bot;
 * `solver.evaluation.holdem.duplicate`: duplicate matches (each deal played twice, the seats
 swapped)
   and self-play, in milli-big-blinds per hand with 95% intervals;
+* `solver.evaluation.holdem.luck`: the luck of the cards and of known strategies' choices in a
+  played hand, taken out of its result (both of the above report it: the same mean, a narrower
+  interval);
 * `solver.evaluation.holdem.lbr`: Local Best Response, a lower bound on a policy's exploitability;
 * `solver.evaluation.holdem.line_frequencies` / `flop_values`: how a bot's range acts along a
   line of betting, and what each action at a flop decision earns in the real game against the
