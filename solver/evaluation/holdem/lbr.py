@@ -125,7 +125,6 @@ class PlayedHand:
     won: float
     adjusted: float
     ending: int
-    betting: Betting
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +226,7 @@ class LocalBestResponse:
         `rng` so that the hands played do not depend on it) and where the hand ended."""
         rules = self.rules
         luck = CheckDownLuck(rules, seat, holes[seat], holes[1 - seat],
-                             np.random.default_rng(0) if luck_rng is None else luck_rng)
+                             luck_rng or np.random.default_rng(0))
         mine = holes[seat]
         bot_hand = self.index[tuple(sorted(int(c) for c in holes[1 - seat]))]
         weights = np.ones(len(self.combos))
@@ -262,7 +261,7 @@ class LocalBestResponse:
                     weights /= total
             betting = betting.apply(action)
         won = _winnings(betting, seat, holes, board, rules.deck.standard_ids)
-        return PlayedHand(won, won - lucky, ending(betting, seat), betting)
+        return PlayedHand(won, won - lucky, ending(betting, seat))
 
     def deals(self, dealt: Deals, rng: np.random.Generator,
               after_each: Callable[[], object] | None = None,
@@ -273,7 +272,7 @@ class LocalBestResponse:
         won = np.zeros((count, 2))
         adjusted = np.zeros((count, 2))
         endings = np.zeros((count, 2), np.int64)
-        luck_rng = np.random.default_rng(0) if luck_rng is None else luck_rng
+        luck_rng = luck_rng or np.random.default_rng(0)
         for i in range(count):
             for seat in (0, 1):
                 played = self.hand(seat, dealt.holes[i], dealt.boards[i], rng, luck_rng)

@@ -105,13 +105,12 @@ class CheckDownLuck:
 
     def value(self, betting: Betting, board: NDArray[np.int64],
               equity_now: float | None = None) -> float:
-        """The check-down value ``V`` of `betting` on `board` for `seat`, in chips."""
-        if betting.over and betting.folded >= 0:
-            spent = betting.spent
-            return (float(spent[1 - self.seat]) if betting.folded != self.seat
-                    else -float(spent[self.seat]))
+        """The check-down value ``V`` of `betting` on `board` for `seat`, in chips
+        (`check_down`'s, which is seat 0's: seat 1's is its negative)."""
         share = self.equity(board) if equity_now is None else equity_now
-        return max(betting.spent) * (2.0 * share - 1.0)
+        if self.seat == 0:
+            return float(check_down(betting, np.array([share]))[0])
+        return -float(check_down(betting, np.array([1.0 - share]))[0])
 
     def holes(self, betting: Betting) -> float:
         """The hole cards' luck: ``V`` at the start (its mean over deals is zero)."""
