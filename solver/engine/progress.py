@@ -148,7 +148,9 @@ class StatusBar(tqdm):  # type: ignore[type-arg]
         self._step = str(kwargs.get("desc") or "")
         self._total = kwargs.get("total")
         self._unit = str(kwargs.get("unit") or "it")
-        self._count = 0.0
+        # A resumed run starts at `initial`: it counts towards done, not towards the rate.
+        self._initial = float(kwargs.get("initial") or 0)
+        self._count = self._initial
         self._started = time.monotonic()
         self._closed = False
         super().__init__(*args, **kwargs)
@@ -169,7 +171,8 @@ class StatusBar(tqdm):  # type: ignore[type-arg]
     def _report(self, force: bool, say: bool = True) -> None:
         now = time.monotonic()
         elapsed = now - self._started
-        rate = self._count / elapsed if elapsed > 0 and self._count else None
+        work = self._count - self._initial
+        rate = work / elapsed if elapsed > 0 and work else None
         total = self._total
         remaining = ((total - self._count) / rate) if total and rate else None
         if say and _plain() and (force or now - self._said >= PLAIN_INTERVAL):
