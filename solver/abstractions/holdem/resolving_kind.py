@@ -199,9 +199,10 @@ EXACT = {
 HULHE = {
     (4, "hist=k:1024,1024,1024"):
         "in this game, local best response (LBR), a lower bound on what a perfect opponent "
-        "could win, won 63 ± 31 mbb/hand from the bot re-solving the river over the "
-        "default blueprint, and 102 ± 32 from that blueprint alone (20,000 deal pairs "
-        "each); in 20,000 duplicate deal pairs it tied the earlier bot that re-solves "
+        "could win, won 52 ± 21 mbb/hand from the bot re-solving the river over the "
+        "default blueprint, and 111 ± 21 from that blueprint alone (20,000 deal pairs "
+        "each, the luck of the cards and of the bot's own choices taken out); in 20,000 "
+        "duplicate deal pairs it tied the earlier bot that re-solves "
         "the river over 128 E[HS²] buckets a round (−1.3 ± 19.1 mbb/hand)",
     (4, "ehs2=k:128,128,128"):
         "in this game, a bot re-solving the river won +18.5 ± 43.6 mbb/hand against the "
