@@ -202,8 +202,9 @@ HULHE = {
         "could win, won 52 ± 21 mbb/hand from the bot re-solving the river over the "
         "default blueprint, and 111 ± 21 from that blueprint alone (20,000 deal pairs "
         "each, the luck of the cards and of the bot's own choices taken out); in 20,000 "
-        "duplicate deal pairs it tied the earlier bot that re-solves "
-        "the river over 128 E[HS²] buckets a round (−1.3 ± 19.1 mbb/hand)",
+        "duplicate deal pairs it tied the earlier bot, which plays the strategy of 128 "
+        "E[HS²] buckets a round (+1.2 ± 12.7 mbb/hand, the luck taken out), and that bot "
+        "re-solving the river too (−1.3 ± 19.1)",
     (4, "ehs2=k:128,128,128"):
         "in this game, a bot re-solving the river won +18.5 ± 43.6 mbb/hand against the "
         "strategy it re-solves (1,000 duplicate deal pairs), and local best response, a lower "

@@ -106,5 +106,6 @@ def test_the_measures_in_hulhe_follow_the_blueprint() -> None:
                      "blueprint:hist=k:64,64,64")
     assert default is not None and earlier is not None and other is not None
     assert "111 ± 21" in default.measured and "−1.3 ± 19.1" in default.measured
+    assert "+1.2 ± 12.7" in default.measured
     assert "18.5 ± 43.6" in earlier.measured and "111 ± 21" not in earlier.measured
     assert "in this game" not in other.measured and "small games" in other.measured
