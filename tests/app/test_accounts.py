@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from httpx import Response
+from httpx2 import Response
 from itsdangerous import TimestampSigner
 from sqlalchemy import func, select, text
 
@@ -102,7 +102,7 @@ def test_sign_up_keeps_this_browsers_matches_and_another_device_sees_them(
     match_id = url.rsplit("/", 1)[1]
     assert profile_matches(laptop) == [match_id]
     record = parse(laptop.get("/profile").text).find("section", id="record-kuhn-person")
-    assert record is not None and "3" in record.find("dd", cls="hands").text
+    assert record is not None and "3" in record.first("dd", cls="hands").text
 
     phone = TestClient(web.app)  # another device: its own cookies
     assert phone.get(url).status_code == 403
@@ -202,7 +202,7 @@ def test_sign_in_says_the_same_whether_the_name_exists(web: AppHandle,
             response = signin(client, name, "not the password")
             times[case].append(time.perf_counter() - began)
             answers[case] = (response.status_code,
-                             parse(response.text).find("div", id="account-message").text)
+                             parse(response.text).first("div", id="account-message").text)
             client.close()
     assert answers["wrong"] == answers["unknown"] == (401, "Wrong user name or password.")
     assert len(verified) == 8 and all(h.startswith("$argon2id$") for h in verified)

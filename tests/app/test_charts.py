@@ -173,7 +173,8 @@ def test_results_chart_rejects_bad_input() -> None:
 
 def test_titles_are_escaped() -> None:
     root = parse(results_chart([1.0], [0.0], title="You <vs> bot & co"))
-    assert root.find(f"{SVG}title").text == "You <vs> bot & co"
+    title = root.find(f"{SVG}title")
+    assert title is not None and title.text == "You <vs> bot & co"
 
 
 # ---- convergence chart -----------------------------------------------------------------------

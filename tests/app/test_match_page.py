@@ -11,12 +11,22 @@ import statistics
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from app.models import Match
 from app.web.format import pct
 from solver.games.dudo.match import match_table
 from tests.app.conftest import AppFactory, AppHandle, new_match
-from tests.app.test_pages import Node, action_form, csrf, enabled_actions, page, post_action, start
+from tests.app.test_pages import (
+    Node,
+    action_form,
+    csrf,
+    enabled_actions,
+    page,
+    play_form,
+    post_action,
+    start,
+)
 
 DIE = "⚀⚁⚂⚃⚄⚅"
 FACES = (2, 3, 4, 5, 6, 1)
@@ -31,7 +41,7 @@ def count_dice(text: str) -> int:
     return sum(text.count(d) for d in DIE)
 
 
-def play(client, url: str, moves: int) -> Node:
+def play(client: TestClient, url: str, moves: int) -> Node:
     """Up to `moves` of my moves: dudo when I may, else the weakest bid open to me."""
     doc = page(client, url)
     for _ in range(moves):
@@ -48,7 +58,7 @@ def test_a_match_by_rounds(web: AppHandle) -> None:
     client = web.client
     url = start(client, "dudo-match")
     doc = page(client, url)
-    grid = action_form(doc).find("div", cls="grid-actions")
+    grid = play_form(doc).first("div", cls="grid-actions")
     assert "cols-6" in grid.classes
     labels = [b.attrs["value"] for b in grid.find_all("button")]
     assert labels == [f"{q}x{f}" for q in range(1, 11) for f in FACES]  # 1s in their column
@@ -59,24 +69,24 @@ def test_a_match_by_rounds(web: AppHandle) -> None:
     assert len(finished) >= 2
     held = [5, 5]
     for number, folded in enumerate(finished, 1):
-        summary = folded.find("summary").text
+        summary = folded.first("summary").text
         assert summary.startswith(f"Round {number} · you {held[0]} dice, the bot {held[1]}")
         # "You ⚀⚂ · the bot ⚁⚅ <why>": the explanation names faces as digits, not dice.
-        mine, theirs = folded.find("p", cls="round-result").text.split("·", 1)
+        mine, theirs = folded.first("p", cls="round-result").text.split("·", 1)
         assert (count_dice(mine), count_dice(theirs)) == tuple(held)
         loser = 0 if "you lost a die" in summary else 1
         assert ("the bot lost a die" in summary) == (loser == 1)
         held[loser] -= 1
         # Each round's events are its own: two rolls, then the bids and the call.
-        events = folded.find("ol", cls="events").find_all("li")
-        assert [e.find("span", cls="who").text for e in events][:2] == ["Dealer", "Dealer"]
+        events = folded.first("ol", cls="events").find_all("li")
+        assert [e.first("span", cls="who").text for e in events][:2] == ["Dealer", "Dealer"]
         assert events[-1].text.endswith("dudo")
     current = rounds.find("section", cls="round")
     if current is not None:
-        assert f"you {held[0]} " in current.find("h3").text
+        assert f"you {held[0]} " in current.first("h3").text
         assert doc.by_id("pieces-held").text.startswith(f"Dice in play: you {held[0]} ")
-        chips = doc.find("div", cls="bid-history").find_all("span", cls="bid-chip")
-        moves = [e for e in current.find_all("li") if e.find("span", cls="who").text != "Dealer"]
+        chips = doc.first("div", cls="bid-history").find_all("span", cls="bid-chip")
+        moves = [e for e in current.find_all("li") if e.first("span", cls="who").text != "Dealer"]
         assert len(chips) == len(moves)  # this round's bids only
 
     doc = play(client, url, 400)
@@ -86,7 +96,7 @@ def test_a_match_by_rounds(web: AppHandle) -> None:
     mine_left, bot_left = (int(n) for n in re.findall(r"\d+", left)[:2])
     assert 0 in (mine_left, bot_left)
     for seat, count in (("your-seat", mine_left), ("bot-seat", bot_left)):
-        shown = count_dice(doc.by_id(seat).find("div", cls="seat-pieces").text)
+        shown = count_dice(doc.by_id(seat).first("div", cls="seat-pieces").text)
         # A seat whose dice are gone shows its last roll, and says so.
         assert (shown == count) != ("in the last round" in doc.by_id(seat).text)
     decisions = doc.by_id("bot-decisions").find_all("div", cls="decision")
@@ -94,9 +104,9 @@ def test_a_match_by_rounds(web: AppHandle) -> None:
     for decision in decisions:
         listed = decision.find_all("li", cls="prob")
         assert len(listed) <= 5
-        chosen = decision.find("span", cls="chosen").text.removeprefix("chose ")
+        chosen = decision.first("span", cls="chosen").text.removeprefix("chose ")
         assert [li for li in listed if "chosen" in li.classes], chosen
-        assert decision.find("strong").text.startswith("Round ")
+        assert decision.first("strong").text.startswith("Round ")
     assert any(d.find("p", cls="more-moves") is not None for d in decisions)
 
 
@@ -105,7 +115,7 @@ def test_the_explorer_words_a_stored_round(web: AppHandle) -> None:
     cards = doc.by_id("infosets").find_all("article", cls="infoset")
     assert cards
     for card in cards:
-        key, words = card.attrs["data-key"], card.find("div", cls="history-line").text
+        key, words = card.attrs["data-key"], card.first("div", cls="history-line").text
         assert "match" not in words
         if key.startswith("1v1:"):
             assert "round of 1 die each" in card.text

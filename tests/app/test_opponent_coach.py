@@ -137,11 +137,11 @@ def test_the_page_coach_says_what_the_best_reply_plays(api: AppHandle,
             key = div.attrs["data-infoset"]
             seat = bot[key].player  # the opponent is stored whole: both seats' rows
             values = brute_force_values(game, seat, key, bot)
-            chosen = div.find("span", cls="chosen").text.removeprefix("you chose ").strip()
+            chosen = div.first("span", cls="chosen").text.removeprefix("you chose ").strip()
             _, advice = _expected_advice(chosen, values)
-            words = div.find("p", cls="coach-words").text.strip()
+            words = div.first("p", cls="coach-words").text.strip()
             assert words == advice
-            headers = [th.text for th in div.find("table").find_all("th")]
+            headers = [th.text for th in div.first("table").find_all("th")]
             assert headers[1] == "Best reply"
             said.append(words)
     assert any(s.startswith("The best reply to this bot plays") for s in said)

@@ -5,11 +5,24 @@ JavaScript plays)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 import pytest
+from fastapi.testclient import TestClient
 
 from solver.games import get_game
 from tests.app.conftest import AppFactory, AppHandle
-from tests.app.test_pages import action_form, csrf, page, post_action, probabilities, start
+from tests.app.test_pages import (
+    Node,
+    action_form,
+    csrf,
+    page,
+    play_form,
+    post_action,
+    probabilities,
+    start,
+)
 
 
 @pytest.fixture
@@ -22,7 +35,7 @@ def test_the_caption_describes_the_band_only_once_it_is_drawn(web: AppHandle) ->
     url = start(client, "rps")
     seen_band = False
     for hand in range(1, 25):
-        post_action(client, action_form(page(client, url)), "rock")
+        post_action(client, play_form(page(client, url)), "rock")
         doc = page(client, url)
         caption = doc.by_id("chart-caption").text
         band = doc.by_id("results-chart").find("path", cls="c-band")
@@ -38,10 +51,11 @@ def test_the_caption_describes_the_band_only_once_it_is_drawn(web: AppHandle) ->
     assert seen_band
 
 
-def play_hands(client, url: str, hands: int, pick) -> list:
+def play_hands(client: TestClient, url: str, hands: int,
+               pick: Callable[[dict[str, float]], str]) -> list[Node]:
     """Play `hands` hands with the hint on, choosing with `pick(hint probabilities)`; the
     pages after each hand."""
-    seen = []
+    seen: list[Node] = []
     for number in range(hands):
         doc = page(client, f"{url}?hint=1")
         while (form := action_form(doc)) is not None:
@@ -60,7 +74,7 @@ def test_equilibrium_play_gives_up_nothing_and_lists_nothing_costly(web: AppHand
     lists no decision that cost nothing and gives up "none"."""
     client = web.client
     url = start(client, "kuhn")
-    docs = play_hands(client, url, 6, lambda hint: max(hint, key=hint.get))
+    docs = play_hands(client, url, 6, lambda hint: max(hint, key=lambda a: hint[a]))
     words = [p.text for doc in docs for p in doc.by_id("coach").find_all("p", cls="coach-words")]
     assert len(words) >= 6
     assert not [w for w in words if "0.000" in w or "gained" in w], words
@@ -76,7 +90,7 @@ def test_costly_decisions_show_what_they_cost(web: AppHandle) -> None:
     """The least likely action each time: what is listed as costly cost something."""
     client = web.client
     url = start(client, "kuhn")
-    docs = play_hands(client, url, 6, lambda hint: min(hint, key=hint.get))
+    docs = play_hands(client, url, 6, lambda hint: min(hint, key=lambda a: hint[a]))
     costliest = docs[-1].by_id("costliest").find_all("li")
     assert costliest
     for item in costliest:
@@ -93,14 +107,14 @@ def test_every_move_of_a_secret_choice_can_be_followed(web: AppHandle) -> None:
     shows them, and each leads there."""
     client = web.client
     doc = page(client, "/games/rps/strategy")
-    links = doc.by_id("tree").find("div", cls="tree-children").find_all("a")
+    links = doc.by_id("tree").first("div", cls="tree-children").find_all("a")
     legend = [i.text for i in doc.by_id("tree").find_all("span", cls="legend-item")]
     assert [a.text for a in links] == legend == ["rock", "paper", "scissors"]
     targets = {a.attrs["href"] for a in links}
     assert len(targets) == 1
     doc = page(client, targets.pop())
-    assert "rock, paper or scissors (secret)" in doc.by_id("tree").find("nav").text
-    assert [a.text.split()[0] for a in doc.by_id("tree").find(
+    assert "rock, paper or scissors (secret)" in doc.by_id("tree").first("nav").text
+    assert [a.text.split()[0] for a in doc.by_id("tree").first(
         "div", cls="tree-children").find_all("a")] == ["rock", "paper", "scissors"]
     api = client.get("/api/v1/games/rps/tree", params={"node": 0}).json()
     assert [c["label"] for c in api["children"]] == ["rock", "paper", "scissors"]
@@ -123,7 +137,8 @@ def test_seats_are_named_as_poker_players_name_them(web: AppHandle) -> None:
     doc = page(client, url)
     toolbar = doc.by_id("your-turn-order").text
     assert toolbar == "you are the big blind: you act second in round 1, first in round 2"
-    moves = [li.find("span", cls="who").text for li in doc.find("ol", cls="events").find_all("li")]
+    moves = [li.first("span", cls="who").text
+             for li in doc.first("ol", cls="events").find_all("li")]
     assert next(m for m in moves if m != "Dealer") == "Bot"  # the small blind acted first
     assert "Bot · small blind" in doc.by_id("bot-seat").text
     assert "You · big blind" in doc.by_id("your-seat").text
@@ -144,7 +159,7 @@ def test_seats_are_named_as_poker_players_name_them(web: AppHandle) -> None:
 
 
 def test_the_lobby_explains_its_figures_and_which_bots_are_exact(
-        make_app: AppFactory, match_store) -> None:
+        make_app: AppFactory, match_store: Path) -> None:
     """Exploitability and the solve are explained in words that open with a tap (<details>);
     an exact bot says so, an abstraction bot says what its abstract game forgets and how
     exploitable such a strategy was measured to be, and no page promises that an abstraction
@@ -153,17 +168,17 @@ def test_the_lobby_explains_its_figures_and_which_bots_are_exact(
     lobby = page(client, "/")
     assert "You cannot beat it in the long run" not in lobby.text
     kuhn = lobby.by_id("game-kuhn")
-    assert "exact" in kuhn.find("dd", cls="bot-nature").text
-    explained = {d.find("summary").text: d.text for d in kuhn.find_all("details", cls="explain")}
+    assert "exact" in kuhn.first("dd", cls="bot-nature").text
+    explained = {d.first("summary").text: d.text for d in kuhn.find_all("details", cls="explain")}
     exploitability = next(t for s, t in explained.items() if "×10" in s)
     assert "perfect opponent" in exploitability and "nobody wins more" in exploitability
     solve = next(t for s, t in explained.items() if s.startswith("pdcfr+, "))
     assert "predictive discounted CFR+" in solve.lower().replace("cfr+", "CFR+")
     match = lobby.by_id("game-dudo-match")
-    nature = match.find("dd", cls="bot-nature").text
+    nature = match.first("dd", cls="bot-nature").text
     assert "abstraction" in nature and "only the last bid" in nature
     measured = next(d.text for d in match.find_all("details", cls="explain")
-                    if d.find("summary").text == "not known exactly")
+                    if d.first("summary").text == "not known exactly")
     assert "Not measured in this game" in measured and "remembering 1 bid, by 0.17" in measured
     assert "nobody wins more" not in match.text
     api = client.get("/api/v1/games/dudo-match").json()
@@ -184,8 +199,8 @@ def test_keys_are_said_in_words_and_kept_for_the_curious(web: AppHandle) -> None
         doc = page(client, url)
     for decision in doc.by_id("outcome").find_all("div", cls="decision"):
         key = decision.attrs["data-infoset"]
-        words = decision.find("span", cls="situation").text
-        assert decision.find("code", cls="key").text == key  # the key, for the curious
+        words = decision.first("span", cls="situation").text
+        assert decision.first("code", cls="key").text == key  # the key, for the curious
         assert key not in words and "History" not in words
         assert words.startswith(("You held", "It held"))
         assert "Opening move" in words or "Round 1: " in words

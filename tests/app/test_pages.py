@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from httpx2 import Response
 
 from app.models import Hand, Match
 from solver.games import get_game, play
-from strategies import StrategyStore
+from strategies import InfosetStrategy, StrategyStore
 
 from .conftest import AppFactory, AppHandle
 
@@ -47,14 +49,14 @@ class Node:
     def classes(self) -> set[str]:
         return set(self.attrs.get("class", "").split())
 
-    def iter(self):
+    def iter(self) -> Iterator[Node]:
         for child in self.children:
             if isinstance(child, Node):
                 yield child
                 yield from child.iter()
 
     def find_all(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> list[Node]:
-        out = []
+        out: list[Node] = []
         for node in self.iter():
             if tag is not None and node.tag != tag:
                 continue
@@ -68,6 +70,12 @@ class Node:
     def find(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> Node | None:
         found = self.find_all(tag, cls, **attrs)
         return found[0] if found else None
+
+    def first(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> Node:
+        """`find` for an element the page must have: the test fails if there is none."""
+        found = self.find(tag, cls, **attrs)
+        assert found is not None, f"no <{tag or '*'}> of class {cls} {attrs} under <{self.tag}>"
+        return found
 
     def by_id(self, node_id: str) -> Node:
         found = self.find_all(id=node_id)
@@ -92,7 +100,7 @@ class _Builder(HTMLParser):
         self.current.children.append(node)
 
     def handle_endtag(self, tag: str) -> None:
-        node = self.current
+        node: Node | None = self.current
         while node is not None and node.tag != tag:
             node = node.parent
         if node is not None and node.parent is not None:
@@ -156,7 +164,15 @@ def hidden_inputs(form: Node) -> dict[str, str]:
             if i.attrs.get("type") == "hidden"}
 
 
-def post_action(client: TestClient, form: Node, label: str, headers=None):
+def play_form(doc: Node) -> Node:
+    """The action form of a table where the human is to act: the test fails if there is none."""
+    form = action_form(doc)
+    assert form is not None, "no action form on the table"
+    return form
+
+
+def post_action(client: TestClient, form: Node, label: str,
+                headers: dict[str, str] | None = None) -> Response:
     return client.post(form.attrs["action"], data={**hidden_inputs(form), "action": label},
                        headers=headers or {}, follow_redirects=False)
 
@@ -174,6 +190,13 @@ def bot_private_view(handle: AppHandle, match_url: str) -> str:
     game, hand, actions = hand_record(handle, match_url)
     state = play(get_game(game), actions)
     return state.private_view(1 - hand.human_seat)
+
+
+def stored_infoset(store: StrategyStore, game: str, key: str) -> InfosetStrategy:
+    """The store's strategy at one infoset of the game: the test fails if it has none."""
+    stored = store.infoset(game, key)
+    assert stored is not None, f"no stored strategy of {game} at {key!r}"
+    return stored
 
 
 def probabilities(node: Node) -> dict[str, float]:
@@ -281,7 +304,7 @@ def test_full_kuhn_hand_with_plain_form_posts(web: AppHandle, store_path: Path) 
         for node, move in zip(decisions, bot_moves, strict=True):
             key = node.attrs["data-infoset"]
             assert key.startswith(bot_card + "|")
-            stored = store.infoset("kuhn", key)
+            stored = stored_infoset(store, "kuhn", key)
             shown = probabilities(node)
             assert set(shown) == set(stored.labels)
             for label, p in zip(stored.labels, stored.probabilities, strict=True):
@@ -314,7 +337,7 @@ def test_next_hand_swaps_seats_and_updates_results(web: AppHandle) -> None:
             doc = page(client, url)
         assert doc.by_id("stat-hands").text == str(number)
         rows = doc.by_id("history").find_all("tr", cls=None)
-        numbers = [r.find("td").text for r in rows if r.find("td") is not None]
+        numbers = [r.first("td").text for r in rows if r.find("td") is not None]
         assert numbers == [f"#{n}" for n in range(number, 0, -1)]  # newest first
         chart = doc.by_id("results-chart").find("polyline", cls="c-actual")
         assert chart is not None and len(chart.attrs["points"].split()) == number + 1
@@ -349,12 +372,12 @@ def test_hint_shows_the_equilibrium_for_my_information_set(web: AppHandle,
     state = play(get_game(game), actions)
     key = state.information_state_key(hand.human_seat)
     with StrategyStore.open(store_path) as store:
-        stored = store.infoset("kuhn", key)
+        stored = stored_infoset(store, "kuhn", key)
     shown = probabilities(doc.by_id("hint"))
     assert shown == pytest.approx(dict(zip(stored.labels, stored.probabilities, strict=True)),
                                   abs=1e-6)
     # The hint is kept across a move (hidden field, redirect back with ?hint=1).
-    form = action_form(doc)
+    form = play_form(doc)
     assert hidden_inputs(form).get("hint") == "1"
     response = post_action(client, form, enabled_actions(form)[0])
     assert response.headers["location"] == f"{url}?hint=1"
@@ -363,7 +386,7 @@ def test_hint_shows_the_equilibrium_for_my_information_set(web: AppHandle,
 def test_illegal_action_rerenders_the_table_with_a_message(web: AppHandle) -> None:
     client = web.client
     url = start(client, "kuhn")
-    form = action_form(page(client, url))
+    form = play_form(page(client, url))
     response = post_action(client, form, "raise")
     assert response.status_code == 409
     doc = parse(response.text)
@@ -379,7 +402,7 @@ def test_illegal_action_rerenders_the_table_with_a_message(web: AppHandle) -> No
 def test_htmx_action_returns_table_and_out_of_band_results(web: AppHandle) -> None:
     client = web.client
     url = start(client, "kuhn")
-    form = action_form(page(client, url))
+    form = play_form(page(client, url))
     assert form.attrs["hx-post"] == form.attrs["action"]
     assert form.attrs["hx-target"] == "#table"
     response = post_action(client, form, enabled_actions(form)[0], headers=HX)
@@ -438,10 +461,10 @@ def test_dudo_shows_the_die_and_the_bid_grid(web: AppHandle) -> None:
     doc = page(client, url)
     _game, hand, actions = hand_record(web, url)
     my_face = actions[hand.human_seat] + 1
-    mine = doc.by_id("your-seat").find(cls="die")
+    mine = doc.by_id("your-seat").first(cls="die")
     assert mine.text == "⚀⚁⚂⚃⚄⚅"[my_face - 1]
     assert doc.by_id("bot-seat").find(cls="hidden") is not None
-    form = action_form(doc)
+    form = play_form(doc)
     bids = form.find_all("button", cls="grid-action")
     assert [b.attrs["value"] for b in bids][:3] == ["1x2", "1x3", "1x4"]
     assert not [b for b in bids if "disabled" in b.attrs]  # opening: every bid is legal
@@ -450,8 +473,8 @@ def test_dudo_shows_the_die_and_the_bid_grid(web: AppHandle) -> None:
     response = post_action(client, form, "1x5")
     assert response.status_code == 303
     doc = page(client, url)
-    if (form := action_form(doc)) is not None:  # the bot raised: only stronger bids remain
-        enabled = enabled_actions(form)
+    if (next_form := action_form(doc)) is not None:  # the bot raised: only stronger bids remain
+        enabled = enabled_actions(next_form)
         assert "1x5" not in enabled and "1x2" not in enabled and "dudo" in enabled
         assert "you 1×" in doc.by_id("public-state").text
 
@@ -472,7 +495,7 @@ def test_explorer_lists_kuhn_and_filters(web: AppHandle, store_path: Path) -> No
     assert doc.find("svg", cls="convergence-chart") is not None
     assert doc.find("polyline", cls="c-curve") is not None
     # The filter form works without JavaScript (GET with query parameters) ...
-    form = doc.find("form", cls="filters")
+    form = doc.first("form", cls="filters")
     assert form.attrs["method"] == "get" and form.attrs["hx-get"] == "/games/kuhn/strategy"
     only_k = infoset_keys(page(client, "/games/kuhn/strategy?card=K"))
     assert len(only_k) == 4 and all(k.startswith("K|") for k in only_k)
@@ -481,7 +504,7 @@ def test_explorer_lists_kuhn_and_filters(web: AppHandle, store_path: Path) -> No
     one = page(client, "/games/kuhn/strategy?card=Q&history=pb")
     assert infoset_keys(one) == ["Q|pb"]
     with StrategyStore.open(store_path) as store:
-        stored = store.infoset("kuhn", "Q|pb")
+        stored = stored_infoset(store, "kuhn", "Q|pb")
     assert probabilities(one) == pytest.approx(
         dict(zip(stored.labels, stored.probabilities, strict=True)), abs=1e-6)
     # ... and htmx gets only the list.
@@ -506,8 +529,8 @@ def test_explorer_pages_through_dudo(web: AppHandle) -> None:
     assert "page 512 of 512" in last.text
     filtered = infoset_keys(page(client, "/games/dudo/strategy?card=3&history=1x2,"))
     assert filtered and all(k.startswith("3|1x2,") for k in filtered)
-    die = page(client, "/games/dudo/strategy?card=3").find("article", cls="infoset")
-    assert die.find(cls="die").text == "⚂"
+    die = page(client, "/games/dudo/strategy?card=3").first("article", cls="infoset")
+    assert die.first(cls="die").text == "⚂"
     bad = client.get("/games/dudo/strategy?card=9")
     assert bad.status_code == 404 and "No die '9'" in parse(bad.text).text
 
@@ -594,7 +617,7 @@ def test_two_wins_give_no_verdict_on_the_page(web: AppHandle) -> None:
     url = start(client, "rps")
     for _ in range(2):
         doc = page(client, url)
-        post_action(client, action_form(doc), "rock")
+        post_action(client, play_form(doc), "rock")
         client.post(f"{url}/next", data=csrf(client))
     doc = page(client, url)
     verdict = doc.find("p", cls="verdict")
@@ -633,7 +656,7 @@ def test_coach_replay_and_csv(web: AppHandle) -> None:
     assert len(last.by_id("bot-seat").find_all(cls="playing-card")) == 1
     assert not [c for c in last.by_id("bot-seat").find_all(cls="playing-card")
                 if "back" in c.classes]
-    assert len(last.find("ol", cls="events").find_all("li")) == len(actions)
+    assert len(last.first("ol", cls="events").find_all("li")) == len(actions)
     first_mine = next(i for i, a in enumerate(actions) if i >= 2)  # after the two deals
     step = page(client, f"{replay_url}?step={first_mine}")
     assert step.by_id("replay-detail").find("div", cls="decision") is not None
@@ -664,13 +687,13 @@ def test_the_tree_walks_from_the_root_with_whole_ranges(web: AppHandle,
     facing_rows = after_bet.by_id("range").find_all("tr")[1:]
     order = [r.attrs["data-key"][0] for r in facing_rows]
     assert sorted(order) == ["J", "K", "Q"]
-    assert "Start" in after_bet.find("nav", cls="tree-path").text
+    assert "Start" in after_bet.first("nav", cls="tree-path").text
     with StrategyStore.open(store_path) as store:
-        bets = {c: store.infoset("kuhn", f"{c}|") for c in "JQK"}
+        bets = {c: stored_infoset(store, "kuhn", f"{c}|") for c in "JQK"}
         facing = {c: store.infoset("kuhn", f"{c}|b") for c in "JQK"}
     # The second player's range after a bet: its card is one the bettor does not hold, each
     # of those weighed by how often the first player bets with it.
-    bet_with = {c: bets[c].probabilities[1] for c in "JQK"}  # type: ignore[union-attr]
+    bet_with = {c: bets[c].probabilities[1] for c in "JQK"}
     weights = {c: sum(bet_with[o] for o in "JQK" if o != c) for c in "JQK"}
     shown = [float(r.find_all("td")[2].text.rstrip("%").lstrip("<>")) for r in facing_rows]
     total = sum(weights.values())
@@ -679,5 +702,7 @@ def test_the_tree_walks_from_the_root_with_whole_ranges(web: AppHandle,
     api = client.get("/api/v1/games/kuhn/tree", params={"node": bet.attrs["data-node"]}).json()
     by_key = {r["key"]: r for r in api["range"]}
     assert sorted(by_key) == ["J|b", "K|b", "Q|b"]
-    assert by_key["K|b"]["values"] == pytest.approx(list(facing["K"].values), abs=1e-9)
+    facing_k = facing["K"]
+    assert facing_k is not None and facing_k.values is not None
+    assert by_key["K|b"]["values"] == pytest.approx(list(facing_k.values), abs=1e-9)
     assert client.get("/api/v1/games/kuhn/tree", params={"node": 10**6}).status_code == 404

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from solver.games import get_game
+from solver.games.holdem import HoldemGame
 from tests.app.conftest import AppFactory, new_match
 from tests.app.test_pages import action_form, enabled_actions, page, post_action, start
 
@@ -29,7 +30,9 @@ def test_results_come_in_mbb_per_hand_too(make_app: AppFactory) -> None:
                                      "seq": view["seq"]}).json()
     results = client.get(f"{API}/matches/{match_id}", headers=headers).json()
     unit = results["in_unit"]
-    big_blind = max(get_game("holdem-mini").definition.blinds)
+    mini = get_game("holdem-mini")
+    assert isinstance(mini, HoldemGame)
+    big_blind = max(mini.definition.blinds)
     assert unit["unit"] == "mbb/hand" and unit["per_chip"] == 1000 / big_blind
     for field in ("mean", "ci95_low", "ci95_high", "expected_mean", "adjusted_mean",
                   "adjusted_ci95_low", "adjusted_ci95_high"):
@@ -41,7 +44,7 @@ def test_results_come_in_mbb_per_hand_too(make_app: AppFactory) -> None:
     while (form := action_form(doc)) is not None:
         post_action(client, form, enabled_actions(form)[0])
         doc = page(client, url)
-    shown = doc.by_id("stat-in-unit").find("dd").text.split()
+    shown = doc.by_id("stat-in-unit").first("dd").text.split()
     assert shown[0].lstrip("+−") in {"0", *(str(n) for n in range(500, 50_001, 500))}, shown
     assert shown[1] == "expected" and "," not in shown[0], shown
 
@@ -54,6 +57,7 @@ def test_the_tree_shows_the_range_by_hand_class(make_app: AppFactory) -> None:
     root = client.get(f"{API}/games/holdem-mini/tree").json()
     grid = root["grid"]
     game = get_game("holdem-mini")
+    assert game.hand_classes is not None
     ranks = game.hand_classes.ranks
     assert grid["ranks"] == ranks and len(grid["cells"]) == len(ranks)
     everything = client.get(f"{API}/games/holdem-mini/tree",

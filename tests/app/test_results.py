@@ -20,7 +20,7 @@ from app.services.strategy_source import StrategySource
 from app.web.routes.table import results_panel
 from app.web.templating import templates
 from tests.app.conftest import AppFactory
-from tests.app.test_pages import action_form, csrf, hand_record, page, post_action, start
+from tests.app.test_pages import csrf, hand_record, page, play_form, post_action, start
 
 BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
 
@@ -145,7 +145,7 @@ def test_two_equal_results_show_no_interval_and_say_why(make_app: AppFactory) ->
     web = make_app(seed=7)
     client = web.client
     url = start(client, "rps")
-    post_action(client, action_form(page(client, url)), "rock")
+    post_action(client, play_form(page(client, url)), "rock")
     _, first, _ = hand_record(web, url)
     assert client.post(f"{url}/next", data=csrf(client), follow_redirects=False
                        ).status_code == 303
@@ -153,7 +153,7 @@ def test_two_equal_results_show_no_interval_and_say_why(make_app: AppFactory) ->
     assert second.human_seat == 1 and second.actions  # the bot chose first, hidden from us
     bot = second.actions[0].label
     wanted = {1.0: _beating(bot), 0.0: bot, -1.0: BEATS[bot]}[float(first.human_payoff or 0.0)]
-    post_action(client, action_form(page(client, url)), wanted)
+    post_action(client, play_form(page(client, url)), wanted)
     _, second, _ = hand_record(web, url)
     assert second.human_payoff == first.human_payoff
     doc = page(client, url)

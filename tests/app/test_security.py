@@ -12,13 +12,13 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from httpx import Response
+from httpx2 import Response
 
 from app.main import SESSION_COOKIE
 from app.models import Match
 from app.security import CONTENT_SECURITY_POLICY, MAX_BODY_BYTES, csp_hash
 from tests.app.conftest import AppFactory, AppHandle, new_match
-from tests.app.test_pages import HX, action_form, csrf, enabled_actions, hidden_inputs, page, parse
+from tests.app.test_pages import HX, csrf, enabled_actions, hidden_inputs, page, parse, play_form
 
 API = "/api/v1"
 HUGE = "x" * 10_000
@@ -148,7 +148,7 @@ def test_forms_and_htmx_carry_the_sessions_csrf_token(web: AppHandle) -> None:
         doc = page(client, address)
         meta = doc.find("meta", name="csrf-token")
         assert meta is not None and meta.attrs["content"] == token
-        assert token in doc.find("body").attrs["hx-headers"]
+        assert token in doc.first("body").attrs["hx-headers"]
         for form in doc.find_all("form"):
             if form.attrs.get("method") == "post":
                 assert hidden_inputs(form).get("csrf_token") == token, (address, form.attrs)
@@ -182,7 +182,7 @@ def test_posts_without_the_right_token_are_refused(web: AppHandle, forged: str |
 def test_htmx_sends_the_token_as_a_header(web: AppHandle) -> None:
     client = web.client
     url = start_match(client)
-    form = action_form(page(client, url))
+    form = play_form(page(client, url))
     fields = {k: v for k, v in hidden_inputs(form).items() if k != "csrf_token"}
     label = enabled_actions(form)[0]
     # Without the field but with the header (what hx-headers on <body> sends): accepted.
@@ -202,21 +202,21 @@ def test_htmx_sends_the_token_as_a_header(web: AppHandle) -> None:
 def test_a_double_submission_is_played_once(web: AppHandle) -> None:
     client = web.client
     url = start_match(client, "leduc")  # a check never ends a Leduc hand: it goes on
-    form = action_form(page(client, url))
+    form = play_form(page(client, url))
     fields = hidden_inputs(form)
     assert fields["seq"].isdigit()
     first = client.post(f"{url}/act", data={**fields, "action": "check"},
                         follow_redirects=False)
     assert first.status_code == 303
     after_first = page(client, url)
-    events = len(after_first.by_id("table").find("ol").find_all("li"))
+    events = len(after_first.by_id("table").first("ol").find_all("li"))
     # The same form again (a double click without JavaScript, or a second tab): same seq.
     second = client.post(f"{url}/act", data={**fields, "action": "check"},
                          follow_redirects=False)
     assert second.status_code == 409
     doc = parse(second.text)
     assert "earlier view of this hand" in doc.by_id("table-message").text
-    assert len(doc.by_id("table").find("ol").find_all("li")) == events
+    assert len(doc.by_id("table").first("ol").find_all("li")) == events
     # Only one human action was recorded.
     with web.app.state.sessionmaker() as session:
         match = session.query(Match).filter_by(public_id=url.rsplit("/", 1)[1]).one()
@@ -242,8 +242,6 @@ def test_tokens_are_stored_hashed_only(web: AppHandle) -> None:
 
 def test_tokens_are_compared_in_constant_time(web: AppHandle,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.services import tokens
-
     calls: list[tuple[object, object]] = []
     compare_digest = hmac.compare_digest
 
@@ -252,7 +250,7 @@ def test_tokens_are_compared_in_constant_time(web: AppHandle,
         return compare_digest(a, b)
 
     match_id, headers = new_match(web.client, "kuhn")
-    monkeypatch.setattr(tokens.hmac, "compare_digest", spy)
+    monkeypatch.setattr("app.services.tokens.hmac.compare_digest", spy)
     assert web.client.get(f"{API}/matches/{match_id}", headers=headers).status_code == 200
     assert web.client.get(f"{API}/matches/{match_id}",
                           headers={"Authorization": "Bearer nope"}).status_code == 403
@@ -375,7 +373,7 @@ def test_huge_strings_get_short_answers(web: AppHandle) -> None:
         assert response.status_code == 404
         assert "There is no page at this address" in response.text
         assert "x" * 100 not in response.text
-    form = action_form(page(client, url))
+    form = play_form(page(client, url))
     response = client.post(f"{url}/act", data={**hidden_inputs(form), "action": HUGE})
     assert response.status_code == 422 and "<html" in response.text
     assert "at most 32 characters" in response.text and HUGE not in response.text
