@@ -22,7 +22,8 @@ from solver.evaluation.values.base import FROM_CHOICES
 from solver.evaluation.values.dudo import DudoValues
 from solver.games import State, get_game
 from solver.runs.store_solve import SolveRecord, store_solve
-from tests.app.conftest import AppFactory, copy_store, new_match, play_random_hand
+from tests.app.conftest import AppFactory, new_match, play_random_hand
+from tests.conftest import copy_store
 from tests.solver.evaluation.values.test_dudo_values import solve_abstract
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import select
@@ -25,11 +26,11 @@ def api(database_url: str, make_app: AppFactory) -> AppHandle:
 
 
 def play_hand(api: AppHandle, match_id: str, headers: dict[str, str],
-              chooser: random.Random) -> dict:
+              chooser: random.Random) -> dict[str, Any]:
     """Start a hand and play random legal actions until it ends; the final view."""
     response = api.client.post(f"{API}/matches/{match_id}/hands", headers=headers)
     assert response.status_code == 201, response.text
-    view = response.json()
+    view: dict[str, Any] = response.json()
     while view["status"] == "in_progress":
         assert view["to_act"] == "you"
         assert view["legal_actions"]
@@ -436,7 +437,7 @@ def test_store_built_after_start_is_picked_up(
     make_app: AppFactory, tmp_path: Path, store_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from app.services import strategy_source
-    from tests.app.conftest import copy_store
+    from tests.conftest import copy_store
 
     monkeypatch.setattr(strategy_source, "RETRY_SECONDS", 0.0)
     later = tmp_path / "later.sqlite"

@@ -44,7 +44,7 @@ def _walk(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, .
         yield path, value
 
 
-def leaks(body: dict, secrets: set[str], infosets: set[str]) -> list[str]:
+def leaks(body: dict[str, Any], secrets: set[str], infosets: set[str]) -> list[str]:
     """What in `body` could reveal the bot's hidden information (empty: nothing)."""
     found = []
     text = json.dumps(body, ensure_ascii=False)

@@ -93,6 +93,7 @@ def test_the_correction_makes_the_result_unbiased(bot: HulheBot, player: str) ->
         segments = valuer.segments(trace.state, seat, None, np.random.default_rng(n))
         mine = [step.before for step in trace.steps if step.recorded.actor == seat]
         for state, valued in zip(mine, segments[0].decisions, strict=True):
+            assert isinstance(state, HoldemState)
             if state.betting.round == bot.rules.num_rounds - 1:  # the hint's advice
                 assert valued.probabilities == opponent.policy(mini, state).probabilities
                 advised += 1

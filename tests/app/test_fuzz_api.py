@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import re
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
+from requests.structures import CaseInsensitiveDict
 
 from tests.app.server import Server, start_server
 
@@ -125,12 +126,12 @@ IDENTITIES = ("as generated", "no token", "wrong token", "id as token") + ("owne
 """Who a valid case acts as: mostly the owner (the token of the match or hand in the path)."""
 
 
-def _is_positive(case: schemathesis.Case) -> bool:
+def _is_positive(case: schemathesis.Case[Any]) -> bool:
     meta = case.meta
     return meta is None or not any(c.mode.is_negative for c in meta.components.values())
 
 
-def _aim(case: schemathesis.Case, data: st.DataObject, live: LiveApi) -> None:
+def _aim(case: schemathesis.Case[Any], data: st.DataObject, live: LiveApi) -> None:
     """Point a valid generated case at the app's real state (see the module's docstring)."""
     params = case.path_parameters or {}
     if "match_id" in params:
@@ -155,7 +156,7 @@ def _aim(case: schemathesis.Case, data: st.DataObject, live: LiveApi) -> None:
         headers["Authorization"] = f"Bearer {data.draw(st.sampled_from(other), label='other')}"
     elif identity == "id as token":
         headers["Authorization"] = f"Bearer {target_id}"
-    case.headers = headers
+    case.headers = CaseInsensitiveDict(headers)
     if identity == "owner" and isinstance(case.body, dict) and "action" in case.body:
         # Mostly a legal action at the right seq (so hands are played to the end), else a
         # label of some game and a seq that may be stale.
@@ -165,23 +166,24 @@ def _aim(case: schemathesis.Case, data: st.DataObject, live: LiveApi) -> None:
         legal = view.json()["legal_actions"]
         labels = st.sampled_from(legal) if legal else st.sampled_from(LABELS)
         action = data.draw(st.one_of(labels, st.sampled_from(LABELS)), label="action")
-        seq = data.draw(st.sampled_from([view.json()["seq"], None, case.body.get("seq")]),
-                        label="seq")
+        generated_seq = case.body.get("seq")
+        seq = data.draw(st.sampled_from([view.json()["seq"], None, generated_seq]), label="seq")
         case.body = {"action": action} | ({"seq": seq} if seq is not None else {})
         # An action needs its seq or an idempotency key, which the schema cannot say (one is
         # in the body, the other a header); a key of the fuzzer's would also be reused across
         # cases, which is an error of its own. So a valid case gets a fresh key of its own.
         if seq is None or "Idempotency-Key" in headers:
             headers["Idempotency-Key"] = uuid.uuid4().hex
-        case.headers = headers
+        case.headers = CaseInsensitiveDict(headers)
 
 
-def _track(live: LiveApi, case: schemathesis.Case, response: Any) -> None:
+def _track(live: LiveApi, case: schemathesis.Case[Any], response: Any) -> None:
     """Remember the hands dealt during the run, with their tokens."""
     live.seen(f"{case.method.upper()} {case.path}", response.status_code)
     if case.method.upper() != "POST" or response.status_code != 201:
         return
-    match = re.fullmatch(r"Bearer (\S+)", str((case.headers or {}).get("Authorization", "")))
+    headers: Mapping[str, Any] = case.headers or {}
+    match = re.fullmatch(r"Bearer (\S+)", str(headers.get("Authorization", "")))
     body = response.json()
     if match and isinstance(body, dict) and "hand_id" in body:
         live.hands.append((body["hand_id"], match.group(1)))
@@ -189,20 +191,20 @@ def _track(live: LiveApi, case: schemathesis.Case, response: Any) -> None:
         live.matches.append((body["match_id"], body["token"]))
 
 
-@schema.parametrize()
+@schema.parametrize()  # type: ignore[untyped-decorator]
 @settings(deadline=None, suppress_health_check=list(HealthCheck), print_blob=True,
           database=None)
-def test_the_api_conforms_to_its_openapi_schema(case: schemathesis.Case,
+def test_the_api_conforms_to_its_openapi_schema(case: schemathesis.Case[Any],
                                                 live_api: LiveApi) -> None:
     response = case.call_and_validate(base_url=live_api.url, timeout=30)
     _track(live_api, case, response)
 
 
-@aimed.parametrize()
-@aimed.given(data=st.data())
+@aimed.parametrize()  # type: ignore[untyped-decorator]
+@aimed.given(data=st.data())  # type: ignore[untyped-decorator]
 @settings(deadline=None, suppress_health_check=list(HealthCheck), print_blob=True,
           database=None)
-def test_the_api_conforms_with_real_matches_and_tokens(case: schemathesis.Case,
+def test_the_api_conforms_with_real_matches_and_tokens(case: schemathesis.Case[Any],
                                                        data: st.DataObject,
                                                        live_api: LiveApi) -> None:
     if _is_positive(case):

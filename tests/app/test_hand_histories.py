@@ -14,14 +14,16 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
 from app.web.routes import replay
 from solver.games import register_game, unregister_game
 from solver.games.base import PlayedHand
 from solver.runs.store_solve import solve_and_store
-from tests.app.conftest import AppFactory, copy_store, new_match, play_random_hand
+from tests.app.conftest import AppFactory, new_match, play_random_hand
 from tests.app.test_pages import (
     action_form,
     enabled_actions,
@@ -30,6 +32,7 @@ from tests.app.test_pages import (
     post_action,
     start,
 )
+from tests.conftest import copy_store
 from tests.solver.games.kuhn4 import Kuhn4Game
 
 API = "/api/v1"
@@ -63,7 +66,8 @@ def store(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, store_path: Path) -> 
         unregister_game("kuhn4h")
 
 
-def play_hands(client, match_id: str, headers: dict[str, str], count: int) -> list[dict]:
+def play_hands(client: TestClient, match_id: str, headers: dict[str, str],
+               count: int) -> list[dict[str, Any]]:
     rng = random.Random(11)
     return [play_random_hand(client, match_id, headers, rng) for _ in range(count)]
 

@@ -22,8 +22,9 @@ from solver.cli import main
 from solver.games import get_game
 from solver.games.holdem import HoldemGame, HoldemState
 from strategies import StrategyStore
-from tests.app.conftest import AppFactory, AppHandle, copy_store
+from tests.app.conftest import AppFactory, AppHandle
 from tests.app.test_pages import page, parse
+from tests.conftest import copy_store
 
 API = "/api/v1"
 RIVER = "Ah Kd 7c 2s 3h"

@@ -15,7 +15,8 @@ import pytest
 from solver.algorithms.lp import solve_lp
 from solver.games import game_names, register_game, unregister_game
 from solver.runs.store_solve import solve_and_store
-from tests.app.conftest import AppFactory, copy_store, new_match
+from tests.app.conftest import AppFactory, new_match
+from tests.conftest import copy_store
 from tests.solver.games.kuhn4 import Kuhn4Game
 
 API = "/api/v1"

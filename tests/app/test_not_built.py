@@ -11,6 +11,7 @@ import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -167,7 +168,7 @@ def test_no_answer_names_a_path_of_the_server(make_app: AppFactory, tmp_path: Pa
     for store in stores:
         handle = make_app(store=store)
         now = time.time()
-        failed = {"current": None, "pending": [], "finished": now, "failed": {
+        failed: dict[str, Any] = {"current": None, "pending": [], "finished": now, "failed": {
             "holdem": f"error: the strategy store {tmp_path}/strategies.sqlite is locked",
             "dudo-match": f"`python -m solver match --store {REPO_ROOT}/data/s.sqlite` "
                           "exited with 1"}}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,7 @@ from tests.app.conftest import AppHandle, play_random_hand
 from tests.app.test_players import player
 
 
-def _opponents(api: AppHandle, game: str) -> list[dict[str, object]]:
+def _opponents(api: AppHandle, game: str) -> list[dict[str, Any]]:
     games = {g["name"]: g for g in api.client.get("/api/v1/games").json()}
     return list(games[game]["opponents"])
 
@@ -33,7 +34,7 @@ def test_games_list_their_opponents_measured(api: AppHandle) -> None:
             assert o["best_reply_by_seat"] == pytest.approx(list(info.best_reply or ()))
     assert opponents[0]["exploitability"] < 1e-3 < opponents[-1]["exploitability"]
     # The most exploitable first, after the equilibrium.
-    rest = [float(o["exploitability"]) for o in opponents[1:]]  # type: ignore[arg-type]
+    rest = [float(o["exploitability"]) for o in opponents[1:]]
     assert rest == sorted(rest, reverse=True)
     detail = api.client.get("/api/v1/games/dudo").json()
     assert {"doubts", "believes"} <= {o["name"] for o in detail["opponents"]}

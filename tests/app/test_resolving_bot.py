@@ -23,7 +23,8 @@ from solver.cli import main
 from solver.games import get_game
 from solver.games.holdem import HoldemGame, HoldemState
 from strategies import StrategyStore
-from tests.app.conftest import AppFactory, copy_store, new_match
+from tests.app.conftest import AppFactory, new_match
+from tests.conftest import copy_store
 
 API = "/api/v1"
 ITERATIONS = 40

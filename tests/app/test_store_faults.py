@@ -17,8 +17,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.app.conftest import copy_store
 from tests.app.server import Server, start_server
+from tests.conftest import copy_store
 
 API = "/api/v1"
 FIX = "python -m solver build"
