@@ -41,7 +41,7 @@ def test_short_memory_costs_exploitability() -> None:
 
 def test_equal_dice_share_blocks_between_seats() -> None:
     graph = recall_graph(DudoRules((2, 2), faces=3), 2)
-    seats = {}
+    seats: dict[int, set[int]] = {}
     for k, (player, _) in enumerate(graph.nodes):
         seats.setdefault(int(graph.graph.row[k]), set()).add(player)
     shared = [row for row, players in seats.items() if players == {0, 1}]

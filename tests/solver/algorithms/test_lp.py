@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from solver.algorithms import reference
-from solver.algorithms.lp import build_sequence_form, exploitability_sf, solve_lp
+from solver.algorithms.lp import LPResult, build_sequence_form, exploitability_sf, solve_lp
 from solver.algorithms.policy import infosets, uniform_policy
 from solver.games import get_game
 
@@ -16,21 +16,21 @@ PASS, BET = 0, 1
 
 
 @pytest.fixture(scope="module", params=[True, False], ids=["duals", "two-lps"])
-def solved(request):
+def solved(request: pytest.FixtureRequest) -> dict[str, LPResult]:
     use_duals = request.param
     return {
         name: solve_lp(get_game(name), use_duals=use_duals) for name in ("rps", "kuhn", "leduc")
     }
 
 
-def test_values(solved):
+def test_values(solved: dict[str, LPResult]) -> None:
     assert solved["rps"].value == pytest.approx(0.0, abs=1e-9)
     assert solved["kuhn"].value == pytest.approx(KUHN_VALUE, abs=1e-6)
     assert solved["leduc"].value == pytest.approx(LEDUC_VALUE, abs=1e-6)
 
 
 @pytest.mark.parametrize("name", ["rps", "kuhn", "leduc"])
-def test_policy_is_an_equilibrium(solved, name):
+def test_policy_is_an_equilibrium(solved: dict[str, LPResult], name: str) -> None:
     game, result = get_game(name), solved[name]
     assert set(result.policy) == set(infosets(game))
     for key, dist in result.policy.items():
@@ -44,15 +44,15 @@ def test_policy_is_an_equilibrium(solved, name):
     )
 
 
-def test_rps_equilibrium_is_uniform(solved):
+def test_rps_equilibrium_is_uniform(solved: dict[str, LPResult]) -> None:
     for key in ("P1", "P2"):
         assert list(solved["rps"].policy[key].values()) == pytest.approx([1 / 3] * 3, abs=1e-6)
 
 
-def test_kuhn_equilibrium(solved):
+def test_kuhn_equilibrium(solved: dict[str, LPResult]) -> None:
     policy = solved["kuhn"].policy
 
-    def bet(key):
+    def bet(key: str) -> float:
         return policy[key][BET]
 
     # Player 2's equilibrium strategy is unique.
@@ -73,7 +73,7 @@ def test_kuhn_equilibrium(solved):
     assert bet("K|pb") == pytest.approx(1.0, abs=1e-6)
 
 
-def test_sizes(solved):
+def test_sizes(solved: dict[str, LPResult]) -> None:
     sizes = solved["leduc"].sizes
     assert sizes["infosets_0"] + sizes["infosets_1"] == 936
     assert sizes["histories"] == 9457
@@ -81,7 +81,7 @@ def test_sizes(solved):
     assert solved["leduc"].seconds > 0
 
 
-def test_sequence_form_constraints_hold_for_uniform():
+def test_sequence_form_constraints_hold_for_uniform() -> None:
     game = get_game("leduc")
     sf = build_sequence_form(game)
     for player in (0, 1):

@@ -25,12 +25,12 @@ DUDO_VALUE = -7 / 258
 
 @pytest.mark.parametrize(("game", "histories"), [("kuhn", 58), ("leduc", 9_457),
                                                  ("dudo", 294_883)])
-def test_history_tree_size(game, histories):
+def test_history_tree_size(game: str, histories: int) -> None:
     assert compile_history_tree(get_game(game)).num_histories == histories
 
 
 @pytest.mark.parametrize("game", ["kuhn", "leduc"])
-def test_history_tree_matches_the_game(game):
+def test_history_tree_matches_the_game(game: str) -> None:
     """Walk every state alongside the arrays: kinds, players, children, payoffs, infosets."""
     history = compile_history_tree(get_game(game))
     tree = compile_game(get_game(game))
@@ -83,7 +83,8 @@ CONVERGENCE = [
 
 @pytest.mark.parametrize(("game", "algorithm", "iterations", "value", "tolerance", "bound"),
                          CONVERGENCE, ids=[f"{c[0]}-{c[1]}" for c in CONVERGENCE])
-def test_converges(game, algorithm, iterations, value, tolerance, bound):
+def test_converges(game: str, algorithm: str, iterations: int, value: float, tolerance: float,
+                   bound: float) -> None:
     solver = MCCFRSolver(get_game(game), algorithm, seed=0)
     solver.iterate(iterations)
     assert solver.iterations == iterations
@@ -97,7 +98,7 @@ def test_converges(game, algorithm, iterations, value, tolerance, bound):
 
 
 @pytest.mark.parametrize("algorithm", ["es-mccfr", "os-mccfr"])
-def test_same_seed_same_strategy(algorithm):
+def test_same_seed_same_strategy(algorithm: str) -> None:
     runs = []
     for seed in (7, 7, 8):
         solver = MCCFRSolver(get_game("leduc"), algorithm, seed=seed)
@@ -108,11 +109,11 @@ def test_same_seed_same_strategy(algorithm):
 
 
 @pytest.mark.parametrize("algorithm", ["es-mccfr", "os-mccfr"])
-def test_chunks_continue_the_same_run(algorithm):
+def test_chunks_continue_the_same_run(algorithm: str) -> None:
     whole = MCCFRSolver(get_game("kuhn"), algorithm, seed=3)
     whole.iterate(1_000)
     pieces = MCCFRSolver(get_game("kuhn"), algorithm, seed=3)
-    calls = []
+    calls: list[int] = []
     pieces.iterate(400)
     pieces.iterate(500)
     pieces.iterate(100, callback=calls.append)
@@ -122,7 +123,7 @@ def test_chunks_continue_the_same_run(algorithm):
     assert np.array_equal(whole.average_strategy(), pieces.average_strategy())
 
 
-def test_same_layout_as_cfr_solver():
+def test_same_layout_as_cfr_solver() -> None:
     tree = compile_game(get_game("leduc"))
     sampled = MCCFRSolver(get_game("leduc"), "es-mccfr")
     assert sampled.tree is tree
@@ -133,12 +134,12 @@ def test_same_layout_as_cfr_solver():
     assert np.array_equal(sampled.current_strategy(), full.current_strategy())
 
 
-def test_linear_average_option():
+def test_linear_average_option() -> None:
     solver = MCCFRSolver(get_game("kuhn"), "es-mccfr", seed=0, linear_average=True)
     solver.iterate(100_000)
     assert evaluate_strategy(solver.tree, solver.average_strategy()).exploitability < 0.02
 
 
-def test_unknown_algorithm():
+def test_unknown_algorithm() -> None:
     with pytest.raises(ValueError, match="unknown algorithm"):
         MCCFRSolver(get_game("kuhn"), "mccfr")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pyspiel
 import pytest
@@ -10,7 +11,7 @@ from open_spiel.python import policy as os_policy
 from open_spiel.python.algorithms import exploitability as os_exploitability
 
 from solver.algorithms import reference
-from solver.algorithms.policy import uniform_policy
+from solver.algorithms.policy import Policy, uniform_policy
 from solver.games import get_game, play
 
 ROCK, PAPER, SCISSORS = 0, 1, 2
@@ -18,7 +19,7 @@ ROCK, PAPER, SCISSORS = 0, 1, 2
 
 def _random_policy(game_name: str, seed: int) -> dict[str, dict[int, float]]:
     rng = random.Random(seed)
-    policy = {}
+    policy: dict[str, dict[int, float]] = {}
     for key, dist in uniform_policy(get_game(game_name)).items():
         weights = [rng.random() ** 2 for _ in dist]
         total = sum(weights)
@@ -26,11 +27,12 @@ def _random_policy(game_name: str, seed: int) -> dict[str, dict[int, float]]:
     return policy
 
 
-def _to_openspiel(game_name: str, os_game: pyspiel.Game, policy) -> dict[str, list]:
+def _to_openspiel(game_name: str, os_game: pyspiel.Game,
+                  policy: Policy) -> dict[str, list[tuple[int, float]]]:
     """Our policy keyed by OpenSpiel's information-state strings, mapped through histories
     (Kuhn and Leduc share OpenSpiel's chance outcome and action ids)."""
     game = get_game(game_name)
-    out: dict[str, list] = {}
+    out: dict[str, list[tuple[int, float]]] = {}
     stack = [os_game.new_initial_state()]
     while stack:
         state = stack.pop()
@@ -47,14 +49,14 @@ def _to_openspiel(game_name: str, os_game: pyspiel.Game, policy) -> dict[str, li
 
 
 @pytest.mark.parametrize(("name", "os_name"), [("kuhn", "kuhn_poker"), ("leduc", "leduc_poker")])
-def test_uniform_matches_openspiel(name, os_name):
+def test_uniform_matches_openspiel(name: str, os_name: str) -> None:
     game, os_game = get_game(name), pyspiel.load_game(os_name)
     expected = os_exploitability.exploitability(os_game, os_policy.UniformRandomPolicy(os_game))
     got = reference.exploitability(game, uniform_policy(game))
     assert got == pytest.approx(expected, abs=1e-9)
 
 
-def test_known_uniform_figures():
+def test_known_uniform_figures() -> None:
     kuhn, leduc = get_game("kuhn"), get_game("leduc")
     assert reference.exploitability(kuhn, uniform_policy(kuhn)) == pytest.approx(11 / 24)
     assert reference.expected_value(kuhn, uniform_policy(kuhn)) == pytest.approx(1 / 8)
@@ -63,7 +65,7 @@ def test_known_uniform_figures():
 
 @pytest.mark.parametrize(("name", "os_name"), [("kuhn", "kuhn_poker"), ("leduc", "leduc_poker")])
 @pytest.mark.parametrize("seed", [1, 2])
-def test_random_policy_matches_openspiel(name, os_name, seed):
+def test_random_policy_matches_openspiel(name: str, os_name: str, seed: int) -> None:
     game, os_game = get_game(name), pyspiel.load_game(os_name)
     policy = _random_policy(name, seed)
     expected = pyspiel.exploitability(os_game, _to_openspiel(name, os_game, policy))
@@ -74,16 +76,16 @@ def test_random_policy_matches_openspiel(name, os_name, seed):
         assert value >= own - 1e-12
 
 
-def test_uniform_dudo_value():
+def test_uniform_dudo_value() -> None:
     game = get_game("dudo")
     assert reference.expected_value(game, uniform_policy(game)) == pytest.approx(-0.0324, abs=5e-5)
 
 
-def _rps(p1, p2):
+def _rps(p1: Sequence[float], p2: Sequence[float]) -> dict[str, dict[int, float]]:
     return {"P1": dict(enumerate(p1)), "P2": dict(enumerate(p2))}
 
 
-def test_rps_by_hand():
+def test_rps_by_hand() -> None:
     game = get_game("rps")
     # Player 1 always rock, player 2 half rock half paper: player 1 wins 0 and loses 1/2, so
     # value -1/2; player 1's best reply is paper (+1/2), player 2's is paper (+1).
@@ -104,7 +106,7 @@ def test_rps_by_hand():
     )
 
 
-def test_policy_errors():
+def test_policy_errors() -> None:
     game = get_game("rps")
     with pytest.raises(KeyError, match="P2"):
         reference.expected_value(game, {"P1": {0: 1.0}})

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from solver.algorithms.subtree import cut_of, subtree, subtree_ends
 from solver.engine import kernels
 from solver.engine.compile import compile_game
 from solver.engine.node_kinds import CHANCE_NODE, DECISION_NODE
+from solver.engine.tree import PublicTree
 from solver.games import get_game
 
 
-def _random_strategy(tree, seed: int) -> np.ndarray:  # type: ignore[no-untyped-def]
+def _random_strategy(tree: PublicTree, seed: int) -> NDArray[np.float64]:
     rng = np.random.default_rng(seed)
     raw = rng.random(tree.num_regrets) + 0.05
-    sums = np.add.reduceat(raw, tree.infoset_regret_offset[:-1])
+    sums: NDArray[np.float64] = np.add.reduceat(raw, tree.infoset_regret_offset[:-1])
     return raw / np.repeat(sums, np.diff(tree.infoset_regret_offset))
 
 

@@ -12,7 +12,7 @@ from numpy.typing import NDArray
 
 from solver.cards import strength
 from solver.cards.deck import STANDARD, Deck
-from solver.cards.evaluator import rank_cards
+from solver.cards.evaluator import CARD_BIT, CARD_KEY, rank_cards
 from solver.cards.strength import HOLDEM, Streets, StrengthTables, ehs, ehs_tables
 
 IntArray = NDArray[np.int64]
@@ -110,8 +110,8 @@ def test_holdem_river_board_sweep_against_brute_force(seed: int) -> None:
     pairs = 47 * 46 // 2
     first, second = np.empty(pairs, np.int64), np.empty(pairs, np.int64)
     counts = np.empty(pairs, np.uint16)
-    keys = strength.CARD_KEY[STANDARD.standard_ids]
-    bits = strength.CARD_BIT[STANDARD.standard_ids]
+    keys = CARD_KEY[STANDARD.standard_ids]
+    bits = CARD_BIT[STANDARD.standard_ids]
     assert strength.board_strengths(board, 52, keys, bits, first, second, counts) == pairs
     none = np.zeros((1, 0), dtype=np.int64)
     for p in rng.choice(pairs, 60, replace=False):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -51,7 +53,7 @@ def test_rps_private_moves_compile() -> None:
     assert tree.arrays.slot_count[0].tolist() == [1, 3, 3]
 
 
-def test_cache_round_trip(tmp_path, monkeypatch) -> None:
+def test_cache_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOLVER_CACHE", str(tmp_path))
     built = _build(get_game("leduc"))
     compile_module._save(built, compile_module._cache_path("leduc"))
@@ -63,8 +65,8 @@ def test_cache_round_trip(tmp_path, monkeypatch) -> None:
     assert loaded.infoset_actions == built.infoset_actions
 
 
-def test_games_named_by_their_parameters_are_cached_under_a_safe_name(tmp_path,
-                                                                      monkeypatch) -> None:
+def test_games_named_by_their_parameters_are_cached_under_a_safe_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOLVER_CACHE", str(tmp_path))
     monkeypatch.setattr(compile_module, "_compiled", {})  # built afresh, into this cache
     spec = "holdem(numSuits=2,numRanks=3,numHoleCards=1,numBoardCards=0 1,maxRaises=2 2)"

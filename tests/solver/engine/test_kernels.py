@@ -3,6 +3,8 @@ public tree built directly from arrays with `pack_tree`."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -112,10 +114,11 @@ def test_a_tree_packed_by_hand_is_the_compiled_one() -> None:
 
 
 def test_pack_tree_refuses_inconsistent_layouts() -> None:
-    good = {"kind": [DECISION_NODE, TERMINAL_NODE], "actor": [0, -1], "parent": [-1, 0],
-                "num_actions": [2, 0], "slot_count": [[1, 2], [1, 1]],
-                "slot_parent": [[-1, 0, 0], [-1, 0]], "slot_action": [[-1, 0, 1], [-1, -1]],
-                "payoffs": [1.0, -1.0]}
+    good: dict[str, Any] = {
+        "kind": [DECISION_NODE, TERMINAL_NODE], "actor": [0, -1], "parent": [-1, 0],
+        "num_actions": [2, 0], "slot_count": [[1, 2], [1, 1]],
+        "slot_parent": [[-1, 0, 0], [-1, 0]], "slot_action": [[-1, 0, 1], [-1, -1]],
+        "payoffs": [1.0, -1.0]}
     assert pack_tree(**good).slot_edge.tolist() == [[-1, 0, 1], [-1, -1, -1]]
     for change, message in (
         ({"parent": [0, -1]}, "pre-order"),

@@ -22,8 +22,10 @@ def test_rounds_pay_in_match_chances() -> None:
     assert depends_on((3, 2)) == [(2, 2), (1, 3)]
     assert loser_payoffs((1, 1), {}) == (-1.0, 1.0)  # the course's game
     # Opener 2 dice, other 1: losing leaves (1, 1) to open; winning ends the match.
-    assert loser_payoffs((2, 1), {(1, 1): 0.4}) == (pytest.approx(-0.2), 1.0)
-    assert loser_payoffs((1, 2), {(1, 1): 0.4}) == (-1.0, pytest.approx(0.2))
+    lose, win = loser_payoffs((2, 1), {(1, 1): 0.4})
+    assert lose == pytest.approx(-0.2) and win == 1.0
+    lose, win = loser_payoffs((1, 2), {(1, 1): 0.4})
+    assert lose == -1.0 and win == pytest.approx(0.2)
     recall = default_recall()
     assert recall.memory((1, 1)) is None and recall.memory((2, 2)) == 3
     assert recall.memory((5, 5)) == 1 and recall.memory((3, 2)) == 2

@@ -46,6 +46,7 @@ def test_every_opponent_is_stored_as_measured(built: tuple[str, Path, list[Solve
             evaluation = evaluate_strategy(tree, strategy)
             assert info.exploitability == pytest.approx(evaluation.exploitability, abs=1e-12)
             assert info.best_reply == pytest.approx(evaluation.best_response_values, abs=1e-12)
+            assert info.best_reply is not None
             assert sum(info.best_reply) / 2 == pytest.approx(info.exploitability, abs=1e-12)
             assert info.exploitability > 10 * equilibrium.exploitability
 

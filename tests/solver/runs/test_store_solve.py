@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from solver.algorithms.solve import Checkpoint
 from solver.evaluation.stored import stored_strategy_array
 from solver.games import get_game
 from solver.runs.store_solve import infoset_rows, solve_and_store
@@ -14,7 +15,7 @@ from strategies import StoreError, StrategyStore
 
 
 def test_round_trip(tmp_path: Path) -> None:
-    seen = []
+    seen: list[Checkpoint] = []
     stored = solve_and_store("kuhn", "cfr+", iterations=7, store_path=tmp_path / "s.sqlite",
                              on_checkpoint=seen.append)
     result = stored.result

@@ -19,7 +19,7 @@ from solver.abstractions.holdem.buckets import (
 )
 from solver.cards.strength import Streets, ehs_tables
 from solver.games import get_game, play
-from solver.games.holdem import HoldemGame
+from solver.games.holdem import HoldemGame, HoldemState
 
 MINI = "holdem-mini"
 THREE = "holdem(numRanks=3,numSuits=2,numBoardCards=0 1 1,maxRaises=1 1 1)"
@@ -68,6 +68,7 @@ def test_class_weights_count_every_deal(name: str) -> None:
 
 def test_first_round_is_lossless_and_later_rounds_have_k_buckets() -> None:
     rules = _game(MINI).definition
+    k: int | None
     for k in (2, 4, 8, 16):
         imperfect = hand_buckets(rules, BucketSpec((k,), "imperfect"))
         assert imperfect.sizes() == [16, k]  # 16 classes of two hole cards from 8 cards
@@ -115,11 +116,11 @@ def test_percentile_cut_is_within_groups_and_lossless_at_large_k() -> None:
         3, 0, 2, 2, 3, 1]
 
 
-def _random_positions(name: str, count: int, seed: int) -> list:
+def _random_positions(name: str, count: int, seed: int) -> list[HoldemState]:
     """Decision states of random deals and betting lines, every round."""
     game = _game(name)
     rng = random.Random(seed)
-    out = []
+    out: list[HoldemState] = []
     for _ in range(count):
         state = game.initial_state()
         while not state.is_terminal():
@@ -155,7 +156,7 @@ def test_perfect_recall_remembers_the_sequence_that_imperfect_recall_forgets() -
     assert merged > 0
 
 
-def _history_before_round(state, round_: int) -> list[int]:  # type: ignore[no-untyped-def]
+def _history_before_round(state: HoldemState, round_: int) -> list[int]:
     """The actions up to the first decision of round `round_ - 1` after its cards."""
     game = state.game
     history = list(state.history)

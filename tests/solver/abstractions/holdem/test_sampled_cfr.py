@@ -22,7 +22,7 @@ from solver.evaluation.holdem.policy import exact_evaluation
 from solver.games import get_game
 from solver.games.base import BuildPlan
 from solver.games.holdem.betting import OVER, Betting, count_sequences, walk
-from solver.games.holdem.game import HoldemState
+from solver.games.holdem.game import HoldemGame, HoldemState
 from solver.games.holdem.policy import HoldemPolicy
 from solver.games.holdem.rules import HOLDEM_MINI, HULHE
 from solver.runs.dask import dask_client
@@ -71,6 +71,7 @@ def _policy(bot: HulheBot, game_name: str) -> dict[str, dict[int, float]]:
     from solver.engine.compile import compile_game
 
     game = get_game(game_name)
+    assert isinstance(game, HoldemGame)
     deck = game.definition.deck
     tree = compile_game(game)
     groups: dict[str, list[tuple[str, tuple[int, ...], tuple[int, ...]]]] = {}
@@ -159,6 +160,7 @@ def test_epochs_on_a_two_worker_local_cluster(tmp_path: Path,
     summary = json.loads(capsys.readouterr().out)
     assert summary["iterations"] == 8000 and summary["workers"] == 2
     game = get_game("holdem-mini")
+    assert isinstance(game, HoldemGame)
     assert game.definition == HOLDEM_MINI
     with StrategyStore.open(store) as opened:
         info = opened.latest_solve("holdem-mini")
@@ -205,6 +207,7 @@ def test_epochs_on_a_two_worker_local_cluster(tmp_path: Path,
         info = opened.latest_solve("holdem-mini")
         assert info is not None
         assert info.value_ci95 == pytest.approx(summary["value_ci95"], abs=1e-4)
+        assert info.value_ci95 is not None
         assert abs(info.value - exact) <= 1.5 * info.value_ci95, (info.value, exact)
     assert get_game("holdem").build.command == ("hulhe", "--quiet", "--resolve-from", "4")
     assert get_game("holdem-mini").build.command == ("solve", "holdem-mini")

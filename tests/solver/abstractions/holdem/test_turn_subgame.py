@@ -144,7 +144,7 @@ def test_the_river_cards_shared_among_threads_give_the_same_numbers_to_the_bit()
         assert np.array_equal(other.root_strategy, got.root_strategy)
         assert np.array_equal(other.opponent_values, got.opponent_values)
         assert np.array_equal(other.river_values, got.river_values)
-        assert np.array_equal(other.margins, got.margins)
+        assert other.margins is not None and np.array_equal(other.margins, got.margins)
         assert np.array_equal(other_average, average)
 
 
@@ -175,9 +175,9 @@ def test_a_warm_start_plays_the_blueprint_until_the_regrets_outweigh_it() -> Non
     root, margins = found[1.0, 1]
     assert np.abs(root - start[:count * hands].reshape(count, hands)).max() < 1e-5
     assert np.abs(margins).max() < 1e-6 * np.abs(alternatives).max()
-    warm, cold = found[1.0, 3][1], found[0.0, 3][1]
-    assert warm.mean() > 0.0 > cold.mean()
-    assert cold.min() < -50.0 and warm.min() > 0.1 * cold.min()
+    warmed, cold = found[1.0, 3][1], found[0.0, 3][1]
+    assert warmed.mean() > 0.0 > cold.mean()
+    assert cold.min() < -50.0 and warmed.min() > 0.1 * cold.min()
     with pytest.raises(ValueError, match="needs the buffers"):
         resolve_turn(turn, player, own, mode="maxmargin", iterations=1,
                      alternatives=alternatives, warm=1.0)

@@ -145,8 +145,9 @@ def test_matches_are_reproducible(mini: HoldemGame) -> None:
 
 def test_duplicate_estimates_cover_the_exact_values(mini: HoldemGame,
                                                     equity: EquityThreshold) -> None:
-    for first, second in [(equity, AlwaysCall()), (Uniform(), AlwaysCall()),
-                          (equity, Uniform())]:
+    pairs: list[tuple[HoldemPolicy, HoldemPolicy]] = [
+        (equity, AlwaysCall()), (Uniform(), AlwaysCall()), (equity, Uniform())]
+    for first, second in pairs:
         exact = _exact_match(mini, first, second)
         result = duplicate_match(mini, first, second, 20_000, seed=11)
         assert _covers(result.estimate, exact), (first.name, second.name, exact, result)

@@ -4,7 +4,7 @@ affordable: the course's game, calzo, and three-faced dice with one and two dice
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import pytest
@@ -14,7 +14,7 @@ from solver.cli import main
 from solver.engine.compile import _build, compile_game
 from solver.engine.node_kinds import DECISION_NODE, TERMINAL_NODE
 from solver.engine.tree import PublicTree
-from solver.games import get_game, register_game, unregister_game
+from solver.games import Game, get_game, register_game, unregister_game
 from solver.games.dudo.game import DudoGame
 from solver.games.dudo.tree import bid_tree, compile_dudo
 
@@ -22,10 +22,14 @@ SMALL = [DudoGame(dice=(1, 2), faces=3), DudoGame(dice=(2, 1), faces=3),
          DudoGame(dice=(2, 2), faces=3), DudoGame(dice=(2, 1), faces=3, calzo=True)]
 
 
+def _factory(game: DudoGame) -> Callable[[], Game]:
+    return lambda: game
+
+
 @pytest.fixture(scope="module", autouse=True)
 def three_faced_games() -> Iterator[None]:
     for game in SMALL:
-        register_game(game.name, lambda game=game: game)
+        register_game(game.name, _factory(game))
     yield
     for game in SMALL:
         unregister_game(game.name)

@@ -10,21 +10,25 @@ from pokerkit import HandHistory
 
 from solver.games import get_game
 from solver.games.base import PlayedHand
+from solver.games.holdem.game import HoldemGame, HoldemState
 from solver.games.holdem.history import STARTING_STACK, hand_history
 
 
-def random_hand(seed: int):  # type: ignore[no-untyped-def]
+def random_hand(seed: int) -> HoldemState:
     rng = random.Random(seed)
     state = get_game("holdem").initial_state()
     while not state.is_terminal():
         state = state.apply_action(rng.choice(state.legal_actions()))
+    assert isinstance(state, HoldemState)
     return state
 
 
 @pytest.mark.parametrize("seed", range(60))
 def test_pokerkit_replays_our_hands_to_the_same_end(seed: int) -> None:
     state = random_hand(seed)
-    text = hand_history(get_game("holdem"), state, PlayedHand(seed, state, ("you", "bot"))).dumps()
+    game = get_game("holdem")
+    assert isinstance(game, HoldemGame)
+    text = hand_history(game, state, PlayedHand(seed, state, ("you", "bot"))).dumps()
     final = list(HandHistory.loads(text))[-1]
     assert not final.status  # pokerkit played it to the end
     assert [s - STARTING_STACK for s in final.stacks] == list(state.returns())

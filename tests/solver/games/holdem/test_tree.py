@@ -4,6 +4,7 @@ states, the recursive evaluators and OpenSpiel's CFR+; its sizes against counts 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -167,7 +168,7 @@ def test_cfr_plus_iterates_are_openspiels() -> None:
         assert got == pytest.approx(expected, rel=1e-12)
 
 
-def test_compiled_trees_keep_their_card_fields_on_disk(tmp_path) -> None:
+def test_compiled_trees_keep_their_card_fields_on_disk(tmp_path: Path) -> None:
     tree = get_game("holdem-mini").compile_public_tree()  # type: ignore[attr-defined]
     _save(tree, tmp_path / "mini.npz")
     loaded = _load("holdem-mini", tmp_path / "mini.npz")
