@@ -6,8 +6,10 @@ import contextlib
 import random
 import sqlite3
 import threading
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, event, select
@@ -43,8 +45,9 @@ TRACE = [
 ]
 
 
-def save(store: StrategyStore, game: str = "kuhn", strategy=None, **kw) -> SolveInfo:
-    args = {
+def save(store: StrategyStore, game: str = "kuhn",
+         strategy: Iterable[InfosetStrategy] | None = None, **kw: Any) -> SolveInfo:
+    args: dict[str, Any] = {
         "algorithm": "cfr+",
         "iterations": 30,
         "seconds": 1.5,
@@ -57,8 +60,16 @@ def save(store: StrategyStore, game: str = "kuhn", strategy=None, **kw) -> Solve
     return store.save_solve(game=game, strategy=STRATEGY if strategy is None else strategy, **args)
 
 
+def infoset(store: StrategyStore, game: str, key: str,
+            solve_id: int | None = None) -> InfosetStrategy:
+    """`store.infoset`, for an infoset the store must have."""
+    found = store.infoset(game, key, solve_id)
+    assert found is not None, (game, key, solve_id)
+    return found
+
+
 @pytest.fixture
-def store(tmp_path: Path):
+def store(tmp_path: Path) -> Iterator[StrategyStore]:
     with StrategyStore.open(tmp_path / "store.sqlite", create=True) as s:
         yield s
 
@@ -123,8 +134,11 @@ def test_trace_sorted_by_iteration_and_empty_trace(store: StrategyStore) -> None
 
 def test_save_accepts_lists_and_numpy(store: StrategyStore) -> None:
     import numpy as np
-    probs = np.array([0.25, 0.75], dtype=np.float32)
-    info = save(store, strategy=[InfosetStrategy("k", np.int64(1), ["a", "b"], probs)])
+    # What numpy code hands over, not the declared types: saving converts them.
+    player: Any = np.int64(1)
+    labels: Any = ["a", "b"]
+    probs: Any = np.array([0.25, 0.75], dtype=np.float32)
+    info = save(store, strategy=[InfosetStrategy("k", player, labels, probs)])
     got = store.infoset("kuhn", "k", info.id)
     assert got == InfosetStrategy("k", 1, ("a", "b"), (0.25, 0.75))
     assert all(type(p) is float for p in got.probabilities)
@@ -159,8 +173,8 @@ def test_latest_solve_selection(store: StrategyStore) -> None:
     assert store.solve(k1.id) == k1
 
     # The default is the latest solve; an explicit id selects an older one.
-    assert store.infoset("kuhn", "a").probabilities == (0.2, 0.8)
-    assert store.infoset("kuhn", "a", k1.id).probabilities == (0.1, 0.9)
+    assert infoset(store, "kuhn", "a").probabilities == (0.2, 0.8)
+    assert infoset(store, "kuhn", "a", k1.id).probabilities == (0.1, 0.9)
     assert store.strategy("kuhn", k1.id)["a"].probabilities == (0.1, 0.9)
     # A solve id of another game, or no solve at all, is an error, not a silent miss.
     with pytest.raises(KeyError):
@@ -170,12 +184,12 @@ def test_latest_solve_selection(store: StrategyStore) -> None:
 
     # A new solve saved through this object replaces the cached latest one at once.
     k3 = save(store, "kuhn", strategy=[InfosetStrategy("a", 0, ("x", "y"), (0.3, 0.7))])
-    assert store.infoset("kuhn", "a").probabilities == (0.3, 0.7)
+    assert infoset(store, "kuhn", "a").probabilities == (0.3, 0.7)
 
     # Deleting the latest falls back to the previous one; ids are not reused.
     store.delete_solve(k3.id)
     assert store.latest_solve("kuhn") == k2
-    assert store.infoset("kuhn", "a").probabilities == (0.2, 0.8)
+    assert infoset(store, "kuhn", "a").probabilities == (0.2, 0.8)
     with pytest.raises(KeyError):
         store.strategy("kuhn", k3.id)
     with pytest.raises(KeyError):
@@ -219,9 +233,9 @@ def test_solve_saved_by_another_handle_is_seen(tmp_path: Path) -> None:
     with StrategyStore.open(path, create=True) as writer, StrategyStore.open(path) as reader:
         assert reader.infoset("kuhn", "a") is None
         save(writer, strategy=[InfosetStrategy("a", 0, ("x", "y"), (0.1, 0.9))])
-        assert reader.infoset("kuhn", "a").probabilities == (0.1, 0.9)
+        assert infoset(reader, "kuhn", "a").probabilities == (0.1, 0.9)
         save(writer, strategy=[InfosetStrategy("a", 0, ("x", "y"), (0.6, 0.4))])
-        assert reader.infoset("kuhn", "a").probabilities == (0.6, 0.4)
+        assert infoset(reader, "kuhn", "a").probabilities == (0.6, 0.4)
         assert reader.games() == ["kuhn"]
 
 
@@ -235,7 +249,8 @@ def test_latest_solve_id_follows_saves_and_deletes_from_any_handle(tmp_path: Pat
         assert reader.latest_solve_id("kuhn") == k1.id
         assert reader.latest_solve_id("dudo") is None
         k2 = save(writer, "kuhn")
-        assert reader.latest_solve_id("kuhn") == k2.id == reader.latest_solve("kuhn").id
+        latest_id, latest = reader.latest_solve_id("kuhn"), reader.latest_solve("kuhn")
+        assert latest is not None and latest_id == k2.id == latest.id
         writer.delete_solve(k2.id)
         assert reader.latest_solve_id("kuhn") == k1.id
         writer.delete_solve(k1.id)
@@ -391,7 +406,8 @@ def _text_file(path: Path) -> None:
     ],
     ids=["other-version", "unrelated-tables", "text-file"],
 )
-def test_foreign_file_refused(tmp_path: Path, make, expected_text: str, create: bool) -> None:
+def test_foreign_file_refused(tmp_path: Path, make: Callable[[Path], None], expected_text: str,
+                              create: bool) -> None:
     path = tmp_path / "store.sqlite"
     make(path)
     before = path.read_bytes()
@@ -497,7 +513,8 @@ def test_an_older_store_is_upgraded_in_place_keeping_its_solves(tmp_path: Path,
         assert solve.opponent == "" and solve.best_reply is None
         assert store.infoset("kuhn", next(iter(store.strategy("kuhn")))) is not None
         estimated = save(store, value=0.25, value_ci95=0.01)
-        assert store.solve(estimated.id).value_ci95 == 0.01
+        solved = store.solve(estimated.id)
+        assert solved is not None and solved.value_ci95 == 0.01
         save(store, opponent="early-3", best_reply=(0.5, 0.25))
         assert store.latest_solve_id("kuhn") == estimated.id
     with contextlib.closing(sqlite3.connect(path)) as db:
@@ -526,5 +543,5 @@ def test_an_opponent_is_never_the_latest_solve(store: StrategyStore) -> None:
     newer = save(store, opponent="early-3", exploitability=0.29)
     assert store.opponents("kuhn") == [newer, styled]
     key = STRATEGY[0].key
-    assert store.infoset("kuhn", key, weak.id).probabilities == STRATEGY[0].probabilities[::-1]
-    assert store.infoset("kuhn", key).probabilities == STRATEGY[0].probabilities
+    assert infoset(store, "kuhn", key, weak.id).probabilities == STRATEGY[0].probabilities[::-1]
+    assert infoset(store, "kuhn", key).probabilities == STRATEGY[0].probabilities
