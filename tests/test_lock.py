@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
+from typing import cast
 
 import pytest
 from packaging.markers import default_environment
@@ -21,10 +22,13 @@ from tests.conftest import REPO_ROOT
 
 LOCKS = {"lock.txt": (), "test-lock.txt": ("test",), "bench-lock.txt": ("bench",)}
 """Each lock and the extras it adds to the project's dependencies."""
-ENVIRONMENT = {**default_environment(), "python_version": "3.11", "python_full_version": "3.11.0",
-               "sys_platform": "linux", "platform_system": "Linux", "os_name": "posix",
-               "platform_machine": "x86_64", "implementation_name": "cpython",
-               "platform_python_implementation": "CPython"}
+# Every field of packaging's Environment (a TypedDict) is a string.
+ENVIRONMENT: dict[str, str] = {
+    **cast("dict[str, str]", default_environment()),
+    "python_version": "3.11", "python_full_version": "3.11.0",
+    "sys_platform": "linux", "platform_system": "Linux", "os_name": "posix",
+    "platform_machine": "x86_64", "implementation_name": "cpython",
+    "platform_python_implementation": "CPython"}
 OWN = "solved-bots (pyproject.toml)"
 """How a lock says that the project itself asks for a package."""
 
