@@ -18,10 +18,14 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:  # playwright itself is imported when a browser is launched
+    from playwright.sync_api import Browser, ConsoleMessage, Page
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = [
@@ -107,7 +111,7 @@ def server(browser_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
+def browser() -> Iterator[Browser]:
     executable = _chromium()
     if executable is None:
         message = "Chromium not found at /usr/bin/chromium: apt-get install chromium"
@@ -139,13 +143,13 @@ document.addEventListener("securitypolicyviolation", (e) => {
 """
 
 
-def watch_csp(page) -> list[str]:
+def watch_csp(page: Page) -> list[str]:
     """Collect the Content-Security-Policy violations of `page`: Chromium's console reports
     ("Refused to ...") and the ``securitypolicyviolation`` events (an init script, which the
     policy does not apply to). Call before the first navigation; the list fills as it goes."""
     reports: list[str] = []
 
-    def on_console(message) -> None:
+    def on_console(message: ConsoleMessage) -> None:
         text = message.text
         if "Content Security Policy" in text or text.startswith("Refused to"):
             reports.append(text)
@@ -155,7 +159,7 @@ def watch_csp(page) -> list[str]:
     return reports
 
 
-def csp_violations(page, reports: list[str]) -> list[str]:
+def csp_violations(page: Page, reports: list[str]) -> list[str]:
     """Everything `watch_csp` saw, plus the events recorded by the current document."""
     from playwright.sync_api import Error as PlaywrightError
 
@@ -168,7 +172,8 @@ def csp_violations(page, reports: list[str]) -> list[str]:
     return reports + list(events)
 
 
-def new_page(browser, server: str, width: int = 1280):
+def new_page(browser: Browser, server: str,
+             width: int = 1280) -> tuple[Page, Callable[[], None]]:
     """A fresh context (its own cookies: its own player) and page, `width` pixels wide (a
     phone's, touch and all, under 500), failing on JavaScript errors and Content-Security-
     Policy violations; returns the page and a check to call at the end."""
@@ -191,7 +196,8 @@ def new_page(browser, server: str, width: int = 1280):
 
 
 @pytest.fixture(params=[390, 1280], ids=["phone", "desktop"])
-def any_page(request: pytest.FixtureRequest, browser, server: str):
+def any_page(request: pytest.FixtureRequest, browser: Browser,
+             server: str) -> Iterator[Page]:
     """A page at a phone's width (390 px, touch) and at a desktop's, in turn."""
     page, close = new_page(browser, server, request.param)
     yield page
@@ -199,7 +205,7 @@ def any_page(request: pytest.FixtureRequest, browser, server: str):
 
 
 @pytest.fixture
-def page(browser, server: str):
+def page(browser: Browser, server: str) -> Iterator[Page]:
     """A fresh browser context (its own cookies: its own player) and page. At the end, the
     page must have had no JavaScript error and no Content-Security-Policy violation."""
     context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=server)

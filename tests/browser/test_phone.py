@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import new_page
 from tests.browser.test_play import MATCH_URL, click_and_wait, next_hand, next_step, snap
@@ -40,7 +40,7 @@ def start(page: Page, game: str) -> None:
     page.wait_for_url(MATCH_URL)
 
 
-def test_every_page_fits_a_phone(browser, server: str, shots: Path) -> None:
+def test_every_page_fits_a_phone(browser: Browser, server: str, shots: Path) -> None:
     page, close = new_page(browser, server, PHONE)
     try:
         page.goto("/")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from solver.games import game_names, get_game
 
@@ -35,13 +35,20 @@ def event_count(page: Page) -> int:
     return page.locator("#table .events li").count()
 
 
-def click_and_wait(page: Page, button) -> None:
+def click_and_wait(page: Page, button: Locator) -> None:
     """Click an action button and wait until htmx has swapped in the new table."""
     before = event_count(page)
     old_table = page.locator("#table").element_handle()
     button.click()
     page.wait_for_function("t => !t.isConnected", arg=old_table)
     assert event_count(page) > before
+
+
+def attribute(locator: Locator, name: str) -> str:
+    """The attribute `name` of the element, which must have it."""
+    value = locator.get_attribute(name)
+    assert value is not None, f"no {name} attribute"
+    return value
 
 
 def next_step(page: Page) -> None:
@@ -95,7 +102,7 @@ def test_full_kuhn_hand_by_clicking(page: Page, shots: Path) -> None:
     expect(page).to_have_url(re.compile(r"\?hint=1$"))
     hint = page.locator("#hint li.prob")
     expect(hint).to_have_count(2)
-    total = sum(float(hint.nth(i).get_attribute("data-probability")) for i in range(2))
+    total = sum(float(attribute(hint.nth(i), "data-probability")) for i in range(2))
     assert abs(total - 1) < 1e-4
     expect(page.locator("#table form button[name=action] .hint-prob").first).to_be_visible()
     snap(page, shots, "kuhn-hint")
@@ -117,7 +124,7 @@ def test_full_kuhn_hand_by_clicking(page: Page, shots: Path) -> None:
     # The results panel followed (out-of-band swap): one hand, a 2-point line on the chart.
     expect(page.locator("#stat-hands")).to_have_text("1")
     points = page.locator("#results-chart polyline.c-actual").get_attribute("points")
-    assert len(points.split()) == 2
+    assert points is not None and len(points.split()) == 2
     expect(page.locator("#history tbody tr")).to_have_count(1)
     assert still_same_document(page)
     snap(page, shots, "kuhn-end")
@@ -197,7 +204,7 @@ def test_full_dudo_hand_by_clicking(page: Page, shots: Path) -> None:
     snap(page, shots, "dudo-end")
 
 
-def test_a_hand_without_javascript(browser, server: str, shots: Path) -> None:
+def test_a_hand_without_javascript(browser: Browser, server: str, shots: Path) -> None:
     context = browser.new_context(java_script_enabled=False, base_url=server,
                                   viewport={"width": 1280, "height": 900})
     try:
@@ -224,7 +231,7 @@ def test_a_hand_without_javascript(browser, server: str, shots: Path) -> None:
         context.close()
 
 
-def test_another_browser_cannot_open_my_match(page: Page, browser, server: str,
+def test_another_browser_cannot_open_my_match(page: Page, browser: Browser, server: str,
                                               shots: Path) -> None:
     start_match(page, "kuhn")
     url = page.url
@@ -265,7 +272,7 @@ def test_strategy_explorer_filters_live(page: Page, shots: Path) -> None:
     snap(page, shots, "explorer-leduc")
 
 
-def test_pages_fit_a_phone(browser, server: str, shots: Path) -> None:
+def test_pages_fit_a_phone(browser: Browser, server: str, shots: Path) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=server,
                                   is_mobile=True, has_touch=True)
     try:
@@ -334,7 +341,7 @@ def test_pages_run_under_the_content_security_policy(page: Page, server: str) ->
 
 
 def test_forms_carry_the_csrf_token_and_a_forged_post_is_refused(page: Page, server: str,
-                                                                 browser) -> None:
+                                                                 browser: Browser) -> None:
     start_match(page, "kuhn")
     url = page.url
     token = page.locator("meta[name=csrf-token]").get_attribute("content")

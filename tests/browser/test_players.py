@@ -11,14 +11,15 @@ import re
 import urllib.request
 import uuid
 from pathlib import Path
+from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tests.browser.conftest import csp_violations, watch_csp
 from tests.browser.test_play import click_and_wait, snap, start_match
 
 PASSWORD = "correct horse battery"
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 def sign_up(page: Page, name: str) -> None:
@@ -90,7 +91,8 @@ def test_sign_up_then_sign_in_elsewhere_sees_the_same_history(page: Page, browse
         phone.close()
 
 
-def call(server: str, method: str, path: str, key: str, body: dict | None = None) -> dict:
+def call(server: str, method: str, path: str, key: str,
+         body: dict[str, Any] | None = None) -> dict[str, Any]:
     request = urllib.request.Request(
         f"{server}/api/v1{path}", method=method,
         headers={"content-type": "application/json", "authorization": f"Bearer {key}"},
