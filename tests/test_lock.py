@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 import pytest
 from packaging.markers import default_environment
@@ -40,16 +40,16 @@ class Pin:
     wanted_by: tuple[str, ...]
 
 
-def _project() -> dict[str, object]:
+def _project() -> dict[str, Any]:
     with open(REPO_ROOT / "pyproject.toml", "rb") as f:
-        project: dict[str, object] = tomllib.load(f)["project"]
+        project: dict[str, Any] = tomllib.load(f)["project"]
     return project
 
 
 def _requirements(extras: tuple[str, ...]) -> list[Requirement]:
     project = _project()
-    texts = list(project["dependencies"])  # type: ignore[call-overload]
-    optional: dict[str, list[str]] = project["optional-dependencies"]  # type: ignore[assignment]
+    texts: list[str] = list(project["dependencies"])
+    optional: dict[str, list[str]] = project["optional-dependencies"]
     for extra in extras:
         texts += optional[extra]
     wanted = [Requirement(text) for text in texts]

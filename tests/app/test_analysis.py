@@ -21,6 +21,7 @@ from solver.evaluation.values import Habits, Segment
 from solver.evaluation.values.base import FROM_CHOICES
 from solver.evaluation.values.dudo import DudoValues
 from solver.games import State, get_game
+from solver.games.dudo.game import DudoGame
 from solver.runs.store_solve import SolveRecord, store_solve
 from tests.app.conftest import AppFactory, new_match, play_random_hand
 from tests.conftest import copy_store
@@ -31,7 +32,9 @@ from tests.solver.evaluation.values.test_dudo_values import solve_abstract
 def recall_store(store_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The store with a second, abstract solve of Dudo (the latest, so the bot plays it)."""
     path = copy_store(store_path, tmp_path_factory.mktemp("recall") / "store.sqlite")
-    _, _, rows = solve_abstract(get_game("dudo"), 2, (-1.0, 1.0))  # type: ignore[arg-type]
+    dudo = get_game("dudo")
+    assert isinstance(dudo, DudoGame)
+    _, _, rows = solve_abstract(dudo, 2, (-1.0, 1.0))
     store_solve(SolveRecord(game="dudo", algorithm="dcfr+fsicfr", iterations=60, seconds=0.0,
                             exploitability=float("inf"), value=-0.03,
                             strategy=rows.values(), abstraction="recall=2"), str(path))

@@ -30,7 +30,9 @@ from solver.algorithms.exploitability import evaluate_strategy
 from solver.engine.tree import PublicTree
 from solver.evaluation.values import HandValuer, valuer_for
 from solver.evaluation.values.dudo import DudoValues, rows_by_prefix
+from solver.evaluation.values.tree import TreeValues
 from solver.games import Game, State, get_game
+from solver.games.dudo.game import DudoGame
 from strategies import InfosetStrategy, StrategyStore
 from tests.app.conftest import AppFactory, new_match, play_random_hand
 from tests.app.simulated import RULES, Rule, chooser, play, rule_result
@@ -89,9 +91,11 @@ def subjects(store_path: Path) -> Iterator[dict[str, Subject]]:
             info = store.latest_solve(name)
             assert info is not None
             valuer = valuer_for(game, info, store)
-            out[name] = Subject(game, bot, valuer, valuer.tree, valuer.strategy)  # type: ignore[attr-defined]
+            assert isinstance(valuer, TreeValues)  # an exact solve: values on the real tree
+            out[name] = Subject(game, bot, valuer, valuer.tree, valuer.strategy)
     dudo = get_game("dudo")
-    tree, strategy, rows = solve_abstract(dudo, 2, (-1.0, 1.0))  # type: ignore[arg-type]
+    assert isinstance(dudo, DudoGame)
+    tree, strategy, rows = solve_abstract(dudo, 2, (-1.0, 1.0))
     value = evaluate_strategy(tree, strategy).value
     out["dudo"] = Subject(dudo, RowsBot(rows, Recall(2), value),
                           DudoValues(dudo, Recall(2), rows_by_prefix(rows),

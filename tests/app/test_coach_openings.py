@@ -48,12 +48,12 @@ def test_the_openings_luck_comes_out_unbiased(bot: HulheBot, player: str) -> Non
     valuer = HoldemValues(bot, played)
     opponent = Playing(played)
     rng = random.Random(11)
-    choose = chooser(opponent, mini, rule, rng)  # type: ignore[arg-type]
+    choose = chooser(opponent, mini, rule, rng)
     state = analysis.MatchState()
     shown, before = [], []
     for n in range(HANDS):
         seat = n % 2
-        payoff, trace = play(mini, opponent, seat, choose, rng)  # type: ignore[arg-type]
+        payoff, trace = play(mini, opponent, seat, choose, rng)
         done = analysis.analyse(valuer, trace, seat, payoff, state, seed=n)
         state = done.state
         change = done.record["opening"]["change"]

@@ -68,6 +68,9 @@ class Playing:
         return Policy(tuple(state.action_label(a) for a in legal),
                       tuple(float(row[a]) for a in legal))
 
+    def value(self, game: Game) -> float | None:
+        return None  # not known
+
 
 @pytest.fixture(scope="module")
 def bot() -> HulheBot:
@@ -84,12 +87,12 @@ def test_the_correction_makes_the_result_unbiased(bot: HulheBot, player: str) ->
     valuer = HoldemValues(bot, played)
     opponent = Playing(played)
     rng = random.Random(4)
-    choose = chooser(opponent, mini, rule, rng)  # type: ignore[arg-type]
+    choose = chooser(opponent, mini, rule, rng)
     corrected, uncorrected = [], []
     advised = 0
     for n in range(HANDS):
         seat = n % 2
-        payoff, trace = play(mini, opponent, seat, choose, rng)  # type: ignore[arg-type]
+        payoff, trace = play(mini, opponent, seat, choose, rng)
         segments = valuer.segments(trace.state, seat, None, np.random.default_rng(n))
         mine = [step.before for step in trace.steps if step.recorded.actor == seat]
         for state, valued in zip(mine, segments[0].decisions, strict=True):

@@ -51,7 +51,7 @@ def test_an_interval_needs_enough_hands_and_some_spread() -> None:
     five = results.summarize([1.0, -1.0, 0.0, 1.0, -1.0])
     shown = results.shown_interval(five)
     assert (shown.low, shown.high, shown.note) == (five.ci95_low, five.ci95_high, None)
-    assert shown.low is not None and shown.low < 0 < shown.high  # type: ignore[operator]
+    assert shown.low is not None and shown.high is not None and shown.low < 0 < shown.high
 
 
 def test_numbers_in_words_have_no_negative_zero() -> None:
@@ -128,7 +128,8 @@ def test_match_results_and_their_panel_after_thirty_kuhn_hands(
     out = services.match_results(session, source, created.match_id, access)
     assert out.hands_played == out.adjusted_hands == 30
     assert out.expected_mean == 0.0
-    assert out.ci95_low is not None and out.ci95_low < 0.0 < out.ci95_high  # type: ignore[operator]
+    assert out.ci95_low is not None and out.ci95_high is not None
+    assert out.ci95_low < 0.0 < out.ci95_high
     assert out.adjusted_ci95_high is not None and out.adjusted_ci95_high < 0.0
     assert (out.verdict, out.verdict_basis) == ("worse", "luck_adjusted")
     assert "without the luck" in out.verdict_text and "expected 0.000" in out.verdict_text

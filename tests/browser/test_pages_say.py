@@ -19,7 +19,9 @@ OVERLAP = """([a, b]) => {
 
 
 def width(page: Page) -> int:
-    return int(page.viewport_size["width"])  # type: ignore[index]
+    size = page.viewport_size
+    assert size is not None
+    return int(size["width"])
 
 
 def test_hold_em_seats_the_coach_and_the_chart(any_page: Page, shots: Path) -> None:
@@ -72,7 +74,7 @@ def test_a_dudo_match_by_rounds(any_page: Page, shots: Path) -> None:
     # Six to a row, a row per quantity, the 1s last: the rows line up by face.
     boxes = [buttons.nth(i).bounding_box() for i in range(12)]
     assert all(b is not None for b in boxes)
-    tops = [round(b["y"]) for b in boxes]  # type: ignore[index]
+    tops = [round(b["y"]) for b in boxes if b is not None]
     assert len(set(tops[:6])) == 1 and len(set(tops[6:])) == 1 and tops[6] > tops[0]
     assert [buttons.nth(i).get_attribute("value") for i in (0, 5, 6, 11)] == [
         "1x2", "1x1", "2x2", "2x1"]

@@ -51,7 +51,8 @@ def test_blobs_round_trip_and_lookups() -> None:
     assert sum(probabilities) == pytest.approx(1.0)
     row = table.tables[0][1, 1]
     assert probabilities == pytest.approx(row / row.sum())
-    assert back.lookup("r1:3|rc|")[1] == pytest.approx(  # type: ignore[index]
+    found = back.lookup("r1:3|rc|")
+    assert found is not None and found[1] == pytest.approx(
         tuple(table.tables[1][0, 3, [1, 2]] / table.tables[1][0, 3, [1, 2]].sum()))
     for missing in ("QQ|r", "AA|rr", "AA", "r1:9|rc|"):
         assert back.lookup(missing) is None

@@ -4,11 +4,12 @@ import itertools
 
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from solver.cards.evaluator import evaluate
 from solver.evaluation.holdem.baselines import AlwaysCall, AlwaysRaise, Uniform
 from solver.evaluation.holdem.duplicate import mbb
-from solver.evaluation.holdem.lbr import LocalBestResponse, local_best_response
+from solver.evaluation.holdem.lbr import Choice, LocalBestResponse, local_best_response
 from solver.evaluation.holdem.policy import TabularPolicy, exact_evaluation
 from solver.games.holdem.betting import CALL, FOLD, RAISE, Betting
 from solver.games.holdem.game import HoldemGame
@@ -151,7 +152,8 @@ def test_lbr_plays_hulhe(hulhe: HoldemGame) -> None:
     assert result.deals == 30 and len(result.seats) == 2
 
 
-def test_lbr_range_is_the_bayesian_posterior(mini: HoldemGame) -> None:
+def test_lbr_range_is_the_bayesian_posterior(mini: HoldemGame,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """A policy that raises exactly with pairs: after it raises, LBR's range holds only pairs."""
     class PairsRaise:
         name = "pairs-raise"
@@ -170,11 +172,12 @@ def test_lbr_range_is_the_bayesian_posterior(mini: HoldemGame) -> None:
     lbr = LocalBestResponse(mini, PairsRaise())
     original = lbr.choose
 
-    def spy(betting, mine, board, weights, rng):  # type: ignore[no-untyped-def]
+    def spy(betting: Betting, mine: NDArray[np.int64], board: tuple[int, ...],
+            weights: NDArray[np.float64], rng: np.random.Generator) -> Choice:
         seen.append(weights.copy())
         return original(betting, mine, board, weights, rng)
 
-    lbr.choose = spy  # type: ignore[method-assign]
+    monkeypatch.setattr(lbr, "choose", spy)
     # Seat 0 (the big blind) is LBR; the bot in the small blind holds 3c3d and raises.
     lbr.play(0, np.array([[0, 7], [2, 3]]), np.array([5]), np.random.default_rng(0))
     first = seen[0]

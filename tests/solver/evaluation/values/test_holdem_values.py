@@ -6,7 +6,7 @@ sampled instead of enumerated, the values are unbiased."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pytest
@@ -25,6 +25,7 @@ from solver.evaluation.values.holdem import HoldemValues
 from solver.games import get_game
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.game import HoldemGame, HoldemState
+from solver.games.holdem.policy import HoldemPolicy
 
 HABITS = {"": {"raise": 3.0, "call": 1.0}, "c": {"bet": 2.0}, "r": {"call": 4.0, "fold": 1.0},
           "rr": {"raise": 2.0}, "cc/": {"bet": 5.0}, "rc/r": {"call": 1.0, "raise": 1.0},
@@ -86,8 +87,8 @@ class Habitual:
         return rows
 
 
-def exact(game: HoldemGame, tree: PublicTree, policies: list[object]) -> ActionValues:
-    return action_values(tree, strategy_of(game, tree, policies))  # type: ignore[arg-type]
+def exact(game: HoldemGame, tree: PublicTree, policies: Sequence[HoldemPolicy]) -> ActionValues:
+    return action_values(tree, strategy_of(game, tree, policies))
 
 
 def random_hands(game: HoldemGame, bot: HulheBot, count: int, seed: int

@@ -30,8 +30,10 @@ def test_named_members_and_the_lobby() -> None:
     assert "holdem-mini" in game_names()
     assert "holdem" in game_names() and get_game("holdem").listed  # its abstraction bot
     assert "holdem" not in named_games()
-    assert get_game("holdem").definition == HULHE  # type: ignore[attr-defined]
-    assert get_game("holdem-mini").definition == HOLDEM_MINI  # type: ignore[attr-defined]
+    hulhe, mini = get_game("holdem"), get_game("holdem-mini")
+    assert isinstance(hulhe, HoldemGame) and isinstance(mini, HoldemGame)
+    assert hulhe.definition == HULHE
+    assert mini.definition == HOLDEM_MINI
     # A member named by its parameters, either way, is the named game when there is one.
     assert get_game(HOLDEM_MINI.game_string) is get_game("holdem-mini")
     assert get_game("holdem(numSuits=2,numRanks=4,numBoardCards=0 1,raiseSize=2 4,"

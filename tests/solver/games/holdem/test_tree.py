@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -19,6 +20,7 @@ from solver.engine.compile import _build, _load, _save
 from solver.engine.node_kinds import FOLD_NODE, SHOWDOWN_NODE
 from solver.engine.tree import PublicTree, pack_tree
 from solver.games import get_game
+from solver.games.holdem.game import HoldemGame
 from solver.games.holdem.rules import HULHE
 from solver.games.holdem.tree import HoldemEngine
 from tests.solver.games.holdem.test_openspiel import playouts
@@ -35,6 +37,12 @@ WALKABLE = (
 FLOP = "holdem(numRanks=3,numSuits=2,numHoleCards=1,numBoardCards=0 3,maxRaises=1 2)"
 """A board of three cards at once: the walk cannot compile it (the order the cards come in
 is not public), the recursive evaluators check it instead."""
+
+
+def holdem(spec: str) -> HoldemGame:
+    game = get_game(spec)
+    assert isinstance(game, HoldemGame)
+    return game
 
 
 def on_tree(tree: PublicTree, source: PublicTree, strategy: np.ndarray) -> np.ndarray:
@@ -85,8 +93,8 @@ def assert_same_game(direct: PublicTree, walked: PublicTree, seeds: int = 3) -> 
 
 
 def test_holdem_mini_compiles_to_the_walks_tree() -> None:
-    game = get_game("holdem-mini")
-    direct = game.compile_public_tree()  # type: ignore[attr-defined]
+    game = holdem("holdem-mini")
+    direct = game.compile_public_tree()
     assert direct.num_infosets == 9_632
     kinds = np.bincount(direct.arrays.kind, minlength=5)
     assert kinds[FOLD_NODE] > 0 and kinds[SHOWDOWN_NODE] > 0 and kinds[0] == 0  # no matrices
@@ -95,13 +103,13 @@ def test_holdem_mini_compiles_to_the_walks_tree() -> None:
 
 @pytest.mark.parametrize("spec", WALKABLE)
 def test_small_members_compile_to_the_walks_tree(spec: str) -> None:
-    game = get_game(spec)
-    assert_same_game(game.compile_public_tree(), _build(game))  # type: ignore[attr-defined]
+    game = holdem(spec)
+    assert_same_game(game.compile_public_tree(), _build(game))
 
 
 def test_a_flop_against_the_recursive_evaluators() -> None:
-    game = get_game(FLOP)
-    tree = game.compile_public_tree()  # type: ignore[attr-defined]
+    game = holdem(FLOP)
+    tree = game.compile_public_tree()
     rng = np.random.default_rng(1)
     policy = policy_from_array(tree, normalize(tree, rng.random(tree.num_regrets) ** 3))
     fast = evaluate_strategy(tree, strategy_array(tree, policy))
@@ -113,9 +121,9 @@ def test_a_flop_against_the_recursive_evaluators() -> None:
 
 @pytest.mark.parametrize("spec", [*WALKABLE, FLOP, "holdem-mini"])
 def test_sizes_are_the_trees(spec: str) -> None:
-    game = get_game(spec)
-    sizes = game.sizes()  # type: ignore[attr-defined]
-    tree = game.compile_public_tree()  # type: ignore[attr-defined]
+    game = holdem(spec)
+    sizes = game.sizes()
+    tree = game.compile_public_tree()
     assert sizes["information_sets"] == tree.num_infosets
     assert sizes["public_nodes"] == tree.num_nodes
     assert sizes["slots"] == tree.num_slots(0) + tree.num_slots(1)
@@ -124,8 +132,8 @@ def test_sizes_are_the_trees(spec: str) -> None:
 
 
 def test_holdem_sizes() -> None:
-    assert get_game("holdem-mini").sizes()["histories"] == 1_025_201  # type: ignore[attr-defined]
-    sizes = get_game("holdem").sizes()  # type: ignore[attr-defined]
+    assert holdem("holdem-mini").sizes()["histories"] == 1_025_201
+    sizes = holdem("holdem").sizes()
     assert sizes["betting_sequences"] == 6_378
     assert sizes["canonical_hands"] == {"round 1": 169, "round 2": 1_286_792,
                                         "round 3": 13_960_050, "round 4": 123_156_254}
@@ -141,7 +149,7 @@ def test_the_full_game_is_refused_before_it_is_built() -> None:
 def test_small_members_solve(algorithm: str, iterations: int) -> None:
     for spec in (WALKABLE[0], FLOP, "holdem(numRanks=3,numSuits=2,numBoardCards=0 1,"
                                     "maxRaises=2 2)"):
-        solver = CFRSolver(get_game(spec).compile_public_tree(), algorithm)  # type: ignore[attr-defined]
+        solver = CFRSolver(holdem(spec).compile_public_tree(), algorithm)
         solver.iterate(20)
         early = evaluate_strategy(solver.tree, solver.average_strategy()).exploitability
         solver.iterate(iterations - 20)
@@ -154,12 +162,12 @@ def test_cfr_plus_iterates_are_openspiels() -> None:
     and ours go through the same first iterates.  (From the third on they part: regrets that
     are zero in exact arithmetic come out as 0 or +-1e-17, as in `assert_same_game`.)"""
     spec = "holdem(numRanks=3,numSuits=2,numBoardCards=0 1,maxRaises=2 2)"
-    game = get_game(spec)
+    game = holdem(spec)
     playouts(spec, 200, seed=3)
     assert game.openspiel is not None
     theirs_game = pyspiel.load_game(game.openspiel.game_string)
     theirs = pyspiel.CFRPlusSolver(theirs_game)
-    ours = CFRSolver(game.compile_public_tree(), "cfr+")  # type: ignore[attr-defined]
+    ours = CFRSolver(game.compile_public_tree(), "cfr+")
     for _ in range(2):
         theirs.evaluate_and_update_policy()
         ours.iterate(1)
@@ -169,7 +177,7 @@ def test_cfr_plus_iterates_are_openspiels() -> None:
 
 
 def test_compiled_trees_keep_their_card_fields_on_disk(tmp_path: Path) -> None:
-    tree = get_game("holdem-mini").compile_public_tree()  # type: ignore[attr-defined]
+    tree = holdem("holdem-mini").compile_public_tree()
     _save(tree, tmp_path / "mini.npz")
     loaded = _load("holdem-mini", tmp_path / "mini.npz")
     for field in tree.arrays._fields:
@@ -178,7 +186,7 @@ def test_compiled_trees_keep_their_card_fields_on_disk(tmp_path: Path) -> None:
 
 
 def test_pack_tree_checks_the_card_fields() -> None:
-    arrays = get_game("holdem-mini").compile_public_tree().arrays  # type: ignore[attr-defined]
+    arrays = holdem("holdem-mini").compile_public_tree().arrays
     from solver.engine.tree import CardTerminals
 
     count = arrays.slot_count
@@ -193,9 +201,10 @@ def test_pack_tree_checks_the_card_fields() -> None:
         local_parent = parents[p] - arrays.slot_offset[p, above]
         actions.append(np.where(edge >= 0, edge - arrays.regret_offset[above]
                                 - local_parent * arrays.num_actions[above], -1))
-    base = {"kind": arrays.kind, "actor": arrays.actor, "parent": arrays.parent,
-                "num_actions": arrays.num_actions, "slot_count": count, "slot_parent": parents,
-                "slot_action": actions, "payoffs": arrays.payoffs}
+    base: dict[str, Any] = {
+        "kind": arrays.kind, "actor": arrays.actor, "parent": arrays.parent,
+        "num_actions": arrays.num_actions, "slot_count": count, "slot_parent": parents,
+        "slot_action": actions, "payoffs": arrays.payoffs}
     cards = CardTerminals(arrays.terminal_value, arrays.showdown_offset, arrays.showdown_order,
                           arrays.showdown_strength, slots, arrays.hand_cards)
     packed = pack_tree(**base, cards=cards)
@@ -216,7 +225,7 @@ def test_pack_tree_checks_the_card_fields() -> None:
 def test_chance_weight_is_one_deal() -> None:
     """A fold right away: the small blind loses 1 whatever the deal, weighted by 1 / (28 x 15)
     per deal of two hands from eight cards."""
-    tree = get_game("holdem-mini").compile_public_tree()  # type: ignore[attr-defined]
+    tree = holdem("holdem-mini").compile_public_tree()
     first_fold = int(np.flatnonzero(tree.arrays.kind == FOLD_NODE)[0])
     assert tree.arrays.terminal_value[first_fold] == pytest.approx(
         1.0 / (math.comb(8, 2) * math.comb(6, 2)))
