@@ -10,9 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from strategies import StrategyStore
+from strategies import InfosetStrategy, StrategyStore
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def stored_infoset(store: StrategyStore, game: str, key: str,
+                   solve_id: int | None = None) -> InfosetStrategy:
+    """`store.infoset`, for an infoset the store must have: the test fails if it has none."""
+    found = store.infoset(game, key, solve_id)
+    assert found is not None, f"no stored strategy of {game} at {key!r} (solve {solve_id})"
+    return found
 
 
 def copy_store(source: Path, target: Path, *, drop: tuple[str, ...] = ()) -> Path:

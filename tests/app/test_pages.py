@@ -20,7 +20,8 @@ from httpx2 import Response
 
 from app.models import Hand, Match
 from solver.games import get_game, play
-from strategies import InfosetStrategy, StrategyStore
+from strategies import StrategyStore
+from tests.conftest import stored_infoset
 
 from .conftest import AppFactory, AppHandle
 
@@ -190,13 +191,6 @@ def bot_private_view(handle: AppHandle, match_url: str) -> str:
     game, hand, actions = hand_record(handle, match_url)
     state = play(get_game(game), actions)
     return state.private_view(1 - hand.human_seat)
-
-
-def stored_infoset(store: StrategyStore, game: str, key: str) -> InfosetStrategy:
-    """The store's strategy at one infoset of the game: the test fails if it has none."""
-    stored = store.infoset(game, key)
-    assert stored is not None, f"no stored strategy of {game} at {key!r}"
-    return stored
 
 
 def probabilities(node: Node) -> dict[str, float]:

@@ -28,6 +28,7 @@ from strategies import (
     default_store_path,
 )
 from strategies.models import InfosetRow, SolveRow
+from tests.conftest import stored_infoset
 
 DUDO_INFOSETS = 24_576
 
@@ -58,14 +59,6 @@ def save(store: StrategyStore, game: str = "kuhn",
     }
     args.update(kw)
     return store.save_solve(game=game, strategy=STRATEGY if strategy is None else strategy, **args)
-
-
-def infoset(store: StrategyStore, game: str, key: str,
-            solve_id: int | None = None) -> InfosetStrategy:
-    """`store.infoset`, for an infoset the store must have."""
-    found = store.infoset(game, key, solve_id)
-    assert found is not None, (game, key, solve_id)
-    return found
 
 
 @pytest.fixture
@@ -173,8 +166,8 @@ def test_latest_solve_selection(store: StrategyStore) -> None:
     assert store.solve(k1.id) == k1
 
     # The default is the latest solve; an explicit id selects an older one.
-    assert infoset(store, "kuhn", "a").probabilities == (0.2, 0.8)
-    assert infoset(store, "kuhn", "a", k1.id).probabilities == (0.1, 0.9)
+    assert stored_infoset(store, "kuhn", "a").probabilities == (0.2, 0.8)
+    assert stored_infoset(store, "kuhn", "a", k1.id).probabilities == (0.1, 0.9)
     assert store.strategy("kuhn", k1.id)["a"].probabilities == (0.1, 0.9)
     # A solve id of another game, or no solve at all, is an error, not a silent miss.
     with pytest.raises(KeyError):
@@ -184,12 +177,12 @@ def test_latest_solve_selection(store: StrategyStore) -> None:
 
     # A new solve saved through this object replaces the cached latest one at once.
     k3 = save(store, "kuhn", strategy=[InfosetStrategy("a", 0, ("x", "y"), (0.3, 0.7))])
-    assert infoset(store, "kuhn", "a").probabilities == (0.3, 0.7)
+    assert stored_infoset(store, "kuhn", "a").probabilities == (0.3, 0.7)
 
     # Deleting the latest falls back to the previous one; ids are not reused.
     store.delete_solve(k3.id)
     assert store.latest_solve("kuhn") == k2
-    assert infoset(store, "kuhn", "a").probabilities == (0.2, 0.8)
+    assert stored_infoset(store, "kuhn", "a").probabilities == (0.2, 0.8)
     with pytest.raises(KeyError):
         store.strategy("kuhn", k3.id)
     with pytest.raises(KeyError):
@@ -233,9 +226,9 @@ def test_solve_saved_by_another_handle_is_seen(tmp_path: Path) -> None:
     with StrategyStore.open(path, create=True) as writer, StrategyStore.open(path) as reader:
         assert reader.infoset("kuhn", "a") is None
         save(writer, strategy=[InfosetStrategy("a", 0, ("x", "y"), (0.1, 0.9))])
-        assert infoset(reader, "kuhn", "a").probabilities == (0.1, 0.9)
+        assert stored_infoset(reader, "kuhn", "a").probabilities == (0.1, 0.9)
         save(writer, strategy=[InfosetStrategy("a", 0, ("x", "y"), (0.6, 0.4))])
-        assert infoset(reader, "kuhn", "a").probabilities == (0.6, 0.4)
+        assert stored_infoset(reader, "kuhn", "a").probabilities == (0.6, 0.4)
         assert reader.games() == ["kuhn"]
 
 
@@ -543,5 +536,6 @@ def test_an_opponent_is_never_the_latest_solve(store: StrategyStore) -> None:
     newer = save(store, opponent="early-3", exploitability=0.29)
     assert store.opponents("kuhn") == [newer, styled]
     key = STRATEGY[0].key
-    assert infoset(store, "kuhn", key, weak.id).probabilities == STRATEGY[0].probabilities[::-1]
-    assert infoset(store, "kuhn", key).probabilities == STRATEGY[0].probabilities
+    weakest = stored_infoset(store, "kuhn", key, weak.id)
+    assert weakest.probabilities == STRATEGY[0].probabilities[::-1]
+    assert stored_infoset(store, "kuhn", key).probabilities == STRATEGY[0].probabilities
