@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -283,19 +284,40 @@ class Solver:
 # --- running: in this process or on Dask -------------------------------------------------------
 
 
+STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+"""Ctrl-C, and a process manager's stop (the background builder's `terminate`, `kill`)."""
+
+
+def _interrupted(*_: object) -> None:
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def _signals_handled(handler: Callable[..., None]) -> Iterator[None]:
+    """`handler` for SIGINT and SIGTERM while inside, except one the process was started to
+    ignore (as a shell's background job ignores SIGINT), and nothing outside the main thread,
+    where Python cannot set handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.getsignal(s) for s in STOPPING_SIGNALS
+                if signal.getsignal(s) != signal.SIG_IGN}
+    for s in previous:
+        signal.signal(s, handler)
+    try:
+        yield
+    finally:
+        for s, before in previous.items():
+            signal.signal(s, before)
+
+
 @contextmanager
 def _interrupts_deferred() -> Iterator[list[bool]]:
-    """SIGINT noted instead of raised while a checkpoint is written (raised after it)."""
+    """SIGINT or SIGTERM noted instead of raised while a checkpoint is written (raised after
+    it, as KeyboardInterrupt)."""
     noted: list[bool] = []
-    try:
-        previous = signal.signal(signal.SIGINT, lambda *_: noted.append(True))
-    except ValueError:  # not the main thread: nothing to defer
+    with _signals_handled(lambda *_: noted.append(True)):
         yield noted
-        return
-    try:
-        yield noted
-    finally:
-        signal.signal(signal.SIGINT, previous)
     if noted:
         raise KeyboardInterrupt
 
@@ -306,7 +328,9 @@ def run(solver: Solver, epochs: int, *, checkpoint: Path | None = None,
         deadline: float | None = None) -> None:
     """Run epochs until `solver` has `epochs` of them (or `deadline`, a `time.monotonic`
     instant, passes), checkpointing to `checkpoint` every `checkpoint_seconds` and on
-    KeyboardInterrupt (the state after the last whole epoch; the interrupt is raised again).
+    KeyboardInterrupt or SIGTERM (the state after the last whole epoch; a KeyboardInterrupt is
+    raised again): a build stopped by Ctrl-C or by the process that started it loses at most
+    the epoch under way.
 
     With a Dask `client`, each epoch is `workers` tasks on its cluster (the current regrets
     scattered once per epoch); without one, it runs in this process."""
@@ -317,23 +341,25 @@ def run(solver: Solver, epochs: int, *, checkpoint: Path | None = None,
             with _interrupts_deferred():
                 solver.save_checkpoint(checkpoint)
 
-    try:
-        while solver.epochs < epochs:
-            if deadline is not None and time.monotonic() >= deadline:
-                break
-            if client is None:
-                solver.run_epoch()
-            else:
-                _dask_epoch(solver, client, workers)
-            if on_epoch is not None:
-                on_epoch(solver)
-            if checkpoint is not None and time.monotonic() - last_saved >= checkpoint_seconds:
-                save()
-                last_saved = time.monotonic()
-    except KeyboardInterrupt:
+    with _signals_handled(_interrupted):
+        try:
+            while solver.epochs < epochs:
+                if deadline is not None and time.monotonic() >= deadline:
+                    break
+                if client is None:
+                    solver.run_epoch()
+                else:
+                    _dask_epoch(solver, client, workers)
+                if on_epoch is not None:
+                    on_epoch(solver)
+                if (checkpoint is not None
+                        and time.monotonic() - last_saved >= checkpoint_seconds):
+                    save()
+                    last_saved = time.monotonic()
+        except KeyboardInterrupt:
+            save()
+            raise
         save()
-        raise
-    save()
 
 
 def _dask_epoch(solver: Solver, client: Any, workers: int) -> None:

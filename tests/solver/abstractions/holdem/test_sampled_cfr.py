@@ -4,6 +4,8 @@ exactly in the real game), checkpoints and resuming, and epochs on a two-worker 
 from __future__ import annotations
 
 import json
+import os
+import signal
 from pathlib import Path
 
 import numpy as np
@@ -135,6 +137,24 @@ def test_resuming_a_checkpoint_goes_on_as_if_never_stopped(tmp_path: Path) -> No
     other = Solver(Plan(game="holdem-mini", spec=PercentileSpec((None,)), seed=4, algorithm="cs"))
     with pytest.raises(ValueError, match="checkpoint of another solve"):
         other.load_checkpoint(checkpoint)
+
+
+def test_sigterm_checkpoints_like_ctrl_c(tmp_path: Path) -> None:
+    # What the app's background build and `docker stop` send: the epochs done are kept.
+    checkpoint = tmp_path / "mini.npz"
+    before = signal.getsignal(signal.SIGTERM)
+
+    def terminate_after_two(s: Solver) -> None:
+        if s.epochs == 2:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    with pytest.raises(KeyboardInterrupt):
+        run(Solver(MINI), 4, checkpoint=checkpoint, checkpoint_seconds=1e9,
+            on_epoch=terminate_after_two)
+    assert signal.getsignal(signal.SIGTERM) == before
+    resumed = Solver(MINI)
+    assert resumed.load_checkpoint(checkpoint)
+    assert resumed.epochs == 2
 
 
 def test_epochs_on_a_two_worker_local_cluster(tmp_path: Path,
