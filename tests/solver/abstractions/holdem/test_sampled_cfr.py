@@ -140,7 +140,7 @@ def test_resuming_a_checkpoint_goes_on_as_if_never_stopped(tmp_path: Path) -> No
 
 
 def test_sigterm_checkpoints_like_ctrl_c(tmp_path: Path) -> None:
-    # What the app's background build and `docker stop` send: the epochs done are kept.
+    # What a process manager sends (the background builder's terminate): the epochs done are kept.
     checkpoint = tmp_path / "mini.npz"
     before = signal.getsignal(signal.SIGTERM)
 
