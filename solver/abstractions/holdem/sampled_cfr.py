@@ -210,20 +210,22 @@ class Solver:
         return [total // workers + (1 if w < total % workers else 0) for w in range(workers)]
 
     def apply(self, results: list[tuple[F32, F32, float]], seconds: float) -> None:
-        """Add the workers' results of the next epoch, then discount (`SCHEDULES`)."""
-        for regrets, average, _ in results:
-            self.regrets += regrets
-            self.average += average
-        self.epochs += 1
-        self.iterations += self.plan.iterations_per_epoch
-        self.seconds += seconds
-        keep = np.float32(self.epochs / (self.epochs + 1))
-        if self.plan.schedule == "plus":
-            np.maximum(self.regrets, 0.0, out=self.regrets)
-        else:
-            self.regrets *= keep
-        self.average *= keep
-        self.values.append(float(np.mean([v for _, _, v in results])))
+        """Add the workers' results of the next epoch, then discount (`SCHEDULES`); an
+        interrupt waits until the epoch is whole, so a checkpoint never holds half of one."""
+        with _interrupts_deferred():
+            for regrets, average, _ in results:
+                self.regrets += regrets
+                self.average += average
+            self.epochs += 1
+            self.iterations += self.plan.iterations_per_epoch
+            self.seconds += seconds
+            keep = np.float32(self.epochs / (self.epochs + 1))
+            if self.plan.schedule == "plus":
+                np.maximum(self.regrets, 0.0, out=self.regrets)
+            else:
+                self.regrets *= keep
+            self.average *= keep
+            self.values.append(float(np.mean([v for _, _, v in results])))
 
     def run_epoch(self) -> None:
         """One epoch in this process (one worker)."""

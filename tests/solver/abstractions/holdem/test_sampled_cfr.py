@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import os
 import signal
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -155,6 +157,21 @@ def test_sigterm_checkpoints_like_ctrl_c(tmp_path: Path) -> None:
     resumed = Solver(MINI)
     assert resumed.load_checkpoint(checkpoint)
     assert resumed.epochs == 2
+
+
+def test_an_interrupt_waits_until_the_epoch_is_applied_whole() -> None:
+    solver = Solver(MINI)
+    result = _worker_epoch(MINI, solver.regrets, 0, 0, MINI.iterations_per_epoch)
+
+    class InterruptedWhileApplied(list[tuple[Any, Any, float]]):
+        def __iter__(self) -> Iterator[tuple[Any, Any, float]]:
+            os.kill(os.getpid(), signal.SIGINT)
+            return super().__iter__()
+
+    with pytest.raises(KeyboardInterrupt):
+        solver.apply(InterruptedWhileApplied([result]), 0.0)
+    assert (solver.epochs, len(solver.values)) == (1, 1)
+    np.testing.assert_array_equal(solver.average, result[1] * np.float32(0.5))
 
 
 def test_epochs_on_a_two_worker_local_cluster(tmp_path: Path,
