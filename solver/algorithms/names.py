@@ -37,11 +37,17 @@ FSICFR = ("fixed-strategy iteration CFR (FSICFR), which updates each position of
 
 
 def describe_algorithm(name: str) -> str:
-    """``pdcfr+``, ``dcfr+fsicfr`` (a schedule run by FSICFR) or ``cs-cfr+resolving`` (a
-    blueprint the bot re-solves from at play time) in words; an unknown name as it is."""
+    """``pdcfr+``, ``dcfr+fsicfr`` (a schedule run by FSICFR), ``cs-cfr+resolving`` (a
+    blueprint the bot re-solves from at play time) or ``pcs-cfr+ against BUCKETS`` (solved
+    against a finer opponent) in words; an unknown name as it is."""
     base, resolving, _ = name.partition("+resolving")
     if resolving:
         return f"{describe_algorithm(base)}, and at play time {RESOLVING}"
+    base, opponent, buckets = name.partition(" against ")
+    if opponent:
+        return (f"{describe_algorithm(base)}; each seat solved against an opponent in finer "
+                f"buckets ({buckets}), which keeps it from weaknesses an opponent as coarse as "
+                "itself would not see")
     schedule, fsicfr, _ = name.partition("+fsicfr")
     if fsicfr and schedule in NAMES:
         return f"{FSICFR}, weighted as in {NAMES[schedule].split(',')[0]}"

@@ -362,7 +362,9 @@ def cmd_hulhe(args: argparse.Namespace) -> int:
     phase("hand-strength tables")
     ehs_tables(check_rules(plan.rules), progress=not args.quiet)
     phase("hand buckets")
-    round_buckets(plan.rules, plan.spec)
+    for spec in (plan.spec, plan.opponent):  # made here once, not by every worker
+        if spec is not None:
+            round_buckets(plan.rules, spec)
     phase("starting the workers")
     client = None if args.workers == 0 and not args.scheduler else dask_client(args.scheduler,
                                                                                 args.workers)
@@ -387,6 +389,7 @@ def cmd_hulhe(args: argparse.Namespace) -> int:
     summary = {"game": args.game, "solve_id": resolving_id or result.solve_id,
                "blueprint_solve_id": result.solve_id,
                "abstraction": plan.spec.descriptor, "infosets": result.infosets,
+               "opponent": None if plan.opponent is None else plan.opponent.descriptor,
                "iterations": result.iterations, "epochs": result.epochs,
                "workers": result.workers, "solver_seconds": round(result.solver_seconds, 1),
                "wall_seconds": round(result.wall_seconds, 1),

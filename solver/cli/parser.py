@@ -233,6 +233,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "zero (regret matching+); default "
                         + ", ".join(f"{schedule} with {algorithm}"
                                     for algorithm, schedule in DEFAULT_SCHEDULES.items()))
+    p.add_argument("--opponent-buckets", metavar="K1,K2,...",
+                   help="solve each seat against an opponent in these finer buckets (same "
+                        "metric; an asymmetric abstraction, public chance sampling; each "
+                        "board is walked twice)")
     p.add_argument("--minutes", type=_positive_float, default=HULHE_MINUTES, metavar="M",
                    help=f"wall time of the solving (default {HULHE_MINUTES:g})")
     p.add_argument("--epochs", type=_positive_int, metavar="N",

@@ -32,7 +32,9 @@ def hulhe_plan_of(args: argparse.Namespace) -> Plan:
     per_epoch = args.epoch_iterations or EPOCH_ITERATIONS[args.algorithm]
     return Plan(game=args.game, spec=PercentileSpec.parse(f"k:{args.buckets}", args.metric),
                 iterations_per_epoch=per_epoch, seed=args.seed, algorithm=args.algorithm,
-                schedule=args.schedule or "")
+                schedule=args.schedule or "",
+                opponent=(PercentileSpec.parse(f"k:{args.opponent_buckets}", args.metric)
+                          if getattr(args, "opponent_buckets", None) else None))
 
 
 def _workers(args: argparse.Namespace) -> int:

@@ -149,10 +149,12 @@ def hulhe_plan(plan: Plan, workers: int, *, minutes: float, epochs: int | None,
     epochs or `minutes` (``python -m solver hulhe``)."""
     rules = plan.rules
     streets = check_rules(rules)
-    counts = [streets.indexer(0).size] + [
-        streets.indexer(r).size if k is None else k for r, k in enumerate(plan.spec.k, 1)]
-    layout = Layout.of(betting_tree(rules), tuple(counts))
-    table = 4 * layout.size  # float32
+    layouts = [Layout.of(betting_tree(rules), tuple(
+        [streets.indexer(0).size] + [streets.indexer(r).size if k is None else k
+                                     for r, k in enumerate(spec.k, 1)]))
+        for spec in (plan.spec, plan.opponent) if spec is not None]
+    layout = layouts[0]
+    table = 4 * sum(each.size for each in layouts)  # float32: the bot's, then the opponent's
     river = streets.indexer(streets.last).size
     # The driver keeps regrets and average and gets each worker's two tables back; a worker
     # copies the regrets and fills an average; the tables and buckets are built once (the
@@ -166,9 +168,11 @@ def hulhe_plan(plan: Plan, workers: int, *, minutes: float, epochs: int | None,
              + 4 * river + histograms)
     estimate = MemoryEstimate(
         f"solving {plan.game} in its bucket abstraction", total,
-        f"{layout.infosets:,} abstract information sets, {workers or 1} "
+        f"{layout.infosets:,} abstract information sets"
+        + (f" (and the opponent's {layouts[1].infosets:,})" if len(layouts) > 1 else "")
+        + f", {workers or 1} "
         f"worker{'s' if workers != 1 else ''}", "use fewer workers (--workers)")
-    solving = minutes * 60 if epochs is None else epochs * 30.0
+    solving = minutes * 60 if epochs is None else epochs * 30.0 * len(layouts)
     tables, buckets = _hulhe_cached(plan)
     return RunPlan(estimate, (
         ("hand-strength tables", 1.0 if tables else HULHE_TABLES_SECONDS),
@@ -186,6 +190,7 @@ def _hulhe_cached(plan: Plan) -> tuple[bool, bool]:
     streets = check_rules(rules)
     folder = _cache_folder(streets)
     tables = all((folder / f"street{s}.npy").exists() for s in range(streets.last + 1))
-    buckets = all(_cache_path(rules, r, k, plan.spec.metric).exists()
-                  for r, k in enumerate(plan.spec.k, 1) if k is not None)
+    buckets = all(_cache_path(rules, r, k, spec.metric).exists()
+                  for spec in (plan.spec, plan.opponent) if spec is not None
+                  for r, k in enumerate(spec.k, 1) if k is not None)
     return tables, buckets

@@ -126,6 +126,21 @@ def deal_board(cards: Cards, deck: IntArray, hands: IntArray, buckets: IntArray,
 
 
 @njit(cache=True)
+def _bucket_hands(cards: Cards, deck: IntArray, hands: IntArray, h: int, out: IntArray) -> None:
+    """The bucket in every round under `cards` of each of the `h` hands `deal_board` listed
+    (the board is ``deck[:board]``)."""
+    board = cards.board_dealt[cards.num_rounds - 1]
+    hand = np.empty(2 + board, np.int64)
+    for j in range(board):
+        hand[2 + j] = deck[j]
+    for i in range(h):
+        hand[0] = hands[i, 0]
+        hand[1] = hands[i, 1]
+        for r in range(cards.num_rounds):
+            out[r, i] = bucket_of(cards, r, hand[:2 + cards.board_dealt[r]])
+
+
+@njit(cache=True)
 def _card_sums(h: int, hands: IntArray, reach: F64, sums: F64) -> float:
     """A reach vector's sum in all (returned) and per card (`sums`)."""
     sums[:] = 0.0
@@ -250,10 +265,16 @@ def _strategy(regrets: F32, base: int, k: int, legal: IntArray, n_legal: int, h:
 
 @njit(cache=True)
 def run_public(tree: BettingArrays, cards: Cards, starts: IntArray, rows: IntArray,
-               ks: IntArray, iterations: int, seed: int, regrets: F32, average: F32) -> float:
+               ks: IntArray, iterations: int, seed: int, regrets: F32, average: F32,
+               fine_cards: Cards, fine_starts: IntArray, fine_ks: IntArray,
+               fine_seat: int = -1) -> float:
     """`iterations` PCS iterations (see the module doc), adding to `regrets` and `average`
     (flat, per round (row, bucket, slot) from ``starts[round]``).  Returns player 0's mean
-    value per deal over the iterations' boards."""
+    value per deal over the iterations' boards.
+
+    With `fine_seat` 0 or 1 that seat plays another abstraction, `fine_cards`' buckets, whose
+    tables start at ``fine_starts[round]`` of the same flat arrays (`ks` and `fine_ks` the
+    buckets a round of each): an asymmetric abstraction, the opponent in a finer one."""
     np.random.seed(seed)
     nc = cards.num_cards
     most = nc * (nc - 1) // 2
@@ -261,6 +282,7 @@ def run_public(tree: BettingArrays, cards: Cards, starts: IntArray, rows: IntArr
     deck = np.arange(nc)
     hands = np.empty((most, 2), np.int64)
     buckets = np.empty((4, most), np.int64)
+    fine_buckets = np.empty((4, most), np.int64)
     strength = np.empty(most, np.int64)
     group_end = np.empty(most, np.int64)
     reach = np.zeros((depth, 2, most))
@@ -280,12 +302,18 @@ def run_public(tree: BettingArrays, cards: Cards, starts: IntArray, rows: IntArr
     total = 0.0
     for _ in range(iterations):
         h = deal_board(cards, deck, hands, buckets, strength, group_end)
+        if fine_seat >= 0:
+            _bucket_hands(fine_cards, deck, hands, h, fine_buckets)
         reach[0, 0, :h] = 1.0
         reach[0, 1, :h] = 1.0
         d = 0
         node_at[0] = 0
-        _enter(tree, regrets, starts, rows, ks, buckets, h, 0, 0, legal, n_legal, sigma,
-               value, next_action)
+        if tree.player[0] == fine_seat:
+            _enter(tree, regrets, fine_starts, rows, fine_ks, fine_buckets, h, 0, 0, legal,
+                   n_legal, sigma, value, next_action)
+        else:
+            _enter(tree, regrets, starts, rows, ks, buckets, h, 0, 0, legal, n_legal, sigma,
+                   value, next_action)
         their_total[0] = _card_sums(h, hands, reach[0, 1 - tree.player[0]], their_sums[0])
         while True:
             n = node_at[d]
@@ -313,15 +341,23 @@ def run_public(tree: BettingArrays, cards: Cards, starts: IntArray, rows: IntArr
                     below[1 - p, :h] = theirs[:h]
                     d += 1
                     node_at[d] = c
-                    _enter(tree, regrets, starts, rows, ks, buckets, h, c, d, legal, n_legal,
-                           sigma, value, next_action)
+                    if tree.player[c] == fine_seat:
+                        _enter(tree, regrets, fine_starts, rows, fine_ks, fine_buckets, h, c, d,
+                               legal, n_legal, sigma, value, next_action)
+                    else:
+                        _enter(tree, regrets, starts, rows, ks, buckets, h, c, d, legal,
+                               n_legal, sigma, value, next_action)
                     their_total[d] = _card_sums(h, hands, reach[d, 1 - tree.player[c]],
                                                 their_sums[d])
                     continue
                 _gather(value, action_value, sigma, d, j, p, h)
                 continue
-            _update(tree, regrets, average, starts, rows, ks, buckets, reach, sigma,
-                    action_value, value, legal, n_legal, n, d, h)
+            if tree.player[n] == fine_seat:
+                _update(tree, regrets, average, fine_starts, rows, fine_ks, fine_buckets,
+                        reach, sigma, action_value, value, legal, n_legal, n, d, h)
+            else:
+                _update(tree, regrets, average, starts, rows, ks, buckets, reach, sigma,
+                        action_value, value, legal, n_legal, n, d, h)
             if d == 0:
                 break
             d -= 1
