@@ -176,7 +176,7 @@ def hulhe_plan(plan: Plan, workers: int, *, minutes: float, epochs: int | None,
     tables, buckets = _hulhe_cached(plan)
     return RunPlan(estimate, (
         ("hand-strength tables", 1.0 if tables else HULHE_TABLES_SECONDS),
-        ("hand buckets", 1.0 if buckets else HULHE_HIST_SECONDS
+        ("hand buckets", 1.0 if buckets else len(layouts) * HULHE_HIST_SECONDS
          if plan.spec.metric == HIST_KIND else HULHE_BUCKETS_SECONDS),
         ("starting the workers", WORKER_START_SECONDS if workers else 1.0),
         ("solving", solving),
