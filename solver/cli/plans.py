@@ -34,7 +34,7 @@ def hulhe_plan_of(args: argparse.Namespace) -> Plan:
                 iterations_per_epoch=per_epoch, seed=args.seed, algorithm=args.algorithm,
                 schedule=args.schedule or "",
                 opponent=(PercentileSpec.parse(f"k:{args.opponent_buckets}", args.metric)
-                          if getattr(args, "opponent_buckets", None) else None))
+                          if args.opponent_buckets else None))
 
 
 def _workers(args: argparse.Namespace) -> int:

@@ -69,9 +69,7 @@ def build(plan: Plan, *, minutes: float | None, epochs: int | None, store_path: 
     phase("solving")
     with progress_bar(total=total, initial=0 if by_time else solver.iterations,
                       unit="s" if by_time else "it", unit_scale=not by_time,
-                      desc=f"solving {plan.game} ({plan.spec.descriptor}"
-                           + ("" if plan.opponent is None else
-                              f" against {plan.opponent.descriptor}") + ")",
+                      desc=f"solving {plan.game} ({plan.spec.descriptor}{plan.against})",
                       disable=not progress, file=sys.stderr, mininterval=0.5) as bar:
         seconds_shown = 0  # kept here: a disabled bar (--quiet) counts nothing itself
 

@@ -281,8 +281,11 @@ def run_public(tree: BettingArrays, cards: Cards, starts: IntArray, rows: IntArr
     depth = tree_depth(tree) + 1
     deck = np.arange(nc)
     hands = np.empty((most, 2), np.int64)
-    buckets = np.empty((4, most), np.int64)
-    fine_buckets = np.empty((4, most), np.int64)
+    # Index 0: the bot's buckets and tables; 1: the finer opponent's (`fine_seat`).
+    bucket_sets = np.empty((2, 4, most), np.int64)
+    buckets = bucket_sets[0]
+    starts_of = np.vstack((starts, fine_starts))
+    ks_of = np.vstack((ks, fine_ks))
     strength = np.empty(most, np.int64)
     group_end = np.empty(most, np.int64)
     reach = np.zeros((depth, 2, most))
@@ -303,17 +306,14 @@ def run_public(tree: BettingArrays, cards: Cards, starts: IntArray, rows: IntArr
     for _ in range(iterations):
         h = deal_board(cards, deck, hands, buckets, strength, group_end)
         if fine_seat >= 0:
-            _bucket_hands(fine_cards, deck, hands, h, fine_buckets)
+            _bucket_hands(fine_cards, deck, hands, h, bucket_sets[1])
         reach[0, 0, :h] = 1.0
         reach[0, 1, :h] = 1.0
         d = 0
         node_at[0] = 0
-        if tree.player[0] == fine_seat:
-            _enter(tree, regrets, fine_starts, rows, fine_ks, fine_buckets, h, 0, 0, legal,
-                   n_legal, sigma, value, next_action)
-        else:
-            _enter(tree, regrets, starts, rows, ks, buckets, h, 0, 0, legal, n_legal, sigma,
-                   value, next_action)
+        t = int(tree.player[0] == fine_seat)
+        _enter(tree, regrets, starts_of[t], rows, ks_of[t], bucket_sets[t], h, 0, 0, legal,
+               n_legal, sigma, value, next_action)
         their_total[0] = _card_sums(h, hands, reach[0, 1 - tree.player[0]], their_sums[0])
         while True:
             n = node_at[d]
@@ -341,23 +341,17 @@ def run_public(tree: BettingArrays, cards: Cards, starts: IntArray, rows: IntArr
                     below[1 - p, :h] = theirs[:h]
                     d += 1
                     node_at[d] = c
-                    if tree.player[c] == fine_seat:
-                        _enter(tree, regrets, fine_starts, rows, fine_ks, fine_buckets, h, c, d,
-                               legal, n_legal, sigma, value, next_action)
-                    else:
-                        _enter(tree, regrets, starts, rows, ks, buckets, h, c, d, legal,
-                               n_legal, sigma, value, next_action)
+                    t = int(tree.player[c] == fine_seat)
+                    _enter(tree, regrets, starts_of[t], rows, ks_of[t], bucket_sets[t], h, c,
+                           d, legal, n_legal, sigma, value, next_action)
                     their_total[d] = _card_sums(h, hands, reach[d, 1 - tree.player[c]],
                                                 their_sums[d])
                     continue
                 _gather(value, action_value, sigma, d, j, p, h)
                 continue
-            if tree.player[n] == fine_seat:
-                _update(tree, regrets, average, fine_starts, rows, fine_ks, fine_buckets,
-                        reach, sigma, action_value, value, legal, n_legal, n, d, h)
-            else:
-                _update(tree, regrets, average, starts, rows, ks, buckets, reach, sigma,
-                        action_value, value, legal, n_legal, n, d, h)
+            t = int(tree.player[n] == fine_seat)
+            _update(tree, regrets, average, starts_of[t], rows, ks_of[t], bucket_sets[t], reach,
+                    sigma, action_value, value, legal, n_legal, n, d, h)
             if d == 0:
                 break
             d -= 1

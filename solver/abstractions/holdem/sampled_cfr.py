@@ -141,7 +141,12 @@ class Plan:
         matching+, ``cs-cfr`` with the linear schedule; `` against `` and the opponent's
         buckets when it has its own."""
         return (f"{self.algorithm}-cfr" + ("+" if self.schedule == "plus" else "")
-                + ("" if self.opponent is None else f" against {self.opponent.descriptor}"))
+                + self.against)
+
+    @property
+    def against(self) -> str:
+        """`` against `` and the opponent's buckets when it has its own, else empty."""
+        return "" if self.opponent is None else f" against {self.opponent.descriptor}"
 
     @property
     def rules(self) -> HoldemRules:
@@ -197,7 +202,7 @@ def _worker_epoch(plan: Plan, regrets: F32, epoch: int, worker: int, iterations:
     seed = epoch_seed(plan.seed, epoch, worker)
     ks = np.array(layout.buckets, np.int64)
     fine = opponent_layout(plan)
-    if plan.algorithm == "pcs" and fine is not None and plan.opponent is not None:
+    if fine is not None and plan.opponent is not None:  # pcs: the plan refuses the rest
         fine_cards = kernel_cards(rules, round_buckets(rules, plan.opponent))
         fine_ks = np.array(fine.buckets, np.int64)
         value = 0.0
@@ -235,8 +240,9 @@ class Solver:
         self.buckets = round_buckets(rules, plan.spec)
         self.tree = betting_tree(rules)
         self.layout = plan_layout(plan)
-        self.regrets = np.zeros(table_size(plan), np.float32)
-        self.average = np.zeros(table_size(plan), np.float32)
+        size = table_size(plan)
+        self.regrets = np.zeros(size, np.float32)
+        self.average = np.zeros(size, np.float32)
         self.epochs = 0
         self.iterations = 0
         self.seconds = 0.0
