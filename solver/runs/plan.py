@@ -15,14 +15,13 @@ from dataclasses import dataclass
 
 from solver.abstractions.dudo_recall.graph import graph_bounds, recall_estimate, recall_seconds
 from solver.abstractions.dudo_recall.solve import REAL_GAME_NODES
-from solver.abstractions.holdem.betting_tree import Layout, betting_tree
 from solver.abstractions.holdem.percentiles import (
     HIST_BINS,
     HIST_KIND,
     _cache_path,
     check_rules,
 )
-from solver.abstractions.holdem.sampled_cfr import Plan
+from solver.abstractions.holdem.sampled_cfr import Plan, opponent_layout, plan_layout, table_size
 from solver.algorithms.solve import memory_estimate
 from solver.cards.strength import _cache_folder
 from solver.engine import memory, progress
@@ -149,12 +148,9 @@ def hulhe_plan(plan: Plan, workers: int, *, minutes: float, epochs: int | None,
     epochs or `minutes` (``python -m solver hulhe``)."""
     rules = plan.rules
     streets = check_rules(rules)
-    layouts = [Layout.of(betting_tree(rules), tuple(
-        [streets.indexer(0).size] + [streets.indexer(r).size if k is None else k
-                                     for r, k in enumerate(spec.k, 1)]))
-        for spec in (plan.spec, plan.opponent) if spec is not None]
-    layout = layouts[0]
-    table = 4 * sum(each.size for each in layouts)  # float32: the bot's, then the opponent's
+    layout, fine = plan_layout(plan), opponent_layout(plan)  # sized without making buckets
+    layouts = [layout] if fine is None else [layout, fine]
+    table = 4 * table_size(plan)  # float32: the bot's tables, then the opponent's
     river = streets.indexer(streets.last).size
     # The driver keeps regrets and average and gets each worker's two tables back; a worker
     # copies the regrets and fills an average; the tables and buckets are built once (the

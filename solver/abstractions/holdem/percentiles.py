@@ -203,14 +203,24 @@ def round_codes(rules: HoldemRules, round_: int, k: int | None, metric: str = KI
     return codes
 
 
-@cache
-def round_buckets(rules: HoldemRules, spec: PercentileSpec) -> tuple[RoundBuckets, ...]:
-    """Every round's buckets under `spec` (the first round's classes, then ``k`` per round)."""
+def round_bucket_counts(rules: HoldemRules, spec: PercentileSpec) -> tuple[int, ...]:
+    """How many buckets each round has under `spec` (the first round's classes, then ``k``,
+    or every class apart where ``k`` is None), known without making the buckets: what a
+    table's size and a dry run's plan need."""
     streets = check_rules(rules)
     if len(spec.k) != rules.num_rounds - 1:
         raise ValueError(f"{rules.spec} has {rules.num_rounds} rounds: k needs "
                          f"{rules.num_rounds - 1} entries (one per round after the first), "
                          f"not {len(spec.k)}")
+    return tuple(streets.indexer(r).size if k is None else k
+                 for r, k in enumerate((None, *spec.k)))
+
+
+@cache
+def round_buckets(rules: HoldemRules, spec: PercentileSpec) -> tuple[RoundBuckets, ...]:
+    """Every round's buckets under `spec` (the first round's classes, then ``k`` per round)."""
+    streets = check_rules(rules)
+    counts = round_bucket_counts(rules, spec)
     out = []
     # Reported to a background build's status and log only: minutes the first time, then
     # read from the cache at once.
@@ -220,7 +230,7 @@ def round_buckets(rules: HoldemRules, spec: PercentileSpec) -> tuple[RoundBucket
             k = None if r == 0 else spec.k[r - 1]
             indexer = streets.indexer(r)
             codes = round_codes(rules, r, k, spec.metric)
-            out.append(RoundBuckets(indexer, codes, indexer.size if k is None else k))
+            out.append(RoundBuckets(indexer, codes, counts[r]))
             bar.update(1)
     return tuple(out)
 

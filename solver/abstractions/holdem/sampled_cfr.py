@@ -62,7 +62,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from solver.abstractions.holdem.betting_tree import Layout, betting_tree, legal_mask
-from solver.abstractions.holdem.percentiles import PercentileSpec, RoundBuckets, round_buckets
+from solver.abstractions.holdem.percentiles import (
+    PercentileSpec,
+    RoundBuckets,
+    round_bucket_counts,
+    round_buckets,
+)
 from solver.abstractions.holdem.public_kernel import run_public
 from solver.abstractions.holdem.sampled_kernel import SLOTS, Cards, run_iterations
 from solver.cards.cache import cache_dir, source_digest
@@ -157,9 +162,9 @@ class Plan:
 
 
 def plan_layout(plan: Plan) -> Layout:
-    """The tables of `plan`'s solve, in the order its algorithm reads them."""
-    buckets = round_buckets(plan.rules, plan.spec)
-    return Layout.of(betting_tree(plan.rules), tuple(b.count for b in buckets),
+    """The tables of `plan`'s solve, in the order its algorithm reads them (sized from the
+    spec: the buckets themselves are not made)."""
+    return Layout.of(betting_tree(plan.rules), round_bucket_counts(plan.rules, plan.spec),
                      by_row=plan.algorithm == "pcs")
 
 
@@ -176,8 +181,8 @@ def opponent_layout(plan: Plan) -> Layout | None:
     then in seat 0; the bot's tables get the other seat's rows from each walk."""
     if plan.opponent is None:
         return None
-    buckets = round_buckets(plan.rules, plan.opponent)
-    layout = Layout.of(betting_tree(plan.rules), tuple(b.count for b in buckets), by_row=True)
+    layout = Layout.of(betting_tree(plan.rules), round_bucket_counts(plan.rules, plan.opponent),
+                       by_row=True)
     return Layout(layout.tree, layout.buckets, layout.starts + plan_layout(plan).size, True)
 
 

@@ -12,6 +12,7 @@ from solver.abstractions.holdem.percentiles import (
     PercentileSpec,
     check_rules,
     first_round_names,
+    round_bucket_counts,
     round_buckets,
 )
 from solver.cards.strength import ehs_tables
@@ -45,6 +46,19 @@ def test_buckets_are_percentiles_of_the_deals_ordered_by_strength() -> None:
             assert share == pytest.approx(np.full(k, 1 / k), abs=0.35 / k)
         else:  # the last round's strengths tie often (the board plays): cuts fall between
             assert share.max() < 1.6 / k and share.min() > 0.5 / k
+
+
+def test_the_counts_are_known_before_the_buckets_are_made() -> None:
+    """`round_bucket_counts`, which sizes tables and dry runs without making buckets, says
+    what the made buckets count, every class apart included; a spec of the wrong length is a
+    clear error."""
+    for spec in (PercentileSpec((4, 8)), PercentileSpec((None, 3))):
+        assert round_bucket_counts(SMALL, spec) == tuple(
+            r.count for r in round_buckets(SMALL, spec))
+    assert round_bucket_counts(SMALL, PercentileSpec((None, 3)))[1] == check_rules(
+        SMALL).indexer(1).size
+    with pytest.raises(ValueError, match="k needs 2 entries"):
+        round_bucket_counts(SMALL, PercentileSpec((4,)))
 
 
 def test_keys_of_real_positions() -> None:
