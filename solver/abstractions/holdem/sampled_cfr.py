@@ -149,6 +149,17 @@ class Plan:
                 + self.against)
 
     @property
+    def key(self) -> tuple[object, ...]:
+        """What tells this solve from another: a checkpoint of another key is not resumed,
+        and the default checkpoint's name digests it.  (Chance sampling with its linear
+        schedule, the first plan there was, writes no algorithm, so its old checkpoints
+        still resume.)"""
+        return (self.game, self.spec.descriptor, self.iterations_per_epoch, self.seed) + (
+            () if (self.algorithm, self.schedule) == ("cs", "linear")
+            else (self.algorithm, self.schedule)) + (
+            () if self.opponent is None else (self.opponent.descriptor,))
+
+    @property
     def against(self) -> str:
         """`` against `` and the opponent's buckets when it has its own, else empty."""
         return "" if self.opponent is None else f" against {self.opponent.descriptor}"
@@ -310,7 +321,7 @@ class Solver:
             np.savez(f, regrets=self.regrets, average=self.average,
                      counters=np.array([self.epochs, self.iterations]),
                      seconds=np.array([self.seconds]), values=np.array(self.values),
-                     plan=np.array(repr(self._plan_key())))
+                     plan=np.array(repr(self.plan.key)))
         temporary.replace(path)
 
     def load_checkpoint(self, path: Path) -> bool:
@@ -318,7 +329,7 @@ class Solver:
         if not path.exists():
             return False
         with np.load(path) as saved:
-            if str(saved["plan"]) != repr(self._plan_key()):
+            if str(saved["plan"]) != repr(self.plan.key):
                 raise ValueError(f"{path} is a checkpoint of another solve ({saved['plan']}); "
                                  f"delete it or pass another --checkpoint")
             self.regrets = saved["regrets"].astype(np.float32)
@@ -327,12 +338,6 @@ class Solver:
             self.seconds = float(saved["seconds"][0])
             self.values = [float(v) for v in saved["values"]]
         return True
-
-    def _plan_key(self) -> tuple[object, ...]:
-        p = self.plan
-        return (p.game, p.spec.descriptor, p.iterations_per_epoch, p.seed) + (
-            () if p.algorithm == "cs" else (p.algorithm, p.schedule)) + (
-            () if p.opponent is None else (p.opponent.descriptor,))
 
 
 # --- running: in this process or on Dask -------------------------------------------------------
@@ -435,8 +440,5 @@ def worker_count(client: Any) -> int:
 def default_checkpoint(plan: Plan) -> Path:
     """Where a solve of `plan` is checkpointed by default: in the solver cache, under a digest
     of this module's code and the plan (a checkpoint of other code is never resumed)."""
-    digest = source_digest(__file__, extra=(plan.game, plan.spec.descriptor,
-                                            plan.iterations_per_epoch, plan.seed,
-                                            plan.algorithm, plan.schedule)
-                            + (() if plan.opponent is None else (plan.opponent.descriptor,)))
+    digest = source_digest(__file__, extra=plan.key)
     return cache_dir() / f"{plan.game}-cscfr-{digest}.npz"

@@ -7,6 +7,7 @@ import json
 import os
 import signal
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,13 @@ from solver.abstractions import abstraction_for
 from solver.abstractions.holdem.betting_tree import betting_tree
 from solver.abstractions.holdem.bot import HulheBot, table_of
 from solver.abstractions.holdem.percentiles import PercentileSpec
-from solver.abstractions.holdem.sampled_cfr import Plan, Solver, _worker_epoch, run
+from solver.abstractions.holdem.sampled_cfr import (
+    Plan,
+    Solver,
+    _worker_epoch,
+    default_checkpoint,
+    run,
+)
 from solver.abstractions.holdem.sampled_kernel import DECISION, FOLDED, SHOWDOWN
 from solver.algorithms.exploitability import evaluate, exploitability
 from solver.algorithms.policy import uniform_policy
@@ -139,6 +146,11 @@ def test_resuming_a_checkpoint_goes_on_as_if_never_stopped(tmp_path: Path) -> No
     other = Solver(Plan(game="holdem-mini", spec=PercentileSpec((None,)), seed=4, algorithm="cs"))
     with pytest.raises(ValueError, match="checkpoint of another solve"):
         other.load_checkpoint(checkpoint)
+    # Another schedule is another solve, chance sampling's too.
+    plus = Solver(replace(MINI, schedule="plus"))
+    with pytest.raises(ValueError, match="checkpoint of another solve"):
+        plus.load_checkpoint(checkpoint)
+    assert default_checkpoint(plus.plan) != default_checkpoint(MINI)
 
 
 def test_sigterm_checkpoints_like_ctrl_c(tmp_path: Path) -> None:
