@@ -1,8 +1,8 @@
 """``python -m app``: build the strategy store if it is missing, then serve the app.
 
-HOST, PORT, DATABASE_URL, STRATEGY_STORE and SECRET_KEY come from the environment
-(see :mod:`app.config`). ``--workers N`` (default ``$WEB_CONCURRENCY`` or 1) serves with N worker
-processes sharing the database (SQLite or PostgreSQL).
+HOST, PORT, DATABASE_URL, STRATEGY_STORE, SECRET_KEY, FORWARDED_ALLOW_IPS and HTTPS_ONLY come
+from the environment (see :mod:`app.core.config`). ``--workers N`` (default ``$WEB_CONCURRENCY`` or
+1) serves with N worker processes sharing the database (SQLite or PostgreSQL).
 """
 
 from __future__ import annotations
@@ -18,11 +18,17 @@ from collections.abc import Sequence
 
 import uvicorn
 
-from app.config import REPO_ROOT, ConfigError, Settings
+from app.core.config import REPO_ROOT, ConfigError, Settings
+from app.core.serve import HTTP_PROTOCOL
 from app.main import create_app
-from app.serve import HTTP_PROTOCOL
 from solver.runs.build_status import background_games
+from solver.runs.figures import lacking_style
 from strategies import StoreSchemaError, StrategyStore
+
+FIRST_BUILD = ("about three minutes on an idle two-core machine, most of it compiling the "
+               "solver's kernels the first time, and longer on a busy one")
+"""How long ``python -m solver build`` takes on a fresh clone: 161 CPU seconds, 45 once its
+kernels are compiled (measured on a two-core machine)."""
 
 
 def ensure_store(settings: Settings) -> bool:
@@ -40,7 +46,7 @@ def ensure_store(settings: Settings) -> bool:
             path.replace(kept)
             print(f"The strategy store {path} cannot be used ({exc}); it was renamed to "
                   f"{kept.name} and is rebuilt now.", flush=True)
-    print(f"No strategy store at {path}: solving every game first (about 15 seconds; "
+    print(f"No strategy store at {path}: solving the quick games first ({FIRST_BUILD}; "
           "progress below).", flush=True)
     command = [sys.executable, "-m", "solver", "build", "--store", str(path)]
     result = subprocess.run(command, cwd=REPO_ROOT, check=False)
@@ -91,20 +97,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         app.state.engine.dispose()
         print(announcement, flush=True)
         uvicorn.run("app.main:app", host=host, port=port, workers=workers, http=HTTP_PROTOCOL,
-                    log_level="info")
+                    proxy_headers=False, log_level="info")
     else:
-        config = uvicorn.Config(app, host=host, port=port, http=HTTP_PROTOCOL, log_level="info")
+        # proxy_headers=False: the app believes the proxies it is configured to (app.core.origin).
+        config = uvicorn.Config(app, host=host, port=port, http=HTTP_PROTOCOL,
+                                proxy_headers=False, log_level="info")
         AnnouncingServer(config, announcement).run()
     return 0
 
 
 def start_background_build(settings: Settings) -> subprocess.Popen[bytes] | None:
-    """Build the strategies that take long (the lobby's games beyond `solver build`'s) in a
-    process of their own at a lower priority, while the app serves the games that are ready;
-    the lobby shows its progress. It stops with the app (same process group) and carries on
-    from where it stopped at the next start. None if there is nothing to build."""
+    """Build the strategies that take long (the lobby's games beyond `solver build`'s), and the
+    style figures a store of an earlier version lacks, in a process of their own at a lower
+    priority, while the app serves the games that are ready; the lobby shows its progress.
+    It stops with the app (same process group) and carries on from where it stopped at the
+    next start. None if there is nothing to build."""
     games = background_games(str(settings.strategy_store))
-    if not games:
+    figures = lacking_style(str(settings.strategy_store))
+    if not games and not figures:
         return None
     log_path = settings.data_dir / "build.log"
     settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -113,9 +123,14 @@ def start_background_build(settings: Settings) -> subprocess.Popen[bytes] | None
     with open(log_path, "ab") as log:
         process = subprocess.Popen(command, cwd=REPO_ROOT, stdout=log, stderr=subprocess.STDOUT,
                                    preexec_fn=lambda: os.nice(10))
-    print(f"Building {', '.join(games)} in the background (the lobby shows how far it has "
-          f"come; the log is {log_path}); the other games can be played meanwhile.",
-          flush=True)
+    if figures:
+        print(f"Working out the style figures of {', '.join(figures)} in the background (a "
+              f"store of an earlier version has none; the profile shows them once they are "
+              f"ready; the log is {log_path}).", flush=True)
+    if games:
+        print(f"Building {', '.join(games)} in the background (the lobby shows how far it "
+              f"has come; the log is {log_path}); the other games can be played meanwhile.",
+              flush=True)
     return process
 
 

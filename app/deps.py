@@ -10,7 +10,7 @@ import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, TypeVar
+from typing import Annotated, Concatenate, ParamSpec, TypeVar
 
 from fastapi import BackgroundTasks, Depends, Path, Request
 from fastapi.concurrency import run_in_threadpool
@@ -18,18 +18,20 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session, sessionmaker
 
 from app import services
-from app.config import Settings
+from app.core.config import Settings
 from app.schemas import HandReplay, HandView
-from app.services import Bot, OwnerAccess, StrategySource, TokenAccess, analysis
-from app.services.bot import valuers_of
+from app.services import Bot, OwnerAccess, StrategySource, TokenAccess
+from app.services.analysis import analyse
+from app.services.bots.bot import valuers_of
 from solver.games import game_names
 
 T = TypeVar("T")
+P = ParamSpec("P")
 H = TypeVar("H", HandView, HandReplay)
 
 OWNER_KEY = "owner"
 SESSION_ID_KEY = "sid"
-"""The signed-in session's id in the cookie (`app.services.accounts`)."""
+"""The signed-in session's id in the cookie (`app.services.players.accounts`)."""
 
 
 async def get_settings(request: Request) -> Settings:
@@ -75,7 +77,10 @@ class Backend:
     On SQLite (`inline`) the work runs right on the event loop: it is local, CPU-bound and
     takes a millisecond or two, so the requests of a worker simply run one after the other,
     which is what the GIL makes of them anyway. A database across a network (PostgreSQL)
-    would stall the loop while it waits, so there the work goes to the thread pool."""
+    would stall the loop while it waits, so there the work goes to the thread pool; so does
+    every request while a stored solve is not warm yet, or while a bot computes its strategy
+    at play time (`StrategySource.light`): a request that takes long then holds up only
+    itself, never ``/healthz`` nor the other players."""
 
     sessions: sessionmaker[Session]
     source: StrategySource
@@ -84,7 +89,8 @@ class Backend:
     inline: bool
     tasks: BackgroundTasks | None = None
     """The request's background tasks: a finished hand's analysis is computed there, after
-    the answer is sent, where it takes longer than a request should (`app.services.analysis`)."""
+    the answer is sent, where it takes longer than a request should
+    (`app.services.analysis.analyse`)."""
 
     async def run(self, work: Callable[[Session], T]) -> T:
         """``work(session)``, on the event loop or in the thread pool; the session is
@@ -93,12 +99,18 @@ class Backend:
             return self.run_here(work)
         return await run_in_threadpool(self.run_here, work)
 
+    async def call(self, service: Callable[Concatenate[Session, P], T], /, *args: P.args,
+                   **kwargs: P.kwargs) -> T:
+        """``service(session, *args, **kwargs)``, run as :meth:`run` runs its work: what a
+        route that makes one service call awaits (several calls in one session: :meth:`run`)."""
+        return await self.run(lambda session: service(session, *args, **kwargs))
+
     def analyse(self, match_id: str) -> None:
         """Have the match's hands that wait for their analysis analysed once the answer is
         sent (nothing if the bot has no value functions)."""
         valuers = valuers_of(self.bot)
         if valuers is not None and self.tasks is not None:
-            self.tasks.add_task(analysis.analyse_match, self.sessions, valuers, match_id)
+            self.tasks.add_task(analyse.analyse_match, self.sessions, valuers, match_id)
 
     def analysed(self, view: H) -> H:
         """`view` (a hand's view or replay), with its hand's analysis under way if pending."""
@@ -117,7 +129,8 @@ async def get_backend(request: Request, rng: Annotated[random.Random, Depends(ge
                       tasks: BackgroundTasks) -> Backend:
     state = request.app.state
     return Backend(state.sessionmaker, state.strategies, state.bot, rng,
-                   inline=state.engine.dialect.name == "sqlite", tasks=tasks)
+                   inline=state.engine.dialect.name == "sqlite" and state.strategies.light(),
+                   tasks=tasks)
 
 
 async def optional_bearer(request: Request) -> str | None:

@@ -14,7 +14,8 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
@@ -23,31 +24,63 @@ from starlette.types import ASGIApp
 from app.api import errors
 from app.api.main import API_TAGS, api_router
 from app.api.routes import health
-from app.config import REPO_ROOT, Settings
-from app.db import WalCheckpointer, create_tables, make_engine, make_sessionmaker
-from app.security import BodySizeLimitMiddleware, SecurityHeadersMiddleware
-from app.services import StoredStrategyBot, StrategySource, forfeits
-from app.services.warm import warm
+from app.core.config import REPO_ROOT, Settings
+from app.core.origin import RelativeRedirectsMiddleware, believing_proxies
+from app.core.security import (
+    BodySizeLimitMiddleware,
+    SecurityHeadersMiddleware,
+    content_security_policy,
+)
+from app.db.engine import WalCheckpointer, create_tables, make_engine, make_sessionmaker
+from app.services import StoredStrategyBot, StrategySource
+from app.services.bots.warm import keep_warm
+from app.services.play import forfeits
 from app.web import errors as web_errors
+from app.web.charts import SVG_CSS
 from app.web.routes import router as pages_router
+from app.web.templating import templates
 
 log = logging.getLogger("app")
 
 API_PREFIX = "/api/v1"
+OPENAPI_PATH = "/openapi.json"
 SESSION_COOKIE = "solved_bots_session"
 STATIC_DIR = REPO_ROOT / "static"
 HTMX_DIR = REPO_ROOT / "node_modules" / "htmx.org" / "dist"
 SWAGGER_UI_DIR = REPO_ROOT / "node_modules" / "swagger-ui-dist"
+CONTENT_SECURITY_POLICY = content_security_policy(inline_styles=[SVG_CSS])
+"""The policy of every answer: nothing inline except the charts' style block."""
 """Swagger UI for ``/docs`` (app/web/routes/docs.py), from npm like htmx: FastAPI's own docs
 pages load it from a CDN, which a machine without network cannot reach."""
 
 
 class SolvedBotsApp(FastAPI):
-    """FastAPI with the security headers (app.security) around everything, Starlette's own
-    500 answers included (its error middleware is outside any middleware added to the app)."""
+    """FastAPI with the security headers (app.core.security) and relative redirects
+    (app.core.origin) around everything, Starlette's own answers included (its error
+    middleware is outside any middleware added to the app), outermost the configured proxies'
+    forwarded headers, and its OpenAPI schema generated once, off the event loop
+    (`serve_openapi`)."""
+
+    _openapi_lock = threading.Lock()
 
     def build_middleware_stack(self) -> ASGIApp:
-        return SecurityHeadersMiddleware(super().build_middleware_stack())
+        settings: Settings = self.state.settings
+        stack = SecurityHeadersMiddleware(
+            RelativeRedirectsMiddleware(super().build_middleware_stack()), CONTENT_SECURITY_POLICY)
+        return believing_proxies(stack, settings.forwarded_allow_ips)
+
+    def openapi(self) -> dict[str, Any]:
+        with self._openapi_lock:
+            return super().openapi()
+
+    def serve_openapi(self, path: str = OPENAPI_PATH) -> None:
+        """Serve the schema at `path` from the thread pool: generating it takes a second or
+        two, which FastAPI's own route spends on the event loop."""
+
+        async def schema(_request: Request) -> Response:
+            return JSONResponse(await run_in_threadpool(self.openapi))
+
+        self.add_route(path, schema, include_in_schema=False)
 
 
 def freeze_startup_objects() -> None:
@@ -60,7 +93,7 @@ def freeze_startup_objects() -> None:
 
 
 def settle_forfeits(app: FastAPI) -> None:
-    """Settle the hands left unfinished too long (`app.services.forfeits`); every worker does
+    """Settle the hands left unfinished too long (`app.services.play.forfeits`); every worker does
     at start, and the hands' version guard settles each exactly once."""
     state = app.state
     try:
@@ -73,19 +106,33 @@ def settle_forfeits(app: FastAPI) -> None:
         log.exception("settling the forfeits at start-up failed; they are settled when read")
 
 
+def prepare(app: FastAPI) -> None:
+    """What the first request of a kind would otherwise pay for on the event loop, done in a
+    thread once the app answers, as the strategies are warmed (`start_warming`): the pages'
+    templates (compiled on first use: 0.7 s of CPU in all) and the OpenAPI schema (a second or
+    two to generate)."""
+    for name in templates.env.list_templates(extensions=["html"]):
+        templates.env.get_template(name)
+    app.openapi()
+
+
 def start_warming(app: FastAPI, source: StrategySource, stop: threading.Event
                   ) -> threading.Thread | None:
-    """Warm the stored strategies in a thread once the app answers (`app.services.warm`),
-    with a bot of its own (a test's bot in ``app.state.bot`` is left alone); what it warmed
-    goes to ``app.state.warmed``. Off with ``settings.warm_strategies = False``."""
+    """Warm the stored strategies in a thread once the app answers, then each solve a build
+    stores while it runs (`app.services.bots.warm.keep_warm`), with a bot of its own (a test's bot
+    in ``app.state.bot`` is left alone); what it warmed first goes to ``app.state.warmed``.
+    Off with ``settings.warm_strategies = False``."""
     app.state.warmed = None
     if not app.state.settings.warm_strategies:
         return None
+    source.warming = True
 
-    def run() -> None:
-        app.state.warmed = warm(source, StoredStrategyBot(source), stop=stop)
+    def done(took: dict[str, float]) -> None:
+        app.state.warmed = took
 
-    thread = threading.Thread(target=run, name="warm-strategies", daemon=True)
+    thread = threading.Thread(
+        target=keep_warm, name="warm-strategies", daemon=True,
+        args=(source, StoredStrategyBot(source), stop, done))
     thread.start()
     return thread
 
@@ -99,6 +146,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     source = StrategySource(settings.strategy_store, settings.build_status)
     if (error := source.open()) is not None:
         log.error("starting without strategies (games answer 503 until it is fixed): %s", error)
+    else:
+        for why in source.status().incomplete.values():
+            log.error("starting without a game (it answers 503 until it is fixed): %s", why)
 
     checkpointer = WalCheckpointer(engine) if WalCheckpointer.wanted(engine) else None
 
@@ -109,6 +159,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if checkpointer is not None:
             checkpointer.start()
         stop = threading.Event()
+        if settings.warm_strategies:
+            threading.Thread(target=prepare, args=(app,), name="prepare", daemon=True).start()
         warming = start_warming(app, source, stop)
         yield
         stop.set()
@@ -127,21 +179,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         openapi_tags=API_TAGS,
         docs_url=None,  # served by the pages (app/web/routes/docs.py) from node_modules
         redoc_url=None,
+        openapi_url=None,  # served by serve_openapi
     )
+    app.serve_openapi()
     app.state.settings = settings
     app.state.engine = engine
     app.state.sessionmaker = make_sessionmaker(engine)
     app.state.strategies = source
     app.state.bot = StoredStrategyBot(source)
 
-    # The session cookie is signed, HttpOnly (Starlette always sets it) and SameSite=Lax; it
-    # carries the browser's player id and its CSRF token (app.web.csrf).
+    # The session cookie is signed, HttpOnly (Starlette always sets it), SameSite=Lax and,
+    # when browsers reach the app over HTTPS, Secure; it carries the browser's player id and
+    # its CSRF token (app.web.csrf).
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.secret_key,
         session_cookie=SESSION_COOKIE,
         same_site="lax",
-        https_only=False,
+        https_only=settings.https_only,
     )
     # Added last = outermost (inside SolvedBotsApp's security headers): a too-large body is
     # refused before anything reads it.

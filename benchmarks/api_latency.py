@@ -5,8 +5,8 @@ temporary folder, with the strategy store of ``--store`` / ``$STRATEGY_STORE``),
 random legal actions in random games with httpx and times each ``POST /api/v1/hands/{id}/actions``
 (which includes the bot's replies and their database writes), sequentially::
 
-    PYTHONPATH=. .venv/bin/python benchmarks/api_latency.py            # 1000 timed actions
-    PYTHONPATH=. .venv/bin/python benchmarks/api_latency.py --actions 5000 --json
+    .venv/bin/python -m benchmarks.api_latency            # 1000 timed actions
+    .venv/bin/python -m benchmarks.api_latency --actions 5000 --json
 
 Starting hands is not timed; a warm-up (default 50 actions) runs first and is not counted.
 """

@@ -1,6 +1,6 @@
 """How fast our numba hand evaluator is, on one core, next to the Python evaluators.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/hand_evaluator.py [--hands 20000000] [--repeats 5]
+    .venv/bin/python -m benchmarks.hand_evaluator [--hands 20000000] [--repeats 5]
         [--json]
 
 Ours (`solver.cards.evaluator`) runs inside numba, single-threaded, over uniform random 7-card
@@ -28,13 +28,10 @@ import sys
 import time
 from collections.abc import Callable
 from importlib import metadata
-from pathlib import Path
 
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from solver.cards import evaluator as ev
 from solver.cards.deck import STANDARD

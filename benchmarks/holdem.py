@@ -1,7 +1,7 @@
 """The hold'em family: holdem-mini solved by ours and by OpenSpiel's C++ CFR+ side by side, and
 one exact best response on a member far bigger than OpenSpiel can evaluate.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/holdem.py [--algorithms dcfr,cfr+]
+    .venv/bin/python -m benchmarks.holdem [--algorithms dcfr,cfr+]
         [--max-seconds 3600] [--member 'holdem(numRanks=4,numSuits=4,numBoardCards=0 1 1)']
         [--skip-openspiel] [--json] [--save-json PATH]
 
@@ -34,10 +34,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from vs_openspiel import (
+from benchmarks.vs_openspiel import (
     TARGETS,
     CheckSchedule,
     Run,

@@ -1,7 +1,7 @@
 """The app's own CPU per action, without a server or a client: the ASGI app driven in-process.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/inprocess_cpu.py --actions 2000
-    .venv/bin/py-spy record --format raw -o kuhn.raw -- .venv/bin/python benchmarks/inprocess_cpu.py
+    .venv/bin/python -m benchmarks.inprocess_cpu --actions 2000
+    .venv/bin/py-spy record --format raw -o kuhn.raw -- .venv/bin/python -m benchmarks.inprocess_cpu
 
 A match is created and hands of ``--game`` are played through ``app(scope, receive, send)``
 (five hands a match, random legal actions, each sent with its ``seq``), on SQLite in a temporary
@@ -23,11 +23,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from fastapi import FastAPI
 
-from app.config import Settings
+from app.core.config import Settings
 from app.main import create_app
 from strategies import default_store_path
 

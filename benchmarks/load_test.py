@@ -6,14 +6,15 @@ workers on 127.0.0.1 on a fresh database in a temporary folder (SQLite unless
 ``--database-url``), runs ``locust --headless`` against it, and prints requests/s, the p50, p95
 and p99 latencies for the action endpoint and overall, and the error count::
 
-    PYTHONPATH=. .venv/bin/python benchmarks/load_test.py --workers 1      # 100 users, 60 s
-    PYTHONPATH=. .venv/bin/python benchmarks/load_test.py --workers 2 --users 100 --time 60s
-    PYTHONPATH=. .venv/bin/python benchmarks/load_test.py --workers 2 --json
+    .venv/bin/python -m benchmarks.load_test --workers 1      # 100 users, 60 s
+    .venv/bin/python -m benchmarks.load_test --workers 2 --users 100 --time 60s
+    .venv/bin/python -m benchmarks.load_test --workers 2 --json
 
 The players are locust ``FastHttpUser``s (geventhttpclient): the load generator shares the two
 cores with the server, and its own CPU time per request is a fraction of ``HttpUser``'s
 (requests), so less of what is measured is the client. ``--loop`` and ``--http`` pick uvicorn's
-event loop and HTTP protocol (default: uvloop if installed, and :data:`app.serve.HTTP_PROTOCOL`).
+event loop and HTTP protocol (default: uvloop if installed, and
+:data:`app.core.serve.HTTP_PROTOCOL`).
 
 Each player waits ``--think`` seconds (uniform, default 0.5-1.5) between two requests, as a
 player (or a bot client) does between moves; ``--think 0`` measures saturation instead. The
@@ -152,7 +153,7 @@ def free_port() -> int:
 def start_server(port: int, workers: int, env: dict[str, str], log: Path,
                  timeout: float = 120.0, http: str | None = None,
                  loop: str = "auto") -> subprocess.Popen[bytes]:
-    from app.serve import HTTP_PROTOCOL  # not at the top: locust imports this file too
+    from app.core.serve import HTTP_PROTOCOL  # not at the top: locust imports this file too
 
     command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
                "--port", str(port), "--workers", str(workers), "--log-level", "info",
@@ -263,7 +264,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                        "--host", f"http://127.0.0.1:{ports[0]}",
                        "--csv", str(prefix), "--only-summary", "--stop-timeout", "10",
                        "--loglevel", "WARNING", *(["--reset-stats"] if args.steady else [])]
-            from profile_serving import process_tree_cpu  # not at the top: as above
+            from benchmarks.profile_serving import process_tree_cpu  # not at the top: as above
 
             cpu_before = cpu_times()
             load_before = os.getloadavg()
@@ -359,7 +360,7 @@ def main(argv: list[str] | None = None) -> int:
                                         "strategies/strategies.sqlite)")
     parser.add_argument("--loop", default="auto", choices=("auto", "asyncio", "uvloop"),
                         help="uvicorn's event loop (auto: uvloop if installed)")
-    parser.add_argument("--http", help="uvicorn's HTTP protocol (default: app.serve's)")
+    parser.add_argument("--http", help="uvicorn's HTTP protocol (default: app.core.serve's)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
     parse_think(args.think)

@@ -1,7 +1,7 @@
 """What reading a match's results costs as the match grows: size and latency of
 ``GET /api/v1/matches/{id}`` after 10, 1,000 and 10,000 finished hands.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/match_read.py [--hands 10,1000,10000] [--reads 30]
+    .venv/bin/python -m benchmarks.match_read [--hands 10,1000,10000] [--reads 30]
 
 The app runs under uvicorn (one worker, SQLite) in a subprocess; the finished hands are written
 straight into its database through the app's own hand store, each finishing the way a played
@@ -14,18 +14,15 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import httpx
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from app.db import make_engine, make_sessionmaker
-from app.services import hand_store
-from app.services.hand_store import Finish
+from app.db import hand_store
+from app.db.engine import make_engine, make_sessionmaker
+from app.db.hand_store import Finish
 from strategies import default_store_path
 from tests.app.server import start_server
 

@@ -1,11 +1,11 @@
 """Where a request's time goes: py-spy samples the server while a client drives one path.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/profile_serving.py kuhn          # POST an action
-    PYTHONPATH=. .venv/bin/python benchmarks/profile_serving.py holdem-mini   # hold'em's action
-    PYTHONPATH=. .venv/bin/python benchmarks/profile_serving.py match         # GET, 10,000 hands
-    PYTHONPATH=. .venv/bin/python benchmarks/profile_serving.py play-page     # /play/{game}
-    PYTHONPATH=. .venv/bin/python benchmarks/profile_serving.py table-page    # /matches/{id}
-    PYTHONPATH=. .venv/bin/python benchmarks/profile_serving.py startup       # exec to /healthz
+    .venv/bin/python -m benchmarks.profile_serving kuhn          # POST an action
+    .venv/bin/python -m benchmarks.profile_serving holdem-mini   # hold'em's action
+    .venv/bin/python -m benchmarks.profile_serving match         # GET, 10,000 hands
+    .venv/bin/python -m benchmarks.profile_serving play-page     # /play/{game}
+    .venv/bin/python -m benchmarks.profile_serving table-page    # /matches/{id}
+    .venv/bin/python -m benchmarks.profile_serving startup       # exec to /healthz
     ... --out benchmarks/profiles/NAME.txt --seconds 20 --top 15
 
 ``uvicorn app.main:app`` (one worker, SQLite in a temporary folder) runs under ``py-spy record``
@@ -37,12 +37,10 @@ from pathlib import Path
 import httpx
 import psutil
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from app.db import make_engine, make_sessionmaker
-from app.serve import HTTP_PROTOCOL
-from app.services import hand_store
-from app.services.hand_store import Finish
+from app.core.serve import HTTP_PROTOCOL
+from app.db import hand_store
+from app.db.engine import make_engine, make_sessionmaker
+from app.db.hand_store import Finish
 from strategies import default_store_path
 from tests.app.server import free_port
 
@@ -60,7 +58,7 @@ def py_spy() -> str:
 
 
 def short(frame: str) -> str:
-    """``act (/repo/app/services/play.py:95)`` -> ``act (app/services/play.py)``."""
+    """``act (/repo/app/services/play.py:95)`` -> ``act (app/services/play/hands.py)``."""
     match = _FRAME.match(frame)
     if match is None:
         return frame

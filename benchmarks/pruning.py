@@ -1,6 +1,6 @@
 """The same CFR schedule with and without pruning (`solver.engine.pruning`), in one run.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/pruning.py [--games leduc,dudo,dudo-1v2,dudo-2v1]
+    .venv/bin/python -m benchmarks.pruning [--games leduc,dudo,dudo-1v2,dudo-2v1]
         [--algorithm auto] [--target 1e-4] [--json] [--save-json PATH]
 
 For each game: `solver.algorithms.solve.solve` to the target (its checkpoints: every iteration
@@ -19,8 +19,6 @@ import os
 import sys
 import time
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from solver.algorithms.solve import resolve_algorithm, solve
 from solver.engine.compile import compile_game

@@ -1,8 +1,8 @@
 """Server CPU per action and per read, two checkouts in turns: the figure that survives a busy
 machine.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/request_cpu.py                      # this tree
-    PYTHONPATH=. .venv/bin/python benchmarks/request_cpu.py --against ../main --rounds 4
+    .venv/bin/python -m benchmarks.request_cpu                      # this tree
+    .venv/bin/python -m benchmarks.request_cpu --against ../main --rounds 4
 
 Each run starts ``uvicorn app.main:app`` (one worker, SQLite in a temporary folder) from one
 checkout, lets ``--clients`` threads play ``--game`` over keep-alive connections (a new match
@@ -34,11 +34,7 @@ from typing import Any
 
 import httpx
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from profile_serving import fill_match, process_tree_cpu, wait_healthy
-
+from benchmarks.profile_serving import fill_match, process_tree_cpu, wait_healthy
 from strategies import default_store_path
 from tests.app.server import free_port
 
@@ -103,7 +99,7 @@ def one_run(tree: Path, args: argparse.Namespace) -> dict[str, Any]:
                "APP_DATA_DIR": str(tmp / "data")}
         command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
                    "--port", str(port), "--workers", "1", "--log-level", "warning",
-                   "--no-access-log", "--http", "app.serve:NoDelayHttpToolsProtocol"]
+                   "--no-access-log", "--http", "app.core.serve:NoDelayHttpToolsProtocol"]
         server = subprocess.Popen(command, cwd=tree, env=env, start_new_session=True)
         url = f"http://127.0.0.1:{port}"
         found: dict[str, Any] = {"tree": str(tree), "load_average": os.getloadavg()[0]}

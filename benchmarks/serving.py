@@ -1,9 +1,9 @@
-"""The serving benchmark of issue 23: load, reads, start-up, in one table.
+"""The web app under load: load, reads, start-up, in one table.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/serving.py                  # about 8 minutes
-    PYTHONPATH=. .venv/bin/python benchmarks/serving.py --time 20s --parts load
-    PYTHONPATH=. .venv/bin/python benchmarks/serving.py --json-out results.json
-    PYTHONPATH=. .venv/bin/python benchmarks/serving.py --against ../main --rounds 3
+    .venv/bin/python -m benchmarks.serving                  # about 8 minutes
+    .venv/bin/python -m benchmarks.serving --time 20s --parts load
+    .venv/bin/python -m benchmarks.serving --json-out results.json
+    .venv/bin/python -m benchmarks.serving --against ../main --rounds 3
 
 * **load**: `load_test.py` (locust, headless, ``FastHttpUser``s with no think time) with
   ``--users`` players of one game at a time (``--games``, default Kuhn and holdem-mini)
@@ -40,17 +40,13 @@ from typing import Any
 
 import httpx
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from profile_serving import (
+from benchmarks.profile_serving import (
     fill_match,
     process_tree_cpu,
     server_command,
     server_env,
     wait_healthy,
 )
-
 from strategies import default_store_path
 from tests.app.server import free_port
 
@@ -67,7 +63,7 @@ def load_runs(args: argparse.Namespace) -> list[dict[str, Any]]:
     runs = []
     for game in args.games.split(","):
         for workers in (int(w) for w in args.workers.split(",")):
-            command = [sys.executable, str(REPO_ROOT / "benchmarks" / "load_test.py"),
+            command = [sys.executable, "-m", "benchmarks.load_test",
                        "--workers", str(workers), "--users", str(args.users), "--spawn-rate",
                        str(args.users), "--time", args.time, "--think", "0", "--games", game,
                        "--store", str(args.store), "--json"]
@@ -192,7 +188,7 @@ def against(args: argparse.Namespace) -> int:
     for _ in range(args.rounds):
         for name, tree in trees.items():
             with tempfile.NamedTemporaryFile(suffix=".json") as out:
-                command = [sys.executable, str(tree / "benchmarks" / "serving.py"), "--parts",
+                command = [sys.executable, "-m", "benchmarks.serving", "--parts",
                            args.parts, "--games", args.games, "--workers", args.workers,
                            "--users", str(args.users), "--time", args.time, "--hands",
                            str(args.hands), "--reads", str(args.reads), "--settle",

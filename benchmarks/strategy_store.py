@@ -1,6 +1,6 @@
 """Strategy store lookups at Dudo's size: what one bot decision costs in the store.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/strategy_store.py
+    .venv/bin/python -m benchmarks.strategy_store
 
 Saves 24,576 infosets shaped like Dudo's, then times 10,000 random ``infoset()`` lookups (the
 first time each, repeated, by solve id, after ``strategy()`` has decoded the whole solve) and a
@@ -10,12 +10,9 @@ page of the explorer.
 from __future__ import annotations
 
 import random
-import sys
 import tempfile
 import time
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from strategies import StrategyStore, TracePoint
 from tests.strategies.test_store import DUDO_INFOSETS, _dudo_like_strategy

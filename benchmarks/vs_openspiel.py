@@ -1,6 +1,6 @@
 """Our full-width CFR against OpenSpiel's C++ CFR+, measured in one process, one run.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/vs_openspiel.py [--games leduc,dudo]
+    .venv/bin/python -m benchmarks.vs_openspiel [--games leduc,dudo]
         [--algorithm dcfr|cfr|cfr+|lcfr|pcfr+|all] [--max-seconds 400] [--dense] [--json]
         [--save-json PATH]
 
@@ -26,8 +26,6 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from importlib import metadata
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 OPENSPIEL_GAMES = {"kuhn": "kuhn_poker", "leduc": "leduc_poker", "dudo": "liars_dice"}
 TARGETS = (1e-3, 1e-4)

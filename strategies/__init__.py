@@ -4,8 +4,10 @@
   strategy, a public node, a trace point), its errors and its default path;
 * `strategies.models`: the tables; `strategies.schema`: a file opened, created, checked and
   upgraded in place; `strategies.sql`: the rows as SQL and JSON text;
-* `strategies.store`: `StrategyStore`, with what its reads remember (`strategies.memo`);
-* `strategies.tables`: a strategy too big for a row per information set, as quantised tables.
+* `strategies.store`: `StrategyStore`, with what its reads remember (`strategies.memo`) and
+  the explorer's paged reads (`strategies.explore`);
+* `strategies.tables`: a strategy too big for a row per information set, as quantised tables;
+* `strategies.figures`: what a build works out from a solve for the app to read, by name.
 """
 
 from strategies.models import SCHEMA_VERSION

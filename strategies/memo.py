@@ -1,9 +1,13 @@
 """What a strategy store remembers between reads, and when that goes stale.
 
-Everything here is valid for one value of ``PRAGMA data_version`` on the store's lookup
-connection; the value changes whenever any other connection (a pooled one of the same process,
-or another process such as the solver rebuilding the store) commits, and then it is all dropped.
-Not thread-safe: `strategies.store.StrategyStore` calls it with its lock held.
+What a commit can change (the latest solve of each game and opponent, the games, a solve's
+figures) is valid for one value of ``PRAGMA data_version`` on the store's lookup connection; the
+value changes whenever any other connection (a pooled one of the same process, or another process
+such as the solver building a game) commits, and then it is dropped. What belongs to one solve
+(its rows, tables, decoded strategy, counts) never changes: it is kept across commits for the
+solves still the latest of their game or opponent, so that a build storing one game leaves the
+other games' reads as warm as they were. Not thread-safe: `strategies.store.StrategyStore` calls
+it with its lock held.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import OrderedDict
+from typing import Any
 
 from strategies import sql
 from strategies.records import InfosetStrategy, SolveInfo
@@ -37,11 +42,16 @@ class Memo:
         self.labels: dict[str, tuple[str, ...]] = {}
         """JSON text of an action list -> decoded labels (few distinct lists per game)"""
         self.tables: dict[int, TableStrategy | None] = {}
-        """solve id -> its strategy tables (None: a solve stored as rows)"""
+        """solve id -> its strategy tables (None: a solve stored as rows), decoded by
+        `strategies.store.StrategyStore._tables`"""
         self.opponents: dict[str, list[SolveInfo]] = {}
         """game -> the newest solve of each of its exploitable opponents"""
         self.games: list[str] | None = None
         """the games with a solve, sorted (the lobby asks on every new match)"""
+        self.figures: dict[int, dict[str, Any]] = {}
+        """solve id -> its figures (`strategies.figures`), decoded"""
+        self.counts: dict[tuple[str, int], int] = {}
+        """(table, solve id) -> the solve's rows in it"""
 
     def clear(self) -> None:
         """Forget everything (the decoded action lists only when they are many)."""
@@ -54,14 +64,30 @@ class Memo:
         self.tables.clear()
         self.opponents.clear()
         self.games = None
+        self.figures.clear()
+        self.counts.clear()
         if len(self.labels) > 10_000:
             self.labels.clear()
 
+    def changed(self) -> None:
+        """A commit: forget what it can have changed, and what belongs to a solve that is no
+        longer the latest of its game or opponent (replaced or deleted)."""
+        keep = {row[0] for row in self.lookup.execute(sql.SELECT_LATEST_IDS)}
+        self.latest.clear()
+        self.opponents.clear()
+        self.games = None
+        self.figures.clear()
+        for cache in (self.solves, self.seen, self.infos, self.tables, self.game_of):
+            for sid in [sid for sid in cache if sid not in keep]:
+                del cache[sid]
+        self.counts = {k: v for k, v in self.counts.items() if k[1] in keep}
+
     def revalidate(self) -> None:
-        """Forget everything if another connection has committed since the last call."""
+        """Take in the commits of other connections since the last call (`changed`)."""
         version = self.lookup.execute("PRAGMA data_version").fetchone()[0]
         if version != self.data_version:
-            self.clear()
+            if self.data_version is not None:
+                self.changed()
             self.data_version = version
 
     def solve_id(self, game: str, solve_id: int | None, opponent: str = "") -> int | None:
@@ -85,15 +111,13 @@ class Memo:
             raise KeyError(f"solve {solve_id} is a solve of {owner!r}, not of {game!r}")
         return solve_id
 
-    def table(self, sid: int) -> TableStrategy | None:
-        """The tables of solve `sid`, decoded on first use."""
-        if sid in self.tables:
-            return self.tables[sid]
-        rows = self.lookup.execute(sql.SELECT_BLOBS, (sid,)).fetchall()
-        table = TableStrategy.from_blobs({name: bytes(data) for name, data in rows}) if rows \
-            else None
-        self.tables[sid] = table
-        return table
+    def figures_of(self, sid: int) -> dict[str, Any]:
+        """The figures of solve `sid`, decoded on first use."""
+        known = self.figures.get(sid)
+        if known is None:
+            rows = self.lookup.execute(sql.SELECT_FIGURES, (sid,)).fetchall()
+            known = self.figures[sid] = {name: json.loads(data) for name, data in rows}
+        return known
 
     def decode_labels(self, text: str) -> tuple[str, ...]:
         """Decoded action list, shared between infosets."""

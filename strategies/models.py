@@ -1,8 +1,9 @@
 """SQLAlchemy ORM schema of the strategy store.
 
 The schema is versioned by ``SCHEMA_VERSION``, stored in the ``meta`` table under the key
-``schema_version``. Any change to the tables below must bump it: a store written with another
-version is refused (and has to be rebuilt with ``python -m solver build``).
+``schema_version``. Any change to the tables below must bump it: a store of an older version
+that `strategies.schema` knows how to upgrade in place (`UPGRADABLE_VERSIONS`) is upgraded on
+opening, any other is refused (and has to be rebuilt with ``python -m solver build``).
 """
 
 from __future__ import annotations
@@ -25,12 +26,14 @@ from sqlalchemy import (
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """Version of the table layout below; bump on any incompatible change."""
-UPGRADABLE_VERSIONS = (4, 5)
+UPGRADABLE_VERSIONS = (4, 5, 6)
 """The older layouts a store is upgraded from in place: version 5 only added the `blobs` table
-and `SolveRow.value_ci95`, version 6 `SolveRow.opponent` and `SolveRow.best_reply`, so no solve
-has to be rebuilt (the long ones take hours)."""
+and `SolveRow.value_ci95`, version 6 `SolveRow.opponent` and `SolveRow.best_reply`, version 7
+the `figures` table (taking in the tables of winning chances that version 6 kept in files
+beside the store: `strategies.figures`), so no solve has to be rebuilt (the long ones take
+hours)."""
 
 SCHEMA_VERSION_KEY = "schema_version"
 
@@ -186,3 +189,17 @@ class BlobRow(Base):
     solve_id: Mapped[int] = mapped_column(ForeignKey("solves.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String)
     data: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class FigureRow(Base):
+    """A figure of a solve, computed when it was built, that the app reads instead of working
+    it out on a request (`strategies.figures` names them): the strategy's own style figures,
+    the Dudo match's table of winning chances. JSON, by name."""
+
+    __tablename__ = "figures"
+    __table_args__ = (Index("ux_figures_solve_name", "solve_id", "name", unique=True),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    solve_id: Mapped[int] = mapped_column(ForeignKey("solves.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String)
+    data: Mapped[Any] = mapped_column(JSON)

@@ -4,6 +4,7 @@ file, checked in an existing one, and upgraded in place from the version before.
 from __future__ import annotations
 
 import contextlib
+import logging
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from sqlalchemy import Engine, create_engine, event, insert, inspect, select, up
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError
 
+from strategies.figures import import_side_files
 from strategies.models import (
     SCHEMA_VERSION,
     SCHEMA_VERSION_KEY,
@@ -20,6 +22,8 @@ from strategies.models import (
     MetaRow,
 )
 from strategies.records import BUILD_HINT, ENV_VAR, StoreSchemaError
+
+log = logging.getLogger("strategies")
 
 
 def make_engine(path: Path, busy_timeout: float) -> Engine:
@@ -43,19 +47,42 @@ def make_engine(path: Path, busy_timeout: float) -> Engine:
     return engine
 
 
-def _upgrade(conn: Any, version: int) -> None:
-    """Version 4 or 5 to the current one in place: the new tables, columns and index, nothing
-    rewritten."""
+def _stored_version(conn: Any) -> tuple[str | None, int | None]:
+    """The version as the meta table writes it, and as a number (None if it is not one)."""
+    raw = conn.execute(select(MetaRow.value).where(MetaRow.key == SCHEMA_VERSION_KEY)).scalar()
+    try:
+        return raw, int(raw) if raw is not None else None
+    except ValueError:
+        return raw, None
+
+
+def _upgrade(conn: Any, path: Path) -> tuple[str | None, int | None]:
+    """An older version to the current one in place: the new tables, columns and index, and
+    the files version 6 kept beside the store taken in (`strategies.figures`); nothing
+    rewritten. In one write transaction, so that of several processes opening the store at
+    once one upgrades it and the others find it done."""
+    conn.exec_driver_sql("BEGIN IMMEDIATE")
+    raw, version = _stored_version(conn)
+    if version is None or version not in UPGRADABLE_VERSIONS:
+        conn.rollback()
+        return raw, version
     if version < 5:
         conn.exec_driver_sql("ALTER TABLE solves ADD COLUMN value_ci95 FLOAT")
-    conn.exec_driver_sql("ALTER TABLE solves ADD COLUMN opponent VARCHAR DEFAULT '' NOT NULL")
-    conn.exec_driver_sql("ALTER TABLE solves ADD COLUMN best_reply JSON")
-    conn.exec_driver_sql("CREATE INDEX IF NOT EXISTS ix_solves_game_opponent_created "
-                         "ON solves (game, opponent, created, id)")
-    Base.metadata.create_all(conn)  # the tables that are missing: blobs
+    if version < 6:
+        conn.exec_driver_sql("ALTER TABLE solves ADD COLUMN opponent VARCHAR DEFAULT '' "
+                             "NOT NULL")
+        conn.exec_driver_sql("ALTER TABLE solves ADD COLUMN best_reply JSON")
+        conn.exec_driver_sql("CREATE INDEX IF NOT EXISTS ix_solves_game_opponent_created "
+                             "ON solves (game, opponent, created, id)")
+    Base.metadata.create_all(conn)  # the tables that are missing: blobs, figures
+    taken = import_side_files(conn, path)
     conn.execute(update(MetaRow).where(MetaRow.key == SCHEMA_VERSION_KEY)
                  .values(value=str(SCHEMA_VERSION)))
     conn.commit()
+    if taken:
+        log.info("%s: the tables of winning chances of %s, kept beside it until now, are "
+                 "inside it", path, ", ".join(taken))
+    return str(SCHEMA_VERSION), SCHEMA_VERSION
 
 
 def check_or_create_schema(engine: Engine, path: Path, create: bool) -> None:
@@ -77,22 +104,16 @@ def check_or_create_schema(engine: Engine, path: Path, create: bool) -> None:
                     f"{path} is an SQLite database but not a strategy store (no meta table; "
                     f"tables found: {found}); expected schema_version {SCHEMA_VERSION}: {rebuild}"
                 )
-            raw = conn.execute(
-                select(MetaRow.value).where(MetaRow.key == SCHEMA_VERSION_KEY)
-            ).scalar()
-            try:
-                version: int | None = int(raw) if raw is not None else None
-            except ValueError:
-                version = None
+            raw, version = _stored_version(conn)
             if version in UPGRADABLE_VERSIONS:
+                conn.rollback()  # the upgrade reads the version again, in its transaction
                 try:
-                    _upgrade(conn, version)
+                    raw, version = _upgrade(conn, path)
                 except DBAPIError as exc:
                     raise StoreSchemaError(
                         f"{path} has strategy store schema_version {version}, which is upgraded "
                         f"in place to {SCHEMA_VERSION} on opening, but the upgrade failed "
                         f"({exc.orig}): make the file writable, or {rebuild}") from exc
-                version = SCHEMA_VERSION
             if version != SCHEMA_VERSION:
                 raise StoreSchemaError(
                     f"{path} has strategy store schema_version {raw if raw is not None else 'none'}"

@@ -19,6 +19,9 @@ from strategies.records import InfosetStrategy, PublicNode, SolveInfo, TracePoin
 SELECT_LATEST = ("SELECT id FROM solves WHERE game = ? AND opponent = ? "
                  "ORDER BY created DESC, id DESC LIMIT 1")
 SELECT_GAME = "SELECT game FROM solves WHERE id = ?"
+SELECT_LATEST_IDS = ("SELECT (SELECT id FROM solves AS s WHERE s.game = g.game AND s.opponent = "
+                     "g.opponent ORDER BY created DESC, id DESC LIMIT 1) "
+                     "FROM (SELECT DISTINCT game, opponent FROM solves) AS g")
 SELECT_GAMES = "SELECT DISTINCT game FROM solves ORDER BY game"
 INFOSET_COLUMNS = "key, player, labels, probabilities, \"values\", value, reach, node"
 SELECT_INFOSET = f"SELECT {INFOSET_COLUMNS} FROM infosets WHERE solve_id = ? AND key = ?"
@@ -31,6 +34,7 @@ INSERT_NODES = ("INSERT INTO nodes (solve_id, idx, public, parent, label, kind, 
                  "VALUES (?, ?, ?, ?, ?, ?, ?)")
 NODE_COLUMNS = "idx, public, parent, label, kind, actor"
 SELECT_BLOBS = "SELECT name, data FROM blobs WHERE solve_id = ?"
+SELECT_FIGURES = "SELECT name, data FROM figures WHERE solve_id = ?"
 
 
 def encode_floats(values: Iterable[float]) -> str:

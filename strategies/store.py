@@ -20,18 +20,26 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import Any, Self
 
 from sqlalchemy import Engine, delete, insert, select
 from sqlalchemy.orm import sessionmaker
 
 from strategies import sql
+from strategies.explore import ExplorerReads
 from strategies.memo import Memo
-from strategies.models import SCHEMA_VERSION, BlobRow, InfosetRow, SolveRow, TraceRow
+from strategies.models import (
+    SCHEMA_VERSION,
+    BlobRow,
+    FigureRow,
+    InfosetRow,
+    SolveRow,
+    TraceRow,
+)
 from strategies.records import (
     BUILD_HINT,
     ENV_VAR,
@@ -53,7 +61,7 @@ CACHE_SOLVES = 4
 _NEWEST_FIRST = (SolveRow.created.desc(), SolveRow.id.desc())
 
 
-class StrategyStore:
+class StrategyStore(ExplorerReads):
     """Handle on one store file. Thread-safe; create it with :meth:`open`.
 
     Reads of solves and traces, and all writes, go through the engine's pooled connections
@@ -68,6 +76,7 @@ class StrategyStore:
         # Guards everything below. Held for dictionary work and single-row queries on the
         # lookup connection, never while decoding a whole solve.
         self._lock = threading.Lock()
+        self._decoding = threading.Lock()  # one solve's tables decoded at a time
         self._lookup_fairy = engine.raw_connection()  # discarded (not pooled) by close()
         lookup = self._lookup_fairy.driver_connection
         assert isinstance(lookup, sqlite3.Connection)
@@ -94,14 +103,8 @@ class StrategyStore:
         never modified, even with ``create=True``. ``busy_timeout`` (seconds) is how long a
         statement waits for a writer's lock before failing.
 
-        Example::
-
-            from strategies import StrategyStore
-
-            with StrategyStore.open() as store:              # $STRATEGY_STORE, or the default
-                info = store.latest_solve("kuhn")            # SolveInfo | None
-                row = store.infoset("kuhn", "K|pb")          # InfosetStrategy | None
-                row.labels, row.probabilities                # ("fold", "call"), about (0, 1)
+        Example: ``StrategyStore.open().infoset("kuhn", "K|pb")`` -> ``InfosetStrategy`` (the
+        labels ("fold", "call"), probabilities about (0, 1)), or None.
         """
         path = Path(path).expanduser() if path is not None else default_store_path()
         if not path.exists():
@@ -164,12 +167,14 @@ class StrategyStore:
         table: TableStrategy | None = None,
         opponent: str = "",
         best_reply: tuple[float, float] | None = None,
+        figures: Mapping[str, Any] | None = None,
     ) -> SolveInfo:
-        """Store one solve with its strategy, convergence trace and public tree (optional) in a
-        single transaction.  A solve too big for a row per information set passes its strategy
-        as a `table` instead (and an empty `strategy`): `infoset` answers from it.  An
-        exploitable `opponent` (a name; empty for the equilibrium) is never the game's latest
-        solve: `latest_solve(game, opponent)` and `opponents(game)` find it."""
+        """Store one solve with its strategy, convergence trace, public tree (optional) and
+        `figures` (`strategies.figures`) in a single transaction.  A solve too big for a row
+        per information set passes its strategy as a `table` instead (and an empty
+        `strategy`): `infoset` answers from it.  An exploitable `opponent` (a name; empty for
+        the equilibrium) is never the game's latest solve: `latest_solve(game, opponent)` and
+        `opponents(game)` find it."""
         with self._sessions.begin() as session:
             solve = SolveRow(
                 game=game,
@@ -199,10 +204,37 @@ class StrategyStore:
                 session.execute(insert(BlobRow), [
                     {"solve_id": sid, "name": name, "data": data}
                     for name, data in table.blobs().items()])
+            if figures:
+                session.execute(insert(FigureRow), [
+                    {"solve_id": sid, "name": name, "data": data}
+                    for name, data in figures.items()])
             info = sql.solve_info(solve)
         with self._lock:
-            self._memo.clear()  # data_version would catch it too; be explicit
+            self._memo.changed()  # data_version would catch it too; be explicit
         return info
+
+    def save_figures(self, solve_id: int, figures: Mapping[str, Any]) -> None:
+        """Store `figures` of the solve `solve_id`, in place of any of the same names.
+        ``KeyError`` if there is no such solve."""
+        with self._sessions.begin() as session:
+            if session.get(SolveRow, solve_id) is None:
+                raise KeyError(f"no solve with id {solve_id}")
+            session.execute(delete(FigureRow).where(FigureRow.solve_id == solve_id,
+                                                    FigureRow.name.in_(list(figures))))
+            session.execute(insert(FigureRow), [{"solve_id": solve_id, "name": name,
+                                                 "data": data}
+                                                for name, data in figures.items()])
+        with self._lock:
+            self._memo.changed()
+
+    def figures(self, solve_id: int) -> dict[str, Any]:
+        """The figures stored with the solve `solve_id` (`strategies.figures`), by name; empty
+        if it has none. Remembered until another commit."""
+        with self._lock:
+            if self._closed:
+                raise StoreError(f"{self!r} is closed")
+            self._memo.revalidate()
+            return dict(self._memo.figures_of(solve_id))
 
     def delete_solve(self, solve_id: int) -> None:
         """Delete a solve with its strategy and trace. Raises ``KeyError`` if there is none."""
@@ -210,11 +242,11 @@ class StrategyStore:
             solve = session.get(SolveRow, solve_id)
             if solve is None:
                 raise KeyError(f"no solve with id {solve_id}")
-            for table in (InfosetRow, TraceRow, BlobRow):
+            for table in (InfosetRow, TraceRow, BlobRow, FigureRow):
                 session.execute(delete(table).where(table.solve_id == solve_id))
             session.delete(solve)
         with self._lock:
-            self._memo.clear()
+            self._memo.changed()
 
     # ---- reading solves --------------------------------------------------------------------
 
@@ -281,6 +313,15 @@ class StrategyStore:
                 self._memo.games = [row[0] for row in self._lookup.execute(sql.SELECT_GAMES)]
             return list(self._memo.games)
 
+    def data_version(self) -> int | None:
+        """A number that changes whenever a solve is committed by any other connection or
+        process (SQLite's ``PRAGMA data_version``): what a reader's caches can be keyed by."""
+        with self._lock:
+            if self._closed:
+                raise StoreError(f"{self!r} is closed")
+            self._memo.revalidate()
+            return self._memo.data_version
+
     def trace(self, solve_id: int) -> list[TracePoint]:
         """The convergence trace of a solve, by iteration. ``KeyError`` for an unknown solve."""
         stmt = (
@@ -321,14 +362,10 @@ class StrategyStore:
         return dict(decoded)
 
     def infoset(self, game: str, key: str, solve_id: int | None = None) -> InfosetStrategy | None:
-        """The strategy at one infoset of a solve of ``game`` (default: the latest one).
-
-        None if the game has no solve or the solve has no such infoset; ``KeyError`` if
-        ``solve_id`` is not a solve of ``game``. Cost: one ``PRAGMA data_version`` (to notice
-        solves committed elsewhere), then a dict lookup if this infoset was looked up before (or
-        :meth:`strategy` cached the solve), else one select on the (solve_id, key) unique index.
-        No warm-up.
-        """
+        """The strategy at one infoset of a solve of ``game`` (default: the latest one); None
+        if there is none, ``KeyError`` if ``solve_id`` is not a solve of ``game``. Cost: one
+        ``PRAGMA data_version``, then a dict lookup if looked up before (or :meth:`strategy`
+        cached the solve), else one select on the (solve_id, key) unique index."""
         with self._lock:
             sid = self._solve_id_locked(game, solve_id)
             if sid is None:
@@ -337,11 +374,14 @@ class StrategyStore:
             if cached is not None:
                 return cached.get(key)
             seen = self._memo.seen.get(sid)
-            if seen is None:
-                seen = self._memo.seen[sid] = {}
-            elif (hit := seen.get(key)) is not None:
+            if seen is not None and (hit := seen.get(key)) is not None:
                 return hit
-            table = self._memo.table(sid)
+            decoded = sid in self._memo.tables
+            table = self._memo.tables.get(sid)
+        if not decoded:
+            table = self._tables(sid)
+        with self._lock:
+            seen = self._memo.seen.setdefault(sid, {})
             if table is not None:
                 found = table.lookup(key)
                 if found is None:
@@ -358,70 +398,10 @@ class StrategyStore:
 
     def table_strategy(self, game: str, solve_id: int | None = None) -> TableStrategy | None:
         """The strategy tables of a solve of ``game`` (default: the latest one), or None if it
-        has none (no solve, or one stored as rows).  Decoded once per solve (milliseconds)."""
+        has none (no solve, or one stored as rows).  Decoded once per solve (`_tables`)."""
         with self._lock:
             sid = self._solve_id_locked(game, solve_id)
-            return None if sid is None else self._memo.table(sid)
-
-    def nodes(self, game: str, *, public: str | None = None, parent: int | None = None,
-              idx: int | None = None) -> list[PublicNode]:
-        """Nodes of the latest solve's public tree of ``game``: those with this ``public`` key,
-        the children of node ``parent``, or node ``idx`` (by index order). Empty if the game
-        has no solve or the solve stored no tree."""
-        with self._lock:
-            sid = self._solve_id_locked(game, None)
-        if sid is None:
-            return []
-        column, wanted = (("public", public) if public is not None else
-                          ("parent", parent) if parent is not None else ("idx", idx))
-        with self._engine.connect() as conn:
-            rows = conn.exec_driver_sql(
-                f"SELECT {sql.NODE_COLUMNS} FROM nodes WHERE solve_id = ? AND {column} = ? "
-                "ORDER BY idx", (sid, wanted)).fetchall()
-        return [PublicNode(*row) for row in rows]
-
-    def infoset_page(
-        self,
-        game: str,
-        *,
-        prefix: str = "",
-        contains: str = "",
-        private: str | None = None,
-        public_prefix: str = "",
-        node: int | None = None,
-        offset: int = 0,
-        limit: int | None = None,
-    ) -> tuple[int, list[InfosetStrategy]]:
-        """How many infosets of the latest solve of ``game`` match, and those of them from
-        ``offset`` on (at most ``limit``), in the solver's order. A key matches if it starts
-        with ``prefix`` and contains ``contains``, its private part is ``private`` (any if
-        None), its public part starts with ``public_prefix`` and it belongs to public ``node``
-        (any if None). Paged by the database: a page of a big solve costs a page, not the
-        solve. (0, []) if the game has no solve."""
-        with self._lock:
-            sid = self._solve_id_locked(game, None)
-            table = None if sid is None else self._memo.table(sid)
-        if sid is None:
-            return 0, []
-        if table is not None:  # a table solve has no public tree: no key is in a node
-            if node is not None:
-                return 0, []
-            total, found = table.page(prefix=prefix, contains=contains, private=private,
-                                      public_prefix=public_prefix, offset=max(0, offset),
-                                      limit=limit)
-            return total, [InfosetStrategy(key, part.player, part.labels, probabilities)
-                           for key, part, probabilities in found]
-        condition, params = sql.page_condition(sid, prefix=prefix, contains=contains,
-                                                private=private, public_prefix=public_prefix,
-                                                node=node)
-        with self._engine.connect() as conn:
-            total = conn.exec_driver_sql(
-                f"SELECT COUNT(*) FROM infosets WHERE {condition}", tuple(params)).scalar_one()
-            rows = conn.exec_driver_sql(
-                f"SELECT {sql.INFOSET_COLUMNS} FROM infosets WHERE {condition} "
-                "ORDER BY id LIMIT ? OFFSET ?",
-                (*params, -1 if limit is None else max(0, limit), max(0, offset))).fetchall()
-        return int(total), sql.decode_rows(rows)
+        return None if sid is None else self._tables(sid)
 
     def clear_cache(self) -> None:
         """Drop everything held in memory (it is rebuilt on demand)."""
@@ -437,13 +417,33 @@ class StrategyStore:
             raise StoreError(f"{self!r} is closed")
         return self._memo.solve_id(game, solve_id, opponent)
 
+    def _tables(self, solve_id: int) -> TableStrategy | None:
+        """The tables of a solve (None: one stored as rows), decoded on first use without
+        the store's lock, so that the other reads go on meanwhile (a big solve's take
+        seconds); one decoding at a time."""
+        with self._lock:
+            if solve_id in self._memo.tables:
+                return self._memo.tables[solve_id]
+        with self._decoding:
+            with self._lock:
+                if solve_id in self._memo.tables:
+                    return self._memo.tables[solve_id]
+                version = self._memo.data_version
+            with self._engine.connect() as conn:
+                rows = conn.exec_driver_sql(sql.SELECT_BLOBS, (solve_id,)).fetchall()
+            table = (TableStrategy.from_blobs({name: bytes(data) for name, data in rows})
+                     if rows else None)
+            with self._lock:
+                if self._memo.data_version == version:
+                    self._memo.tables[solve_id] = table
+        return table
+
     def _load(self, solve_id: int) -> dict[str, InfosetStrategy]:
         """Decode a whole solve, through a pooled connection (without the lock)."""
         with self._engine.connect() as conn:
             rows = conn.exec_driver_sql(sql.SELECT_INFOSETS, (solve_id,)).fetchall()
         if not rows:
-            with self._lock:
-                table = self._memo.table(solve_id)
+            table = self._tables(solve_id)
             if table is not None:  # every key of the tables (HULHE's: a few seconds)
                 return {key: InfosetStrategy(key, part.player, part.labels, probabilities)
                         for key, part, probabilities in table.page()[1]}

@@ -1,6 +1,6 @@
 """Errors as JSON responses: the domain's 404, 401 (with WWW-Authenticate), 403, 409, 503, and
 the request's own problems: 422 for invalid input (never echoing a huge input back), 413 for a
-body over the limit (:mod:`app.security`), 415 for a body that is not JSON."""
+body over the limit (:mod:`app.core.security`), 415 for a body that is not JSON."""
 
 from __future__ import annotations
 
@@ -16,22 +16,29 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.core.errors import (
+    AuthenticationError,
+    BotStalledError,
+    ConflictError,
+    GameNotReadyError,
+    HandFinishedError,
+    HandInProgressError,
+    IllegalActionError,
+    InvalidRequestError,
+    NotFoundError,
+    PermissionDeniedError,
+    ServiceError,
+    SignInError,
+    StrategyUnavailableError,
+    TooManyAttemptsError,
+    UnguardedActionError,
+)
 from app.schemas import (
     BuildProgress,
     ErrorOut,
     GameNotReadyOut,
     HandInProgressOut,
     IllegalActionOut,
-)
-from app.services import (
-    AuthenticationError,
-    BotStalledError,
-    GameNotReadyError,
-    HandFinishedError,
-    HandInProgressError,
-    IllegalActionError,
-    ServiceError,
-    UnguardedActionError,
 )
 
 log = logging.getLogger("app.api")
@@ -47,7 +54,8 @@ def api_message(error: ServiceError) -> str:
                 "hand")
     if isinstance(error, UnguardedActionError):
         return (f"{error.message}. Send the hand view's 'seq' in the body "
-                "({\"action\": ..., \"seq\": <seq of the view>}) or an 'Idempotency-Key' header")
+                "({\"action\": ..., \"seq\": <seq of the view>}), and an 'Idempotency-Key' "
+                "header as well to retry safely")
     if isinstance(error, BotStalledError):
         return f"{error.message}: POST /api/v1/hands/{error.hand_id}/resume"
     return error.message
@@ -72,6 +80,31 @@ def json_safe(value: Any) -> Any:
     return value
 
 
+STATUS: dict[type[ServiceError], int] = {
+    ServiceError: 400,
+    NotFoundError: 404,
+    AuthenticationError: 401,
+    SignInError: 401,
+    PermissionDeniedError: 403,
+    InvalidRequestError: 422,
+    TooManyAttemptsError: 429,
+    ConflictError: 409,
+    StrategyUnavailableError: 503,
+    GameNotReadyError: 409,
+}
+"""The HTTP status of each domain error (a subclass not named answers as its nearest base), for
+the API and the pages alike. A game not built yet is a 409, not a 503: the server is up and the
+game exists (its description answers), but it is not in a state to be played or read yet; the
+answer says why and how far its build has come, and the client tries again later. 503 would
+tell monitors and clients the server is down, 404 that the game does not exist, and 425/423 mean
+other things (TLS early data, WebDAV locks)."""
+
+
+def status_of(error: ServiceError) -> int:
+    """`error`'s HTTP status, from :data:`STATUS`."""
+    return next(STATUS[kind] for kind in type(error).__mro__ if kind in STATUS)
+
+
 def error_response(error: ServiceError) -> JSONResponse:
     body: dict[str, Any] = {"detail": api_message(error)}
     headers = None
@@ -84,12 +117,12 @@ def error_response(error: ServiceError) -> JSONResponse:
                             if error.building else None)
     if isinstance(error, AuthenticationError):
         headers = {"WWW-Authenticate": "Bearer"}
-    return JSONResponse(json_safe(body), status_code=error.status_code, headers=headers)
+    return JSONResponse(json_safe(body), status_code=status_of(error), headers=headers)
 
 
 async def _service_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
-    if exc.status_code >= 500:
+    if status_of(exc) >= 500:
         log.warning("%s", exc.message)
     return error_response(exc)
 
@@ -230,7 +263,7 @@ MALFORMED_HTTP: dict[int | str, dict[str, Any]] = {400: {
 JSON_BODY: dict[int | str, dict[str, Any]] = {
     415: {"model": ErrorOut, "description": "The body is not JSON."}}
 ACTION_INPUT: dict[int | str, dict[str, Any]] = {
-    422: {"description": "Invalid body, or neither ``seq`` nor ``Idempotency-Key`` (nothing "
+    422: {"description": "Invalid body (no ``seq``, or one that is not an integer: nothing "
                          "was played), or an ``Idempotency-Key`` already used for another "
                          "action of the match."}}
 NO_HAND_HISTORY: dict[int | str, dict[str, Any]] = {

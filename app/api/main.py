@@ -5,7 +5,7 @@ from fastapi import APIRouter
 from app.api.errors import MALFORMED_HTTP, TOO_LARGE
 from app.api.routes import games, hands, matches, players
 
-# Every route may answer 413 (app.security.BodySizeLimitMiddleware) and 422 (invalid input),
+# Every route may answer 413 (app.core.security.BodySizeLimitMiddleware) and 422 (invalid input),
 # and the HTTP server refuses a request that is not valid HTTP with a plain 400.
 api_router = APIRouter(responses=TOO_LARGE | MALFORMED_HTTP)
 # FastAPI tries the routes in the order they were included: the ones a game is played with

@@ -41,6 +41,11 @@ class BotNature(Frozen):
     measured: str | None = Field(description="How exploitable such a strategy was measured to "
                                  "be in the real game, or that it was not; null for an exact "
                                  "bot (see ``solve.exploitability``).")
+    plain: str | None = Field(default=None, description="What the abstract game forgets, in a "
+                              "few everyday words; null for an exact bot.")
+    summary: str = Field(default="", description="What the bot plays and how strong it is, in "
+                         "a sentence made from the stored solve alone (its abstraction and its "
+                         "exploitability where that was measured exactly).")
 
 
 class SeatOut(Frozen):
@@ -74,6 +79,9 @@ class OpponentOut(Frozen):
         "``exploitability``); null where not stored.")
     iterations: int | None = Field(description="Iterations of the solve behind it (an early "
                                    "solve's); null for a styled bot.")
+    measured: str | None = Field(default=None, description="For the game's own bot where it "
+                                 "plays an abstraction: what was measured of its strength "
+                                 "(`bot.measured` of the game); null otherwise.")
 
 
 class GameDescription(Frozen):
@@ -104,23 +112,37 @@ class GameDescription(Frozen):
 
 class BuildProgress(Frozen):
     """A game whose strategy is being built in the background (``python -m app`` starts the
-    long builds after it serves the games that are ready)."""
+    long builds after it serves the games that are ready). Times are estimates: once the build
+    has measured how fast this machine goes, from that (`solver.engine.estimates`), with a
+    range (``_low`` to ``_high``; ``_high`` null where a step has run past anything its plan
+    allowed, so that only the low end is known)."""
 
     state: Literal["waiting", "building", "failed"]
-    step: str | None = Field(default=None, description="What the build is doing now.")
+    doing: str | None = Field(default=None, description="What the build is doing now, in "
+                              "plain words.")
+    phase_name: str | None = Field(default=None, description="The solver's name for it.")
+    step: str | None = Field(default=None, description="The solver's name for the step under "
+                             "way (its progress bar's).")
     phase: int | None = Field(default=None, description="Which of its phases it is in (1 on).")
     phases: int | None = Field(default=None, description="How many phases the build has.")
     fraction: float | None = Field(
         default=None, description="How far the build of this game has come (0 to 1), by the "
-        "time its phases are estimated to take.")
+        "time it has taken and the time it is estimated still to take.")
     step_fraction: float | None = Field(
         default=None, description="How much of the current step is done (0 to 1).")
     remaining_seconds: float | None = Field(
-        default=None, description="About how long the build of this game still takes.")
+        default=None, description="About how long the build of this game still takes (the "
+        "likeliest figure).")
+    remaining_low: float | None = None
+    remaining_high: float | None = None
     build_remaining_seconds: float | None = Field(
         default=None, description="About how long the whole background build still takes.")
+    build_remaining_low: float | None = None
+    build_remaining_high: float | None = None
     starts_in_seconds: float | None = Field(
         default=None, description="While waiting: about when its build starts.")
+    starts_in_low: float | None = None
+    starts_in_high: float | None = None
     message: str | None = Field(default=None, description="Why it failed, if it did.")
 
 

@@ -1,10 +1,14 @@
-"""Matches created and hands played: requests, hand views, replays and exports."""
+"""Matches created and hands played: requests, hand views, replays and exports.
+
+The requests are read in pydantic's strict mode: a field takes only the JSON type the schema
+gives it (``"2"`` and ``true`` are not the integer 2 or 1), else a 422 names the field.
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from app.schemas.base import Frozen, UTCDateTime
 from app.schemas.games import ActionProbability
@@ -14,7 +18,7 @@ from solver.games import game_names
 
 
 class MatchCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     game: str = Field(examples=list(game_names()[:1]), max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
                       description="A game's name, as listed by GET /api/v1/games.")
     opponent: str = Field(
@@ -34,14 +38,37 @@ class MatchCreated(Frozen):
     opponent: str = Field(default="equilibrium", description="Whom the match is played against.")
 
 
+def _whole(value: Any) -> Any:
+    """A number without a fractional part as the integer it is: JSON Schema's ``integer``
+    counts ``3.0`` as one (so does a schema-built client), and strict mode would refuse it."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def _seq_is_required(schema: dict[str, Any]) -> None:
+    """The schema requires ``seq``: what a client built from it must send (see
+    `ActionRequest`)."""
+    seq = schema["properties"]["seq"]
+    seq.update(next(s for s in seq.pop("anyOf") if s.get("type") == "integer"))
+    seq.pop("default", None)
+    schema["required"] = [*schema.get("required", []), "seq"]
+
+
 class ActionRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """An action, and the ``seq`` of the hand view it was chosen on: with it, the action is
+    played once however often it is sent.
+
+    Clients written when an ``Idempotency-Key`` header alone was enough may still leave
+    ``seq`` out and send the header: the action is still played once. Without either it is
+    refused (422) and nothing is played."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=_seq_is_required)
     action: str = Field(min_length=1, max_length=32, examples=["bet"])
-    seq: int | None = Field(
-        default=None, ge=0, le=1_000_000, examples=[3],
+    seq: Annotated[int, Field(ge=0, le=1_000_000), BeforeValidator(_whole)] | None = Field(
+        default=None, examples=[3],
         description="The ``seq`` of the hand view the action was chosen on. If the hand has "
-        "changed since (a double click, another tab, a retry), nothing is played: 409. Send "
-        "it, or an ``Idempotency-Key`` header, with every action (422 without either).",
+        "changed since (a double click, another tab, a retry without a key), nothing is "
+        "played: 409. With an ``Idempotency-Key`` header as well, a retry of the same "
+        "request gets the first answer again instead.",
     )
 
 
@@ -163,12 +190,35 @@ class CoachDecision(Frozen):
         "sampled deals (early decisions of the big card games), not exact.")
 
 
+PartName = Literal["start", "decisions", "bot", "opening", "habits"]
+
+
+class ResultPart(Frozen):
+    """One term of a hand's luck-adjusted result, named for what it is; the terms add up to
+    ``adjusted_payoff``."""
+
+    name: PartName = Field(description="``start``: what the result starts from (the value "
+                           "of your seat, or of your first decision where that is not known "
+                           "exactly, whose luck the opening's term then takes out); "
+                           "``decisions``: what your decisions gained or gave up, the sum of "
+                           "the coach's figures; ``bot``: the luck of a bot's moves worked out "
+                           "at the table; ``opening``: the luck of the hand's opening, taken "
+                           "out as learnt from the match's earlier hands; ``habits``: the luck "
+                           "of where your own habits led.")
+    value: float
+    words: str = Field(description="What it is, in a sentence.")
+
+
 class HandOutcome(Frozen):
     human_payoff: float
     adjusted_payoff: float | None = Field(
         description="Luck-adjusted result (AIVAT): your result without the luck of the cards "
         "or dice and of the bot's choices, an unbiased estimate of your expected winnings with "
         "far less spread. Null while the hand is being analysed or where it cannot be.")
+    adjusted_parts: list[ResultPart] | None = Field(
+        default=None, description="``adjusted_payoff`` in the terms that add up to it, each "
+        "named for what it is (null where it has none, or the hand was analysed before they "
+        "were kept); a term that is zero is left out, except the decisions'.")
     coach: list[CoachDecision] | None = Field(
         description="Each of your decisions judged (null while the hand is being analysed or "
         "where it cannot be).")

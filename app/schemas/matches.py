@@ -131,7 +131,11 @@ class MatchResults(Frozen):
         default=None, description="Why there is no luck-adjusted interval yet (null when "
         "there is one).")
     ev_lost: float | None = Field(description="What your decisions gave up against the "
-                                  "equilibrium in all (expected_total minus the adjusted sum).")
+                                  "equilibrium (the best reply, against an exploitable "
+                                  "opponent) in all: the hands' ``ev_lost`` added up, the "
+                                  "coach's figures for your decisions alone (none of a hand's "
+                                  "luck terms: see ``outcome.adjusted_parts``); null until "
+                                  "every hand is analysed.")
     accuracy: float | None = Field(description="Share of accurate decisions: " + ACCURACY)
     costliest: list[CostlyDecision] = Field(description="Your costliest decisions, costliest "
                                             "first, those that gave up anything (more than "
@@ -159,8 +163,14 @@ class MatchResults(Frozen):
 class MatchSummary(Frozen):
     match_id: str
     game: str
+    title: str = Field(description="The game's title, as the pages write it.")
+    opponent: str = Field(description="Whom the match is played against, as the API names it: "
+                          "`equilibrium`, or one of the game's exploitable opponents.")
+    opponent_title: str | None = Field(description="That opponent in words; null if its solve "
+                                       "is no longer stored.")
     created: UTCDateTime
-    hands: int
+    hands: int = Field(description="Hands dealt, the one in progress included.")
+    total: float = Field(description="What the player has won over the finished hands.")
     current_hand_id: str | None
 
 
@@ -168,6 +178,10 @@ class Health(Frozen):
     status: Literal["ok", "unavailable"]
     games: list[str] = Field(description="Games the bot can play now.")
     unsolved: list[str]
+    incomplete: dict[str, str] = Field(
+        default_factory=dict,
+        description="Games whose stored solve lacks a piece it needs (so the bot does not play "
+        "them), each with why and how to build it again.")
     store: str = Field(description="The strategy store's file name.")
     store_error: str | None = None
 

@@ -10,7 +10,8 @@ from pydantic import Field
 from app.schemas.base import Frozen, UTCDateTime
 from app.schemas.matches import MatchSummary
 
-KeyKind = Literal["person", "program"]
+PlayKind = Literal["person", "program", "guest"]
+"""How hands were played (`app.db.models.PERSON`, `PROGRAM`, `GUEST`)."""
 BoardKind = Literal["people", "programs"]
 
 
@@ -23,8 +24,10 @@ class AccountOut(Frozen):
 class ApiKeyOut(Frozen):
     key_id: str
     name: str
-    kind: KeyKind = Field(description="Who plays with it: a person, or a program (a bot of "
-                          "the player's own); the boards keep the two apart.")
+    kind: Literal["program"] = Field(
+        default="program", description="Always ``program``: whatever is played with a key "
+        "counts on the programs' boards (the people's count what is played on the pages "
+        "while signed in). Kept for the clients that read it.")
     created: UTCDateTime
 
 
@@ -68,6 +71,10 @@ class StyleFigure(Frozen):
     equilibrium_by_seat: list[float | None]
     equilibrium_exact: bool = Field(description="Computed exactly from the stored strategy "
                                     "(else estimated from hands it played against itself).")
+    equilibrium_pending: bool = Field(
+        default=False, description="The equilibrium's figures of this solve are not worked "
+        "out yet (a store built before they were kept with each solve): the app's background "
+        "build, or `python -m solver figures`, works them out.")
 
 
 class GameRecord(Frozen):
@@ -75,7 +82,11 @@ class GameRecord(Frozen):
     opponent: str = Field(default="equilibrium", description="Whom these matches were played "
                           "against (each opponent has its own figures and board).")
     title: str
-    kind: KeyKind = Field(description="As a person, or through a program's API key.")
+    kind: PlayKind = Field(description="``person``: played on the pages while signed in "
+                           "(the people's boards); ``program``: played over the API, with a "
+                           "key or a match token (the programs' boards); ``guest``: played on "
+                           "the pages before signing in, then made the account's (on no "
+                           "board).")
     hands: int
     forfeits: int
     raw: Rate
@@ -100,6 +111,10 @@ class BoardEntry(Frozen):
     forfeits: int
     adjusted: Rate
     raw: Rate
+    reference: float | None = Field(
+        default=None, description="What the board's reference play (`Leaderboard.reference`) "
+        "scores per hand from this player's seats: the skill figure's yardstick.")
+    reference_in_unit: float | None = None
 
 
 class Leaderboard(Frozen):
@@ -112,3 +127,9 @@ class Leaderboard(Frozen):
     thresholds: list[int] = Field(description="The minimum numbers of hands a board can ask.")
     ranked_by: str
     entries: list[BoardEntry]
+    reference: str = Field(default="", description="Whose play the skill figure is measured "
+                           "against: ``equilibrium play`` (the game's value in each seat), or "
+                           "``a best reply`` to an exploitable opponent (what the coach judges "
+                           "against there).")
+    reference_words: str = Field(default="", description="What that play scores, from the "
+                                 "stored solve, in a sentence.")

@@ -4,60 +4,37 @@ Functions take a SQLAlchemy ``Session`` (the play database), a :class:`StrategyS
 solved strategies), a :class:`Bot` and, where cards are dealt or the bot moves, an optional
 ``random.Random`` (default: the OS's secure randomness). Matches and hands are opened by id
 through an :data:`Access` (a token or a browser). They return frozen pydantic models from
-:mod:`app.schemas`, never database rows, and raise the :mod:`app.services.errors`.
+:mod:`app.schemas`, never database rows, and raise the domain's errors (:mod:`app.core.errors`).
 
-=====================  =====================================================================
-``catalog``            the games, their strategies and convergence (read only)
-``matches``            creating, listing and summing up matches
-``play``               dealing, acting, looking at and resuming hands
-``bot``                what the bot plays (the stored equilibrium)
-``tokens``             who may open a match
-``hand_store``         the play database's rows and its guarded writes
-``trace``/``views``    a hand replayed, and what the human may see of it
-``results``            statistics and the verdict
-=====================  =====================================================================
+============  ===============================================================================
+``bots``      the solved strategies, what the bot plays, its values and its strength
+``analysis``  a finished hand replayed, judged by the coach, its luck taken out; statistics
+``play``      the games on offer, matches and hands, who may open them, what a player sees
+``players``   accounts, passwords, API keys, profiles and leaderboards
+============  ===============================================================================
+
+Each room imports only those above it in this table; the play database is `app.db`. The names
+below are what the front ends call; each room's own functions are imported from it.
 """
 
-from app.services.bot import Bot, Policy, StoredStrategyBot
-from app.services.catalog import (
+from app.db.credentials import is_api_key
+from app.services.bots.bot import Bot, Policy, StoredStrategyBot
+from app.services.bots.strategy_source import StoreStatus, StrategySource
+from app.services.play.catalog import (
     convergence,
     game_description,
     game_detail,
-    game_or_404,
+    known_game,
     list_games,
     lobby_games,
     offered_game,
     ready_solve,
     strategy,
+    strategy_json,
     tree_node,
 )
-from app.services.errors import (
-    AuthenticationError,
-    BotStalledError,
-    ConflictError,
-    GameNotReadyError,
-    HandBusyError,
-    HandFinishedError,
-    HandInProgressError,
-    IdempotencyKeyReuseError,
-    IllegalActionError,
-    InvalidRequestError,
-    NotFoundError,
-    PermissionDeniedError,
-    ServiceError,
-    StaleHandError,
-    StrategyUnavailableError,
-    UnguardedActionError,
-)
-from app.services.explorer import spot_grid
-from app.services.matches import (
-    create_match,
-    export_hand_histories,
-    export_hands,
-    list_matches,
-    match_results,
-)
-from app.services.play import (
+from app.services.play.explorer import spot_grid
+from app.services.play.hands import (
     Played,
     act,
     current_hand,
@@ -69,35 +46,25 @@ from app.services.play import (
     start_hand,
     system_rng,
 )
-from app.services.strategy_source import StoreStatus, StrategySource
-from app.services.tokens import Access, OwnerAccess, TokenAccess, require_token
+from app.services.play.matches import (
+    create_match,
+    export_hand_histories,
+    export_hands,
+    list_matches,
+    match_results,
+)
+from app.services.play.tokens import Access, OwnerAccess, TokenAccess, require_token
 
 __all__ = [
     "Access",
-    "AuthenticationError",
     "Bot",
-    "BotStalledError",
-    "ConflictError",
-    "GameNotReadyError",
-    "HandBusyError",
-    "HandFinishedError",
-    "HandInProgressError",
-    "IdempotencyKeyReuseError",
-    "IllegalActionError",
-    "InvalidRequestError",
-    "NotFoundError",
     "OwnerAccess",
-    "PermissionDeniedError",
     "Played",
     "Policy",
-    "ServiceError",
-    "StaleHandError",
     "StoreStatus",
     "StoredStrategyBot",
     "StrategySource",
-    "StrategyUnavailableError",
     "TokenAccess",
-    "UnguardedActionError",
     "act",
     "convergence",
     "create_match",
@@ -106,10 +73,11 @@ __all__ = [
     "export_hands",
     "game_description",
     "game_detail",
-    "game_or_404",
     "hand_replay",
     "hand_view",
     "human_seat_for",
+    "is_api_key",
+    "known_game",
     "latest_hand_view",
     "list_games",
     "list_matches",
@@ -122,6 +90,7 @@ __all__ = [
     "spot_grid",
     "start_hand",
     "strategy",
+    "strategy_json",
     "system_rng",
     "tree_node",
 ]

@@ -2,9 +2,10 @@
 
 The pages handle their own errors (:class:`PageRoute`), beside the API's JSON handlers rather
 than in place of them: a service error, invalid input or a forged form on a page's route
-becomes HTML here, while the same error on an API route stays JSON. Addresses that match no
-route at all are answered by :func:`http_error_page` for browsers (the app picks it for requests
-that want HTML and are not under the API).
+becomes HTML here, with the status the API gives it (`app.api.errors.STATUS`), while the same
+error on an API route stays JSON. Addresses that match no route at all are answered by
+:func:`http_error_page` for browsers (the app picks it for requests that want HTML and are not
+under the API).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.services import (
+from app.api.errors import status_of
+from app.core.errors import (
     BotStalledError,
     GameNotReadyError,
     HandFinishedError,
@@ -27,6 +29,7 @@ from app.services import (
     StrategyUnavailableError,
     UnguardedActionError,
 )
+from app.services import list_games
 from app.web.csrf import CsrfError
 from app.web.templating import templates
 
@@ -78,7 +81,7 @@ def page_message(error: ServiceError) -> str:
         return (f"The bot could not answer: {error.message}. Press “Let the bot move” on the "
                 "table once the strategies are back.")
     if isinstance(error, GameNotReadyError):
-        return f"The bot cannot play this game yet: {error.message}."
+        return f"{error.why}."
     if isinstance(error, StrategyUnavailableError):
         return (f"The bot cannot play this game right now: {error.message}. Other games may "
                 "still be available.")
@@ -92,11 +95,25 @@ def page_message(error: ServiceError) -> str:
 def service_error_page(request: Request, error: ServiceError) -> HTMLResponse:
     """A service error on a page; inside a match the way back is the table."""
     match_id = request.path_params.get("match_id")
-    if match_id is not None and error.status_code not in (403, 404):
-        return error_page(request, error.status_code, page_message(error),
+    if match_id is not None and status_of(error) not in (403, 404):
+        return error_page(request, status_of(error), page_message(error),
                           back_url=f"/matches/{match_id}", back_text="Back to the table")
-    title = "Not built yet" if isinstance(error, GameNotReadyError) else None
-    return error_page(request, error.status_code, page_message(error), title=title)
+    if isinstance(error, GameNotReadyError):
+        if not is_htmx(request):
+            return not_built_page(request, error)
+        return error_page(request, status_of(error), page_message(error), title="Not built yet")
+    return error_page(request, status_of(error), page_message(error))
+
+
+def not_built_page(request: Request, error: GameNotReadyError) -> HTMLResponse:
+    """A game whose bot is not built yet, for a player: what is being built and how far it has
+    come (updating itself while it is built), and the games that can be played meanwhile."""
+    games = list_games(request.app.state.strategies)
+    game = next(g for g in games if g.name == error.game)
+    context = {"g": game, "ready": [g for g in games if g.available],
+               "reason": "This game has not been built on this server yet.", "nav": "lobby"}
+    return templates.TemplateResponse(request, "not_built.html", context,
+                                      status_code=status_of(error))
 
 
 def validation_error_page(request: Request, error: RequestValidationError) -> HTMLResponse:

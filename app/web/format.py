@@ -5,12 +5,14 @@ Nothing here knows a game: labels are drawn from what the game says they are mad
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from typing import Any
 
 from app.schemas import ActionProbability, PieceOut
-from solver.games import Card, Die, get_game
+from app.services.bots.strength import sci
+from solver.games import Card, Die, get_view
 
 DICE = "⚀⚁⚂⚃⚄⚅"
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
@@ -39,7 +41,7 @@ def piece_view(piece: PieceOut) -> dict[str, Any]:
 def label_parts(game: str, label: str) -> list[dict[str, Any]]:
     """An action or chance label as text and pieces, as the game draws it."""
     parts: list[dict[str, Any]] = []
-    for part in get_game(game).label_parts(label):
+    for part in get_view(game).label_parts(label):
         if isinstance(part, Card):
             parts.append(piece_view(PieceOut(kind="card", text=str(part), rank=part.rank,
                                              suit=part.suit or None)))
@@ -52,6 +54,28 @@ def label_parts(game: str, label: str) -> list[dict[str, Any]]:
     return parts
 
 
+_WORD = re.compile(r"([A-Za-z0-9]+)")
+
+
+def text_parts(game: str, text: str) -> list[dict[str, Any]]:
+    """A sentence of the game's (``Showdown with Js on the board``) as text and the pieces the
+    pages draw: each word that the game reads as cards with a suit becomes those cards, as the
+    table and the events draw them."""
+    parts: list[dict[str, Any]] = []
+    played = get_view(game)
+    for i, chunk in enumerate(_WORD.split(text)):
+        read = played.label_parts(chunk) if i % 2 and chunk else ()
+        if read and all(isinstance(p, Card) and p.suit for p in read):
+            parts.extend(piece_view(PieceOut(kind="card", text=str(p), rank=p.rank,
+                                             suit=p.suit)) for p in read
+                         if isinstance(p, Card))
+        elif parts and parts[-1]["kind"] == "text":
+            parts[-1] = {"kind": "text", "name": parts[-1]["name"] + chunk}
+        elif chunk:
+            parts.append({"kind": "text", "name": chunk})
+    return parts
+
+
 def key_words(game: str, key: str) -> dict[str, Any]:
     """An information set's key (``Qs|rc|Kh|cr``) as the game says it: what the player holds
     as pieces, and the public history in words."""
@@ -59,7 +83,7 @@ def key_words(game: str, key: str) -> dict[str, Any]:
     if not sep:
         private, public = "", key
     return {"private": label_parts(game, private) if private else [],
-            "history": get_game(game).describe_history(public)}
+            "history": get_view(game).describe_history(public)}
 
 
 def pct(p: float) -> str:
@@ -100,6 +124,33 @@ def duration(seconds: float) -> str:
     return f"{whole // 60} h" + (f" {whole % 60} min" if whole % 60 else "")
 
 
+def rounded_parts(values: Sequence[float], digits: int = 3) -> list[float]:
+    """`values` rounded to `digits` decimals so that they add up to their total rounded the
+    same way (the largest remainders round up): the parts a page shows add up to the total it
+    shows."""
+    scale = 10 ** digits
+    total = round(math.fsum(values) * scale)
+    floors = [math.floor(v * scale) for v in values]
+    order = sorted(range(len(values)), key=lambda i: floors[i] - values[i] * scale)
+    bumped = set(order[:total - sum(floors)])
+    return [(f + (i in bumped)) / scale for i, f in enumerate(floors)]
+
+
+def duration_span(low: float | None, likely: float | None, high: float | None) -> str:
+    """An estimate with its range: ``about 12 min`` where the range is narrow, ``10–25 min``
+    where it is not, ``at least 3 min`` where only its low end is known."""
+    if low is None:
+        return ""
+    if high is None:
+        return f"at least {duration(low)}" if low >= 1 else "longer than planned"
+    if likely is not None and (high - low <= 60 or high <= 1.3 * max(low, 1.0)):
+        return f"about {duration(likely)}"
+    first, second = duration(low), duration(high)
+    if first.endswith(" min") and second.endswith(" min") and " h" not in second:
+        first = first.removesuffix(" min")
+    return f"{first}–{second}"
+
+
 def bar_width(p: float) -> int:
     """A probability bar's width in whole percent (a CSS class ``w-N``: the pages have no inline
     styles); a non-zero probability gets at least 1% so that it stays visible."""
@@ -108,20 +159,7 @@ def bar_width(p: float) -> int:
     return max(1, min(100, round(100 * p)))
 
 
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def sci(x: float | None) -> str:
-    """Small numbers as ``3.2×10⁻⁵``; ordinary ones as they are."""
-    if x is None:
-        return "—"
-    if x == 0:
-        return "0"
-    if 1e-3 <= abs(x) < 1e4:
-        return f"{x:.4g}"
-    mantissa, exponent = f"{x:.2e}".split("e")
-    mantissa = mantissa.rstrip("0").rstrip(".")
-    return f"{mantissa}×10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+__all__ = ["sci"]  # the pages' number format, shared with the services' sentences
 
 
 def fmt_signed(x: float | None, digits: int = 3) -> str:

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from solver.abstractions.dudo_recall.memory import describe_recall, parse_recall
+from solver.abstractions.dudo_recall.remembered_bids import describe_recall, parse_recall
 from solver.abstractions.holdem.buckets import describe_buckets, parse_buckets
 from solver.abstractions.holdem.percentiles import (
     HIST_KIND,

@@ -6,10 +6,9 @@
   sequence-form LP (`lp`); regret matching on a matrix game (`regret_matching`);
 * exact evaluation: `exploitability`, `action_values`, and the slow, obviously correct
   referees of the tests (`reference`); tabular policies (`policy`);
-* `solve`: any of them driven to a stopping rule, with its convergence trace;
-* safe subgame re-solving over a compiled tree: `subtree` cuts a subtree out, `resolving`
-  re-solves it (unsafe, CFR-D's gadget or max-margin), `continual` carries the ranges from one
-  re-solve to the next and assembles every re-solve into one strategy.
+* `solve`: any of them driven to a stopping rule, with its convergence trace.
+
+Re-solving a subgame at play time has a package of its own (`solver.resolving`).
 
 Nothing here names a game: what suits a game (the fastest schedule, a payoff matrix) is
 declared by the game.

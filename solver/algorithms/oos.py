@@ -25,7 +25,7 @@ kernel; the regrets and the average live in the flat (information set, action) l
 public tree, so the strategy the bot plays at the end of its budget is the average at the
 targeted information set.  `OOSSearch.assembled` runs one fresh search per information set of
 the game and lays the answers side by side: the strategy the bot would play everywhere, which
-`solver.algorithms.exploitability` judges exactly (``benchmarks/oos.py``).
+`solver.algorithms.exploitability` judges exactly (``experiments/oos.py``).
 """
 
 from __future__ import annotations

@@ -202,6 +202,7 @@ def solve(
     seed: int = 0,
     on_checkpoint: Callable[[Checkpoint], None] | None = None,
     pruning: bool | None = None,
+    memory_checked: bool = False,
 ) -> SolveResult:
     """Solve `game` until the first of the given limits is reached.
 
@@ -218,7 +219,8 @@ def solve(
         result.strategy       # the average strategy, laid out as result.tree's information sets
 
     A solve that would not fit in the memory available is refused before it allocates
-    (`solver.engine.memory.NotEnoughMemoryError`).
+    (`solver.engine.memory.NotEnoughMemoryError`), unless the caller has checked that already
+    (`memory_checked`: a command's `solver.runs.run_plan.RunPlan.start`).
     """
     for name, limit in (("iterations", iterations), ("target exploitability",
                                                       target_exploitability),
@@ -227,7 +229,7 @@ def solve(
             raise ValueError(f"{name} must be a positive number, got {limit}")
     algorithm = resolve_algorithm(game, algorithm)
     counted = isinstance(game, CountsItself)
-    if counted:  # checked before the tree is built: that is where memory runs out first
+    if counted and not memory_checked:  # before the tree is built: where memory runs out first
         memory.check(memory_estimate(game))
     if iterations is None and target_exploitability is None and seconds is None:
         target_exploitability = DEFAULT_TARGET
@@ -236,7 +238,7 @@ def solve(
     pruning = resolve_pruning(game, algorithm, pruning)
     progress.phase("compiling the tree")
     tree = compile_game(game)
-    if not counted:
+    if not counted and not memory_checked:
         memory.check(memory_estimate(game, tree))
     progress.phase("solving")
     solver = make_solver(tree, algorithm, seed, game, pruning)

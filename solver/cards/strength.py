@@ -23,7 +23,7 @@ Everything runs in numba on at most two threads, in blocks so that a tqdm bar ca
 each street's table is saved when done (``$SOLVER_CACHE/strength-<digest>/``, the digest
 covering this package's evaluation and indexing code and the deal), so a later process maps the
 files instead of building them, and an interrupted build resumes at the street it was on.  For
-hold'em the full build takes about 40 s on two free cores (``benchmarks/strength_tables.py``).
+hold'em the full build takes about 40 s on two free cores (``experiments/strength_tables.py``).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Arguments and printing only: the arguments are `solver.cli.parser`'s, each command prints what
 a job of `solver.runs` does (`solver.cli.commands`): solving is `solver.algorithms.solve`,
 storing `solver.runs.store_solve`, building `solver.runs.build` and `solver.runs.background`;
-``--dry-run`` prints a command's plan (`solver.cli.plans`) and runs nothing.
+``--dry-run`` prints a command's plan (`solver.cli.command_plan`) and runs nothing.
 
 Example::
 
@@ -19,8 +19,8 @@ import sys
 from collections.abc import Callable, Sequence
 
 from solver.cli import commands
+from solver.cli.command_plan import dry_run
 from solver.cli.parser import build_parser
-from solver.cli.plans import dry_run
 from strategies import StoreError
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
@@ -34,6 +34,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "match": commands.cmd_match,
     "hulhe": commands.cmd_hulhe,
     "list": commands.cmd_list,
+    "figures": commands.cmd_figures,
     "show": commands.cmd_show,
     "evaluate": commands.cmd_evaluate,
     "evaluate-holdem": commands.cmd_evaluate_holdem,

@@ -14,17 +14,17 @@ from pathlib import Path
 from solver.abstractions.dudo_recall.solve import solve_recall
 from solver.abstractions.holdem.bucket_solve import solve_buckets
 from solver.abstractions.holdem.percentiles import check_rules, round_buckets
-from solver.abstractions.holdem.resolving_kind import ResolvingSpec
-from solver.abstractions.holdem.resolving_store import store_resolving
 from solver.abstractions.holdem.sampled_cfr import default_checkpoint
 from solver.algorithms.solve import DEFAULT_TARGET, Checkpoint
 from solver.cards.strength import ehs_tables
-from solver.cli.plans import hulhe_plan_of, match_plan_of, plan_for, plan_of
+from solver.cli.command_plan import hulhe_setup_of, match_setup_of, plan_for, plan_of
 from solver.engine.progress import StatusBar, phase, progress_bar
 from solver.evaluation.holdem.report import evaluate, make_policy, report_lines
 from solver.evaluation.stored import evaluate_stored
 from solver.games import get_game
 from solver.games.holdem.game import HoldemGame
+from solver.resolving.kind import ResolvingSpec
+from solver.resolving.store import store_resolving
 from solver.runs.abstract import store_buckets, store_recall
 from solver.runs.background import build_in_background
 from solver.runs.build import Runner, build_algorithm, default_games, own_command
@@ -32,9 +32,10 @@ from solver.runs.dask import dask_client
 from solver.runs.dudo_match import solve_match, store_match
 from solver.runs.experiments import bucket_cost, bucket_spec, recall_cost
 from solver.runs.export import stored_payload
+from solver.runs.figures import fill_style
 from solver.runs.hulhe import build as build_hulhe
 from solver.runs.opponents import build_opponents
-from solver.runs.plan import match_round_plan
+from solver.runs.run_plan import match_round_plan
 from solver.runs.sizes import game_sizes
 from solver.runs.store_solve import solve_and_store
 from strategies import SolveInfo, StoreError, StrategyStore
@@ -90,14 +91,15 @@ _PRUNING = {"auto": None, "on": True, "off": False}
 
 def _solve_and_store(game: str, algorithm: str, *, iterations: int | None,
                      target: float | None, seconds: float | None, store_path: str | None,
-                     progress: bool, seed: int = 0, pruning: bool | None = None
-                     ) -> dict[str, object]:
+                     progress: bool, seed: int = 0, pruning: bool | None = None,
+                     memory_checked: bool = False) -> dict[str, object]:
     """`solver.runs.store_solve.solve_and_store` behind a progress bar; the summary to print."""
     bar = _Progress(game, iterations, target, seconds, progress)
     try:
         stored = solve_and_store(game, algorithm, iterations=iterations, target=target,
                                  seconds=seconds, store_path=store_path, seed=seed,
-                                 on_checkpoint=bar, pruning=pruning)
+                                 on_checkpoint=bar, pruning=pruning,
+                                 memory_checked=memory_checked)
     finally:
         bar.close()
     result = stored.result
@@ -126,12 +128,12 @@ def _print(payload: object, as_json: bool) -> None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    plan_for(args).start()
+    plan_for(args).start()  # the run's one memory check
     summary = _solve_and_store(args.game, build_algorithm(args.game, args.algorithm),
                                iterations=args.iterations, target=args.target_exploitability,
                                seconds=args.seconds, store_path=args.store,
                                progress=not args.quiet, seed=args.seed,
-                               pruning=_PRUNING[args.pruning])
+                               pruning=_PRUNING[args.pruning], memory_checked=True)
     _print(summary, args.json)
     return 0
 
@@ -200,6 +202,16 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_figures(args: argparse.Namespace) -> int:
+    done = fill_style(args.store, None if args.json else lambda info: print(
+        f"{info.game}: the style figures of solve {info.id} stored", flush=True))
+    if not done and not args.json:
+        print("every latest solve has its figures")
+    if args.json:
+        _print({"games": done}, True)
+    return 0
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     with _open_store(args.store) as store:
         rows = store.strategy(args.game)
@@ -253,11 +265,11 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_recall(args: argparse.Namespace) -> int:
-    plan_for(args).start()
+    plan_for(args).start()  # the run's one memory check
     with progress_bar(total=args.iterations, unit="it", desc=f"{args.game} recall={args.memory}",
               disable=args.quiet, file=sys.stderr, mininterval=0.5) as bar:
         solved = solve_recall(get_game(args.game), args.memory, args.iterations, args.algorithm,
-                              on_iteration=_counting(bar))
+                              on_iteration=_counting(bar), memory_checked=True)
     solve_id = store_recall(solved, args.algorithm, args.store)
     _print({"game": args.game, "solve_id": solve_id, "abstraction": f"recall={args.memory}",
             "iterations": solved.iterations, "seconds": round(solved.seconds, 3),
@@ -310,15 +322,15 @@ def cmd_bucket_cost(args: argparse.Namespace) -> int:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    plan = match_plan_of(args)
-    recall = plan.recall
+    setup = match_setup_of(args)
+    recall = setup.recall
     plan_for(args).start()
     started = time.perf_counter()
     phase("starting the workers")
     client = dask_client(args.scheduler, args.workers)
     # The bar counts the rounds' estimated work, so that it moves as the time goes, not by
     # 25 equal steps of which the last few take most of it.
-    work = {counts: max(1e-3, w) for counts, (_, w) in match_round_plan(plan).items()}
+    work = {counts: max(1e-3, w) for counts, (_, w) in match_round_plan(setup).items()}
     phase("solving the rounds")
     with client, progress_bar(total=sum(work.values()), unit="work", desc="dudo-match rounds",
                               disable=args.quiet, file=sys.stderr,
@@ -328,14 +340,14 @@ def cmd_match(args: argparse.Namespace) -> int:
                                 f"in {solved.seconds:.0f}s", refresh=False)
             bar.update(work[solved.counts])
 
-        results = solve_match(plan, client, on_round=done)
+        results = solve_match(setup, client, on_round=done)
     wall = time.perf_counter() - started
     phase("storing")
-    solve_id, table = store_match(results, plan, args.store)
+    solve_id, store = store_match(results, setup, args.store)
     summary = {"game": "dudo-match", "solve_id": solve_id, "abstraction": recall.descriptor,
                "wall_seconds": round(wall, 1),
                "solver_seconds": round(sum(r.seconds for r in results.values()), 1),
-               "table_file": str(table),
+               "store": str(store),
                "table": {f"{a}v{b}": r.win for (a, b), r in sorted(results.items())},
                "exploitability": {f"{a}v{b}": r.exploitability
                                   for (a, b), r in sorted(results.items())
@@ -344,32 +356,32 @@ def cmd_match(args: argparse.Namespace) -> int:
         _print(summary, True)
         return 0
     print(f"solve {solve_id}: {recall.descriptor}; {summary['wall_seconds']} s wall, "
-          f"{summary['solver_seconds']} s solving; table in {table}")
+          f"{summary['solver_seconds']} s solving; stored with its table in {store}")
     print("P(opener wins the match): rows the opener's dice, columns the other's")
-    print("     " + "".join(f"{b:>9}" for b in range(1, plan.max_dice + 1)))
-    for a in range(1, plan.max_dice + 1):
+    print("     " + "".join(f"{b:>9}" for b in range(1, setup.max_dice + 1)))
+    for a in range(1, setup.max_dice + 1):
         print(f"{a:>4} " + "".join(f"{results[(a, b)].win:>9.5f}"
-                                   for b in range(1, plan.max_dice + 1)))
+                                   for b in range(1, setup.max_dice + 1)))
     return 0
 
 
 def cmd_hulhe(args: argparse.Namespace) -> int:
-    plan = hulhe_plan_of(args)
-    plan.rules  # noqa: B018  (refuses a game outside the hold'em family now, not later)
+    setup = hulhe_setup_of(args)
+    setup.rules  # noqa: B018  (refuses a game outside the hold'em family now, not later)
     plan_for(args).start()
     checkpoint = (None if args.checkpoint == "none" else
-                  Path(args.checkpoint) if args.checkpoint else default_checkpoint(plan))
+                  Path(args.checkpoint) if args.checkpoint else default_checkpoint(setup))
     phase("hand-strength tables")
-    ehs_tables(check_rules(plan.rules), progress=not args.quiet)
+    ehs_tables(check_rules(setup.rules), progress=not args.quiet)
     phase("hand buckets")
-    for spec in (plan.spec, plan.opponent):  # made here once, not by every worker
+    for spec in (setup.spec, setup.opponent):  # made here once, not by every worker
         if spec is not None:
-            round_buckets(plan.rules, spec)
+            round_buckets(setup.rules, spec)
     phase("starting the workers")
     client = None if args.workers == 0 and not args.scheduler else dask_client(args.scheduler,
                                                                                 args.workers)
     try:
-        result = build_hulhe(plan, minutes=args.minutes, epochs=args.epochs, store_path=args.store,
+        result = build_hulhe(setup, minutes=args.minutes, epochs=args.epochs, store_path=args.store,
                        client=client, checkpoint=checkpoint, progress=not args.quiet,
                        checkpoint_seconds=args.checkpoint_minutes * 60,
                        self_play_deals=args.self_play_deals)
@@ -388,8 +400,8 @@ def cmd_hulhe(args: argparse.Namespace) -> int:
             warm=args.turn_warm, guard=args.turn_guard))
     summary = {"game": args.game, "solve_id": resolving_id or result.solve_id,
                "blueprint_solve_id": result.solve_id,
-               "abstraction": plan.spec.descriptor, "infosets": result.infosets,
-               "opponent": None if plan.opponent is None else plan.opponent.descriptor,
+               "abstraction": setup.spec.descriptor, "infosets": result.infosets,
+               "opponent": None if setup.opponent is None else setup.opponent.descriptor,
                "iterations": result.iterations, "epochs": result.epochs,
                "workers": result.workers, "solver_seconds": round(result.solver_seconds, 1),
                "wall_seconds": round(result.wall_seconds, 1),

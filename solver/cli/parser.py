@@ -14,7 +14,7 @@ from solver.abstractions.holdem.sampled_cfr import (
     DEFAULT_SCHEDULES,
     DEFAULT_SPEC,
     SCHEDULES,
-    Plan,
+    SampledSetup,
 )
 from solver.algorithms.solve import ALGORITHMS, DEFAULT_ALGORITHM, DEFAULT_TARGET
 from solver.evaluation.holdem.baselines import BASELINES
@@ -141,8 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("recall-cost", parents=[common],
                        help="what remembering only the last bids costs, measured exactly",
                        description="Solve each game remembering 1, 2, ... bids and measure "
-                                   "each strategy's exploitability in the real game (a README "
-                                   "table row per line).")
+                                   "each strategy's exploitability in the real game (a row "
+                                   "of docs/games/dudo.md's table per line).")
     p.add_argument("--games", nargs="+", default=["dudo", "dudo-1v2", "dudo-2v1"],
                    choices=dudo_games, metavar="GAME")
     p.add_argument("--memories", nargs="+", type=_positive_int, default=[1, 2, 3, 4],
@@ -172,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Solve GAME exactly and in each bucket abstraction (every "
                                    "K, perfect and imperfect recall), the same iterations each, "
                                    "and print each strategy's exploitability in the real game "
-                                   "(a README table row per line).")
+                                   "(a row of docs/games/holdem.md's table per line).")
     p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
     p.add_argument("--ks", nargs="+", default=["2", "4", "8", "16", "all"], metavar="K")
     p.add_argument("--recalls", nargs="+", choices=("perfect", "imperfect"),
@@ -224,10 +224,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how the rounds before the last are cut: E[HS²] percentiles or k-means "
                         f"of equity histograms (default {DEFAULT_SPEC.metric}; the river is "
                         "percentiles either way)")
-    p.add_argument("--algorithm", choices=tuple(HULHE_ALGORITHMS), default=Plan().algorithm,
+    p.add_argument("--algorithm", choices=tuple(HULHE_ALGORITHMS), default=SampledSetup().algorithm,
                    help="what an iteration samples: a deal (chance sampling) or a board with "
                         "every hand at once (public chance sampling); default "
-                        f"{Plan().algorithm}")
+                        f"{SampledSetup().algorithm}")
     p.add_argument("--schedule", choices=tuple(SCHEDULES),
                    help="after each epoch, discount the regrets linearly or floor them at "
                         "zero (regret matching+); default "
@@ -278,6 +278,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dry-run", action="store_true", help=DRY_RUN_HELP)
 
     p = sub.add_parser("list", parents=[common], help="list the stored solves")
+
+    sub.add_parser("figures", parents=[common],
+                   help="work out the style figures a store built before they were kept with "
+                        "each solve lacks",
+                   description="For the latest solve of each game that has none (a store "
+                               "built by an earlier version), work out the strategy's style "
+                               "figures and store them with it; a build does so itself.")
 
     p = sub.add_parser("show", parents=[common], help="print a stored strategy")
     p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)

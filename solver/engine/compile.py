@@ -6,25 +6,27 @@ tree as arrays (`CompilesItself`: Dudo with several dice, the hold'em family) is
 any other is compiled by walking its states once, grouping the histories by public key.  A
 walked tree is saved under the solver cache (``~/.cache/solved-bots``, or ``$SOLVER_CACHE``)
 and read back by the next process; the file name carries a digest of the code that shapes the
-tree, so an old file is never misread.
+tree (the engine's and the game's own, `cache_path`), so an old file is never misread.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import re
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
+from numpy.typing import NDArray
 
 from solver.engine import node_kinds
 from solver.engine import tree as tree_module
 from solver.engine.node_kinds import CHANCE_NODE, DECISION_NODE, TERMINAL_NODE
+from solver.engine.sources import game_sources
 from solver.engine.tree import PublicTree, TreeArrays, pack_tree
-from solver.games import base as games_base
 from solver.games.base import Game
 
 
@@ -171,16 +173,24 @@ def _freeze(name: str, nodes: list[_NodeBuilder]) -> PublicTree:
                       chance_mass=np.asarray(chance, np.float64))
 
 
-def _cache_path(name: str, suffix: str = "") -> Path:
-    """Compiled trees are cached per game and per version of the code that shapes them: the
-    games' folder (families' packages included), this module, the tree's layout and the node
-    kinds (a change in any of them is a new file name, so an old file is never misread).  A
-    game named by its parameters (``holdem(numRanks=6)``) is filed under a digest of its name.
+ENGINE_SOURCES = (Path(__file__), Path(tree_module.__file__), Path(node_kinds.__file__))
+"""The engine's code that shapes every compiled tree: this module, the tree's layout and the
+node kinds."""
+
+
+def cache_path(game: Game, suffix: str = "") -> Path:
+    """Where `game`'s compiled tree is cached: a file per game and per version of what shapes
+    its tree, namely `ENGINE_SOURCES`, the game's own sources (`solver.engine.sources`: its
+    module and what it imports, so editing one game leaves the others' files valid) and its
+    name, which carries its parameters.  A change in any of them is a new file name, so an old
+    file is never misread.  A game named by its parameters (``holdem(numRanks=6)``) is filed
+    under a digest of its name.
 
     Other compiled forms of a game (the history tree) pass a `suffix` naming what they are."""
-    digest = hashlib.sha256()
-    for source in (Path(__file__), Path(tree_module.__file__), Path(node_kinds.__file__),
-                   *sorted(Path(games_base.__file__).parent.rglob("*.py"))):
+    name = game.name
+    digest = hashlib.sha256(name.encode())
+    for source in (*ENGINE_SOURCES, *game_sources(game)):
+        digest.update(source.name.encode())
         digest.update(source.read_bytes())
     root = Path(os.environ.get("SOLVER_CACHE", Path.home() / ".cache" / "solved-bots"))
     if not re.fullmatch(r"[A-Za-z0-9_-]+", name):
@@ -189,15 +199,24 @@ def _cache_path(name: str, suffix: str = "") -> Path:
     return root / f"{name}{suffix}-{digest.hexdigest()[:16]}.npz"
 
 
+def _indexed(rows: tuple[tuple[object, ...], ...]) -> tuple[list[list[object]], NDArray[np.int64]]:
+    """Rows that repeat (a node's actions, once per information set) as a table of the distinct
+    rows and each row's index in it."""
+    table: dict[tuple[object, ...], int] = {}
+    index = np.fromiter((table.setdefault(row, len(table)) for row in rows), np.int64, len(rows))
+    return [list(row) for row in table], index
+
+
 def _save(tree: PublicTree, path: Path) -> None:
+    """Numbers as arrays; the strings (keys and labels) as JSON in a byte array, so that the
+    file is read without unpickling anything."""
     arrays: dict[str, Any] = dict(tree.arrays._asdict())
-    arrays["infoset_keys"] = np.array(tree.infoset_keys, dtype=object)
-    arrays["infoset_actions"] = np.array([",".join(map(str, a)) for a in tree.infoset_actions],
-                                         dtype=object)
-    arrays["infoset_labels"] = np.array(["\x1f".join(labels) for labels in tree.infoset_labels],
-                                        dtype=object)
-    arrays["node_keys"] = np.array(tree.node_keys, dtype=object)
-    arrays["node_labels"] = np.array(tree.node_labels, dtype=object)
+    actions, arrays["infoset_action_row"] = _indexed(tree.infoset_actions)
+    labels, arrays["infoset_label_row"] = _indexed(tree.infoset_labels)
+    text = json.dumps({"infoset_keys": tree.infoset_keys, "action_rows": actions,
+                       "label_rows": labels, "node_keys": tree.node_keys,
+                       "node_labels": tree.node_labels}, ensure_ascii=False)
+    arrays["strings_json"] = np.frombuffer(text.encode(), np.uint8)
     if tree.chance_mass is not None:
         arrays["chance_mass"] = tree.chance_mass
     if tree.deal_weight is not None:
@@ -209,19 +228,21 @@ def _save(tree: PublicTree, path: Path) -> None:
 
 
 def _load(name: str, path: Path) -> PublicTree:
-    with np.load(path, allow_pickle=True) as data:
+    with np.load(path, allow_pickle=False) as data:
         arrays = TreeArrays(**{field: data[field] for field in TreeArrays._fields})
+        strings = json.loads(data["strings_json"].tobytes().decode())
+        actions = [tuple(int(a) for a in row) for row in strings["action_rows"]]
+        labels = [tuple(str(s) for s in row) for row in strings["label_rows"]]
         return PublicTree(
             game=name,
             arrays=arrays,
-            infoset_keys=tuple(str(k) for k in data["infoset_keys"]),
-            infoset_actions=tuple(tuple(int(a) for a in str(s).split(","))
-                                  for s in data["infoset_actions"]),
-            infoset_labels=tuple(tuple(str(s).split("\x1f")) for s in data["infoset_labels"]),
-            node_keys=tuple(str(k) for k in data["node_keys"]),
-            node_labels=tuple(str(k) for k in data["node_labels"]),
-            chance_mass=data.get("chance_mass"),
-            deal_weight=data.get("deal_weight"),
+            infoset_keys=tuple(strings["infoset_keys"]),
+            infoset_actions=tuple(actions[i] for i in data["infoset_action_row"].tolist()),
+            infoset_labels=tuple(labels[i] for i in data["infoset_label_row"].tolist()),
+            node_keys=tuple(strings["node_keys"]),
+            node_labels=tuple(strings["node_labels"]),
+            chance_mass=data["chance_mass"] if "chance_mass" in data.files else None,
+            deal_weight=data["deal_weight"] if "deal_weight" in data.files else None,
         )
 
 
@@ -263,7 +284,7 @@ def compile_game(game: Game, *, use_cache: bool = True) -> PublicTree:
     if isinstance(game, CompilesItself) and not getattr(game, "cache_compiled_tree", False):
         _compiled[name] = game.compile_public_tree()
         return _compiled[name]
-    path = _cache_path(name)
+    path = cache_path(game)
     tree = None
     if use_cache and path.exists():
         try:

@@ -21,7 +21,7 @@ without touching a Python `State`:
 
 Node 0 is the root and every node's index is larger than its parent's.  The tree is built by
 one depth-first walk over the game's states (a few seconds for Dudo's 294,883 histories) and
-cached on disk next to the public tree, keyed by the same code hash plus this module's.
+cached on disk next to the public tree, keyed by the same sources plus this module's.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from solver.engine.compile import _cache_path, compile_game
+from solver.engine.compile import cache_path, compile_game
 from solver.engine.node_kinds import CHANCE_NODE, DECISION_NODE, TERMINAL_NODE
 from solver.engine.tree import PublicTree
 from solver.games.base import Game
@@ -133,11 +133,11 @@ def _build(game: Game, tree: PublicTree) -> HistoryTree:
     )
 
 
-def _history_cache_path(name: str) -> Path:
-    """The public tree's cache path logic (the hash of the code that shapes it) plus this
-    module's own hash in the suffix, since the layout here can change independently."""
+def _history_cache_path(game: Game) -> Path:
+    """The public tree's cache path (`cache_path`: the engine's and the game's sources) with
+    this module's own hash in the suffix, since the layout here can change independently."""
     own = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:8]
-    return _cache_path(name, f"-history-{own}")
+    return cache_path(game, f"-history-{own}")
 
 
 def _save(history: HistoryTree, path: Path) -> None:
@@ -151,7 +151,7 @@ def _save(history: HistoryTree, path: Path) -> None:
 
 
 def _load(name: str, path: Path) -> HistoryTree:
-    with np.load(path) as data:
+    with np.load(path, allow_pickle=False) as data:
         arrays = {field: data[field] for field in _ARRAYS}
         num_infosets, max_depth, max_children = (int(x) for x in data["sizes"])
     return HistoryTree(game=name, num_infosets=num_infosets, max_depth=max_depth,
@@ -169,7 +169,7 @@ def compile_history_tree(game: Game, *, use_cache: bool = True) -> HistoryTree:
     if name in _compiled:
         return _compiled[name]
     tree = compile_game(game, use_cache=use_cache)
-    path = _history_cache_path(name)
+    path = _history_cache_path(game)
     history = None
     if use_cache and path.exists():
         try:

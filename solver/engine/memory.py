@@ -9,8 +9,8 @@ memory available now, naming the way that fits instead.
 
 The figures are upper bounds measured rather than derived: bytes per information set, per
 (information set, action) pair, per (public node, private state) slot and per public node,
-fitted on solves of this code (peak resident memory, `tests/solver/test_memory.py` checks that
-the estimate stays above it) plus the interpreter with numpy and numba loaded.
+fitted on solves of this code (peak resident memory, `tests/solver/engine/test_memory.py`
+checks that the estimate stays above it) plus the interpreter with numpy and numba loaded.
 """
 
 from __future__ import annotations

@@ -6,10 +6,12 @@ environment names a status file (``SOLVER_STATUS_FILE``, set by ``python -m solv
 that the app can show a newcomer how far the build of a game has come while it serves the games
 that are ready.
 
-A build is a few phases (`declare_phases`: their names and estimated seconds), each entered by
-`phase` whether or not a bar follows, so that the status never sits on the last bar of a phase
-that is over while the next one works without one; `estimate` turns that into the current
-game's fraction and the time left for it and for the whole background build. With
+A build is a few phases (`declare_phases`: their names, planned seconds and plain words), each
+entered by `phase` whether or not a bar follows, so that the status never sits on the last bar
+of a phase that is over while the next one works without one; each phase that ends adds its
+planned and actual seconds to what the build has measured of this machine's pace
+(``measured``), from which `solver.engine.estimates` tells how far the current game has come
+and how long it and the whole background build still take. With
 ``SOLVER_PLAIN_PROGRESS`` set (a build writing to a log file) the bars draw nothing and a plain
 line says where the work stands every minute instead of runs of carriage returns.
 """
@@ -22,9 +24,12 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from tqdm import tqdm
+
+from solver.engine import estimates
+from solver.engine.estimates import minutes
 
 STATUS_ENV = "SOLVER_STATUS_FILE"
 PLAIN_ENV = "SOLVER_PLAIN_PROGRESS"
@@ -66,18 +71,24 @@ def say(text: str) -> None:
         print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
 
-def minutes(seconds: float) -> str:
-    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
+class Phase(NamedTuple):
+    """A phase of a build: its name (the solver's), its planned seconds, what it does in words a
+    player understands, and whether it runs for a fixed time (a solve of so many minutes)."""
+
+    name: str
+    seconds: float
+    words: str = ""
+    fixed: bool = False
 
 
-def declare_phases(phases: Sequence[tuple[str, float]]) -> None:
-    """The phases of the build that starts now, with their estimated seconds."""
+def declare_phases(phases: Sequence[Phase]) -> None:
+    """The phases of the build that starts now."""
     path = _status_path()
     if path is None:
         return
     status = read_status(path) or {}
-    status.update(phases=[[name, float(seconds)] for name, seconds in phases], phase=None,
-                  phase_started=None, **_NO_STEP, updated=time.time())
+    status.update(phases=[[p.name, float(p.seconds), p.words, p.fixed] for p in phases],
+                  phase=None, phase_started=None, **_NO_STEP, updated=time.time())
     write_status(path, status)
 
 
@@ -85,52 +96,44 @@ _NO_STEP: dict[str, Any] = {"step": None, "done": None, "total": None, "unit": N
                             "rate": None, "remaining_seconds": None}
 
 
+def finish_phase(status: dict[str, Any], now: float) -> None:
+    """Add the phase under way in `status` to what the build has measured of this machine's
+    pace (``measured``: planned and actual seconds of each finished phase of a variable
+    length), as it ends."""
+    index, started = status.get("phase"), status.get("phase_started")
+    phases = status.get("phases") or []
+    if not isinstance(index, int) or not 0 <= index < len(phases) or started is None:
+        return
+    entry = phases[index]
+    if len(entry) > 3 and entry[3]:
+        return  # a fixed length says nothing of the pace
+    status["measured"] = [*(status.get("measured") or []),
+                          [float(entry[1]), max(0.0, now - float(started))]]
+    status["phase"] = None
+
+
 def phase(name: str) -> None:
-    """Enter the phase called `name` (one of those declared, or one more)."""
+    """Enter the phase called `name` (one of those declared, or one more); the one it follows
+    is over."""
     path = _status_path()
     status = (read_status(path) or {}) if path is not None else {}
-    names = [str(n) for n, _ in status.get("phases") or []]
+    now = time.time()
+    finish_phase(status, now)
+    names = [str(p[0]) for p in status.get("phases") or []]
     index = names.index(name) if name in names else None
-    expected = f" (about {minutes(status['phases'][index][1])})" if index is not None else ""
-    say(f"{name}{expected}")
+    if index is not None:
+        entry = status["phases"][index]
+        fixed = bool(entry[3]) if len(entry) > 3 else False
+        span = estimates.planned(float(entry[1]), estimates.pace(status.get("measured") or []),
+                                 fixed)
+        say(f"{name} ({estimates.words(span)})")
+    else:
+        say(name)
     if path is None:
         return
-    now = time.time()
     status.update({**_NO_STEP, "phase": index, "phase_name": name, "phase_started": now,
                    "step": name, "updated": now})
     write_status(path, status)
-
-
-def estimate(status: dict[str, Any], now: float | None = None) -> dict[str, Any]:
-    """How far the game being built has come and how long it and the whole background build
-    still take, from a status file's fields: the current phase's remaining time (its bar's,
-    measured and counted down since it was written, or else what is left of the phase's
-    estimate), the later phases' estimates, and the estimates of the games still waiting."""
-    now = time.time() if now is None else now
-    since = max(0.0, now - float(status.get("updated") or now))
-    step_left = status.get("remaining_seconds")
-    step_left = max(0.0, float(step_left) - since) if step_left is not None else None
-    phases = [(str(n), float(t)) for n, t in status.get("phases") or []]
-    index = status.get("phase")
-    fraction = None
-    if phases and isinstance(index, int) and 0 <= index < len(phases):
-        in_phase = now - float(status.get("phase_started") or now)
-        current = step_left if step_left is not None else max(0.0, phases[index][1] - in_phase)
-        left: float | None = current + sum(t for _, t in phases[index + 1:])
-    else:
-        left = step_left
-        done, total = status.get("done"), status.get("total")
-        fraction = done / total if total and done is not None else None
-    started = status.get("started")
-    if left is not None and started is not None:
-        elapsed = max(0.0, now - float(started))
-        fraction = elapsed / (elapsed + left) if elapsed + left > 0 else None
-    pending = status.get("pending_seconds")
-    return {"fraction": fraction, "remaining_seconds": left,
-            "build_remaining_seconds": (left + float(pending)
-                                        if left is not None and pending is not None else None),
-            "phase": index + 1 if isinstance(index, int) else None,
-            "phases": len(phases) or None}
 
 
 class StatusBar(tqdm):  # type: ignore[type-arg]

@@ -1,7 +1,9 @@
 """The games the solver knows, by the short names the CLI, the store and the URLs use.
 
-A game is one module (or one small package for a family) and one line of `_REGISTRY`: nothing
-else in the solver, the store or the app names a game.
+A game is one module (or one small package for a family) and one line of `_REGISTRY`, which
+gives both its rules (`get_game`, a `Game`) and how a player sees it (`get_view`, its
+`GameView`, which only the app uses): nothing else in the solver, the store or the app names a
+game.
 
 Three ways to name a game:
 
@@ -19,12 +21,12 @@ import importlib
 import os
 from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 from solver.games import holdem
 from solver.games.base import (
     CHANCE,
     TERMINAL,
-    ClassSpots,
     Game,
     OpenSpielMapping,
     State,
@@ -35,10 +37,13 @@ from solver.games.base import (
 from solver.games.dudo.game import DudoGame, game_name
 from solver.games.dudo.match import DudoMatchGame
 from solver.games.dudo.rules import MAX_DICE
-from solver.games.kuhn import KuhnGame
-from solver.games.leduc import LeducGame
-from solver.games.rps import RPSGame
-from solver.games.views import (
+from solver.games.dudo.view import DudoMatchView, DudoView
+from solver.games.game_view import ClassSpots, GameView
+from solver.games.holdem.view import HoldemView
+from solver.games.kuhn import KuhnGame, KuhnView
+from solver.games.leduc import LeducGame, LeducView
+from solver.games.rps import RPSGame, RPSView
+from solver.games.view_values import (
     ActionGroup,
     Card,
     Die,
@@ -60,6 +65,7 @@ __all__ = [
     "ClassSpots",
     "Die",
     "Game",
+    "GameView",
     "LabelPart",
     "Move",
     "OpenSpielMapping",
@@ -70,6 +76,7 @@ __all__ = [
     "action_from_label",
     "game_names",
     "get_game",
+    "get_view",
     "legal_labels",
     "named_games",
     "play",
@@ -78,46 +85,56 @@ __all__ = [
 ]
 
 
+ViewOf = Callable[[Any], GameView]
+"""How a game's view is made from the game its entry makes (each view class takes its own
+kind of game)."""
+Entry = tuple[Callable[[], Game], ViewOf]
+"""A registered game: what makes the game, and what makes its view from it."""
+
+
 def _dudo(dice: tuple[int, int]) -> Callable[[], Game]:
     return lambda: DudoGame(dice=dice)
 
 
-_REGISTRY: dict[str, Callable[[], Game]] = {
-    "rps": RPSGame,
-    "kuhn": KuhnGame,
-    "leduc": LeducGame,
-    "dudo": DudoGame,
-    "dudo-calzo": lambda: DudoGame(calzo=True),
-    "holdem-mini": lambda: holdem.member("holdem-mini"),
-    "holdem": lambda: holdem.member("holdem"),
-    "dudo-match": DudoMatchGame,
-    **{game_name((a, b)): _dudo((a, b))
+_REGISTRY: dict[str, Entry] = {
+    "rps": (RPSGame, RPSView),
+    "kuhn": (KuhnGame, KuhnView),
+    "leduc": (LeducGame, LeducView),
+    "dudo": (DudoGame, DudoView),
+    "dudo-calzo": (lambda: DudoGame(calzo=True), DudoView),
+    "holdem-mini": (lambda: holdem.member("holdem-mini"), HoldemView),
+    "holdem": (lambda: holdem.member("holdem"), HoldemView),
+    "dudo-match": (DudoMatchGame, DudoMatchView),
+    **{game_name((a, b)): (_dudo((a, b)), DudoView)
        for a in range(1, MAX_DICE + 1) for b in range(1, MAX_DICE + 1) if (a, b) != (1, 1)},
 }
 
-_NAMED: dict[str, Callable[[], Game]] = {}
+_NAMED: dict[str, Entry] = {}
 
-_FAMILIES: dict[str, Callable[[str], Game]] = {
-    "holdem": holdem.from_text,
-    "universal_poker": holdem.from_text,
+_FAMILIES: dict[str, tuple[Callable[[str], Game], ViewOf]] = {
+    "holdem": (holdem.from_text, HoldemView),
+    "universal_poker": (holdem.from_text, HoldemView),
 }
-"""Family name (what comes before the parenthesis) -> the parser of its members."""
+"""Family name (what comes before the parenthesis) -> the parser of its members and their
+view."""
 
 GAME_NAMES: tuple[str, ...] = tuple(_REGISTRY)
 """The games that come with the solver, in the order the lobby shows them."""
 
 
-def register_game(name: str, factory: Callable[[], Game]) -> None:
-    """Add a game under `name` (a plug-in, or a test's own game)."""
+def register_game(name: str, factory: Callable[[], Game], view: ViewOf) -> None:
+    """Add a game under `name` (a plug-in, or a test's own game), with its view."""
     if name in _REGISTRY:
         raise ValueError(f"a game is already registered as {name!r}")
-    _REGISTRY[name] = factory
+    _REGISTRY[name] = (factory, view)
     get_game.cache_clear()
+    get_view.cache_clear()
 
 
 def unregister_game(name: str) -> None:
     _REGISTRY.pop(name, None)
     get_game.cache_clear()
+    get_view.cache_clear()
 
 
 def game_names() -> tuple[str, ...]:
@@ -134,28 +151,43 @@ def named_games() -> tuple[str, ...]:
 def get_game(name: str) -> Game:
     """The game called `name` (a registered or named game, or a family member by its
     parameters); one shared instance per name, since games hold no state."""
-    factory = _REGISTRY.get(name) or _NAMED.get(name)
-    if factory is not None:
-        game = factory()
+    entry = _REGISTRY.get(name) or _NAMED.get(name)
+    if entry is not None:
+        game = entry[0]()
         if game.name != name:
             raise ValueError(f"the game registered as {name!r} calls itself {game.name!r}")
         return game
+    game = _family(name)[0](name)
+    if game.name != name and (game.name in _REGISTRY or game.name in _NAMED):
+        return get_game(game.name)
+    return game
+
+
+def _family(name: str) -> tuple[Callable[[str], Game], ViewOf]:
     family = _FAMILIES.get(name.split("(", 1)[0].strip()) if "(" in name else None
     if family is None:
         raise KeyError(f"unknown game {name!r}; valid names: "
                        f"{', '.join((*_REGISTRY, *_NAMED))}, or a family member by its "
                        f"parameters: {', '.join(f + '(...)' for f in _FAMILIES)}")
-    game = family(name)
-    if game.name != name and (game.name in _REGISTRY or game.name in _NAMED):
-        return get_game(game.name)
-    return game
+    return family
+
+
+@cache
+def get_view(name: str) -> GameView:
+    """How the game called `name` (as `get_game` takes it) is shown to a player: what the app
+    draws it with. One shared instance per name."""
+    game = get_game(name)
+    if game.name != name:
+        return get_view(game.name)
+    entry = _REGISTRY.get(name) or _NAMED.get(name)
+    return (entry[1] if entry is not None else _family(name)[1])(game)
 
 
 BUILD_DEFAULTS: tuple[str, ...] = tuple(name for name in _REGISTRY
                                         if not get_game(name).build.background)
 """What ``python -m solver build`` solves when no game is named: the games that declare
 themselves quick (`BuildPlan.background` false), solved exactly in seconds.  The bigger ones
-have their own documented commands (README, "The solver")."""
+have their own documented commands (docs/solver.md)."""
 
 GAMES_ENV = "SOLVER_GAMES"
 """Modules (comma-separated) imported with the registry, each registering games of its own

@@ -11,9 +11,8 @@ private keys, which is what makes it fast; the invariant it relies on is
 
     information_state_key(p) is a function of (public_key(), private_key(p)) and vice versa.
 
-A game also says how a player sees it (`public_view`, `private_pieces`, `action_groups`,
-`outcome_text`, and on the `Game` the kind of pieces, a legend and notes), so that the app can
-draw any game without knowing which one it is: the app names no game.
+How a player sees a game (its pieces, what a position shows, why a hand ended, its words) is
+not here but in its `solver.games.game_view.GameView`, beside it, which only the app uses.
 """
 
 from __future__ import annotations
@@ -22,19 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from solver.games.views import (
-    IN_TURN,
-    ActionGroup,
-    HandClasses,
-    LabelPart,
-    Piece,
-    PieceKind,
-    PublicView,
-    ResultUnit,
-    Seat,
-    StyleCounts,
-    StyleStat,
-)
+from solver.games.view_values import StyleCounts, StyleStat
 
 CHANCE = -1
 """`current_player()` of a chance node."""
@@ -91,34 +78,19 @@ class State(Protocol):
         """Stable string naming what only `player` knows (its card or die)."""
         ...
 
-    def private_view(self, player: int) -> str:
-        """Human-readable private information of `player` (``"K♠"``, ``"die 3"``)."""
+
+@runtime_checkable
+class PotState(Protocol):
+    """A state of a game with a pot (the poker games): what each seat has put in and the
+    betting round, which a forfeit and a player's style are counted by."""
+
+    def contributions(self) -> tuple[int, int]:
+        """Chips put in by seat 0 and seat 1, antes and blinds included."""
         ...
 
-    def private_pieces(self, player: int) -> tuple[Piece, ...]:
-        """`player`'s private cards, dice or move, as drawn; empty before they are dealt."""
+    def betting_round(self) -> tuple[int, int]:
+        """The round being bet (1 is the first) and how many rounds the game has."""
         ...
-
-    def public_view(self) -> PublicView: ...
-
-    def action_groups(self) -> tuple[ActionGroup, ...]:
-        """How to lay out the choices of the player to move."""
-        ...
-
-    def outcome_text(self, names: tuple[str, str]) -> str:
-        """At a terminal state, why it ended as it did, naming the seats `names` (``("you",
-        "the bot")``): ``"dudo on 2x5: one 5 and a wild 1 make 2, the bid stands"``."""
-        ...
-
-
-@dataclass(frozen=True, slots=True)
-class PlayedHand:
-    """A hand to write into a hand history: its number in the match, where it ended, and
-    what to call the player in each seat."""
-
-    number: int
-    state: State
-    players: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,34 +164,22 @@ class OpenSpielMapping(Protocol):
 
 
 class Game(Protocol):
-    """A two-player zero-sum game with perfect recall, and how to show it to a player."""
+    """A two-player zero-sum game with perfect recall: its rules, what it is called, and how
+    its strategy is built (how it is shown to a player is its `GameView`)."""
 
     name: str
     """Short identifier used by the CLI, the store and the URLs (``"leduc"``)."""
     title: str
-    """Human-readable name (``"Leduc hold'em"``)."""
-    rules: str
-    """The rules in two lines, for the lobby."""
+    """Human-readable name (``"Leduc hold'em"``), OpenSpiel's long name."""
     reference_value: float | None
     """Published value for player 0 (seat 0), for display and tests; None if unknown."""
-    pieces: PieceKind
-    """What a player's private information is drawn as."""
     simultaneous: bool
     """True if the players choose at once (the sequential tree hides the first move)."""
-    seats: tuple[Seat, Seat]
-    """How players of the game name seat 0 and seat 1 and when each acts (`IN_TURN` unless
-    the game has names of its own: hold'em's blinds)."""
-    notes: tuple[str, ...]
-    """What a newcomer needs at the table beyond the two lines of rules."""
-    history_legend: str
-    """How the public part of an information-set key is written."""
-    history_example: str
-    """A public history to show as an example (``"rc|Qh"``)."""
     openspiel: OpenSpielMapping | None
     """The same game in OpenSpiel, if it has one: exported strategies are judged there."""
     listed: bool
-    """Shown in the lobby even before it is solved (a variant that is not is shown once its
-    solve is in the store)."""
+    """Shown in the lobby, and built, even before it is solved (a variant that is not is shown
+    once its solve is in the store)."""
 
     @property
     def build(self) -> BuildPlan:
@@ -232,40 +192,9 @@ class Game(Protocol):
         """Player action ids are ``0 .. num_distinct_actions() - 1``."""
         ...
 
-    def label_parts(self, label: str) -> tuple[LabelPart, ...]:
-        """`label` drawn as text and pieces (``"Qh"`` as a card, ``"2x5"`` as 2 × a die)."""
-        ...
-
-    def describe_history(self, public: str) -> str:
-        """A sentence for the public part of an information-set key."""
-        ...
-
-    @property
-    def hand_history_format(self) -> str | None:
-        """The standard hand-history format its hands export to (``"phh"``), if any."""
-        ...
-
-    result_unit: ResultUnit | None
-    """The unit results are also quoted in (mbb/hand for poker), if any beside chips."""
-    wins_and_losses: bool
-    """Every hand is won (+1) or lost (-1), so results read as a chance of winning."""
-    hand_classes: HandClasses | None
-    """How the range view groups private states into a grid (two-card poker hands)."""
-
-    spot_legend: str
-    """How a board and a betting line are written, for the form that asks for them."""
-
-    def class_spots(self, board: str, line: str) -> ClassSpots:
-        """The grid's positions at the spot a board and a betting line reach (for a solve with
-        no public tree to walk); `ValueError` naming what is legal, or if the game has none."""
-        ...
-
-    def hand_histories(self, hands: Sequence[PlayedHand]) -> str:
-        """Finished hands in `hand_history_format`, as one file."""
-        ...
-
     style_stats: tuple[StyleStat, ...]
-    """The style figures its players know (none for a game without any)."""
+    """The style figures its players know (none for a game without any), which a build
+    stores for its solve and a player's record adds up."""
 
     def style_counts(self, state: State, seat: int) -> StyleCounts:
         """Each of `style_stats`' (count, opportunities) for the player in `seat` in the hand
@@ -277,40 +206,6 @@ class Game(Protocol):
         where the game has one (whether or not folding is legal just here), its worst result
         otherwise."""
         ...
-
-
-@dataclass(frozen=True, slots=True)
-class ClassCell:
-    """One cell of the grid: its place, its label and a position for each hand of it."""
-
-    row: int
-    column: int
-    label: str
-    states: tuple[State, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class ClassSpots:
-    """A spot of the betting named by a board and a line, and the grid's cells there: what the
-    explorer draws for a game whose solve has no public tree (`Game.class_spots`)."""
-
-    public: str
-    """The public history (as the game's keys write it), for `describe_history`."""
-    player: int
-    """The seat to act."""
-    line: str
-    """The betting line, normalised to letters."""
-    board: str
-    """The board, as cards written together."""
-    moves: tuple[tuple[str, str], ...]
-    """(letter, label) of each legal action of the player to act: the next steps of the line."""
-    round: int
-    back: tuple[str, str] | None
-    """(board, line) of the spot one action earlier (with the board cards it had not reached
-    left out), or None at the start."""
-    """The betting round (0 is the first)."""
-    cells: tuple[ClassCell, ...]
-
 
 
 def action_from_label(state: State, label: str) -> int:
@@ -344,42 +239,18 @@ def play(game: Game, actions: Sequence[int]) -> State:
 
 
 class GameDefaults:
-    """What most games share: no notes, a single row of the legal actions, labels drawn as
-    text, and histories described by themselves. A game overrides what it needs."""
+    """What most games share: players who take turns, no OpenSpiel twin, listed, solved
+    exactly by ``python -m solver solve NAME``, no style figures. A game overrides what it
+    needs."""
 
     simultaneous: bool = False
-    seats: tuple[Seat, Seat] = IN_TURN
     openspiel: OpenSpielMapping | None = None
     listed: bool = True
-
-    notes: tuple[str, ...] = ()
-    result_unit: ResultUnit | None = None
-    wins_and_losses: bool = False
-    hand_classes: HandClasses | None = None
-    spot_legend: str = ""
-    history_legend: str = ""
-    history_example: str = ""
 
     @property
     def build(self) -> BuildPlan:
         """Solved exactly by ``python -m solver solve NAME``, not among the quick games."""
         return BuildPlan(("solve", getattr(self, "name", "")))
-
-    def label_parts(self, label: str) -> tuple[LabelPart, ...]:
-        return (label,)
-
-    def describe_history(self, public: str) -> str:
-        return f"History: {public}" if public else "Opening move: nothing has happened yet"
-
-    @property
-    def hand_history_format(self) -> str | None:
-        return None
-
-    def class_spots(self, board: str, line: str) -> ClassSpots:
-        raise ValueError("this game has no grid of hand classes to explore by board and line")
-
-    def hand_histories(self, hands: Sequence[PlayedHand]) -> str:
-        raise ValueError(f"{getattr(self, 'name', 'this game')} has no hand-history format")
 
     style_stats: tuple[StyleStat, ...] = ()
 
@@ -390,9 +261,8 @@ class GameDefaults:
         """A game with a pot: a fold, which gives up what the seat has put in. Otherwise the
         worst result reachable from `state`, found by walking what follows it (for small
         games; a game whose tree is big says its worst result itself)."""
-        contributions = state.public_view().contributions
-        if contributions is not None:
-            return -float(contributions[seat])
+        if isinstance(state, PotState):
+            return -float(state.contributions()[seat])
         return worst_result(state, seat)
 
 
@@ -417,7 +287,3 @@ def worst_result(state: State, seat: int) -> float:
             stack.extend(node.apply_action(a) for a in node.legal_actions())
     return worst
 
-
-def legal_action_group(state: State) -> tuple[ActionGroup, ...]:
-    """The default layout: the legal actions in one row."""
-    return (ActionGroup("Your move", tuple(legal_labels(state))),)

@@ -15,18 +15,11 @@ from solver.games.base import (
     GameDefaults,
     OpenSpielMapping,
     State,
-    legal_action_group,
     private_then_public_key,
 )
+from solver.games.game_view import ViewDefaults
 from solver.games.poker_style import PokerStyles
-from solver.games.views import (
-    ActionGroup,
-    Card,
-    LabelPart,
-    Piece,
-    PieceKind,
-    PublicView,
-)
+from solver.games.view_values import Card, LabelPart, Piece, PieceKind, PublicView
 
 CARDS = "JQK"
 """Card id -> letter; a higher id is a higher card."""
@@ -114,12 +107,6 @@ class KuhnState:
     def private_key(self, player: int) -> str:
         return CARDS[self.cards[player]] if player < len(self.cards) else ""
 
-    def private_view(self, player: int) -> str:
-        return self.private_key(player)
-
-    def private_pieces(self, player: int) -> tuple[Piece, ...]:
-        return (Card(CARDS[self.cards[player]]),) if player < len(self.cards) else ()
-
     def contributions(self) -> tuple[int, int]:
         """Chips in the pot from each seat: the ante, plus 1 for each bet or call."""
         put = [1, 1]
@@ -127,26 +114,8 @@ class KuhnState:
             put[i % 2] += char == "b"
         return put[0], put[1]
 
-    def public_view(self) -> PublicView:
-        put = self.contributions()
-        return PublicView(pot=sum(put), contributions=put, betting=self.bets)
-
-    def action_groups(self) -> tuple[ActionGroup, ...]:
-        return legal_action_group(self)
-
-    def outcome_text(self, names: tuple[str, str]) -> str:
-        if not self.is_terminal():
-            return ""
-        put = self.contributions()
-        if self.bets in ("bp", "pbp"):
-            folder = (len(self.bets) - 1) % 2
-            winner = 1 - folder
-            return (f"{names[folder].capitalize()} folded to the bet: {put[folder]} to "
-                    f"{names[winner]}.")
-        winner = 0 if self.cards[0] > self.cards[1] else 1
-        loser = 1 - winner
-        return (f"Showdown: {CARDS[self.cards[winner]]} beats {CARDS[self.cards[loser]]}: "
-                f"{put[loser]} to {names[winner]}.")
+    def betting_round(self) -> tuple[int, int]:
+        return (1, 1)
 
 
 class KuhnOpenSpiel:
@@ -168,20 +137,37 @@ class KuhnGame(PokerStyles, GameDefaults):
 
     name: str = "kuhn"
     title: str = "Kuhn poker"
-    rules: str = (
-        "Three cards J < Q < K, one each, ante 1. Check or bet 1; facing a bet, call or fold.\n"
-        "If nobody folds, the higher card wins the pot."
-    )
     reference_value: float | None = -1.0 / 18.0
-    pieces: PieceKind = "cards"
     openspiel: OpenSpielMapping | None = KuhnOpenSpiel()
-    history_legend = "History: p = check or fold, b = bet or call."
-    history_example = "e.g. pb"
 
     @property
     def build(self) -> BuildPlan:
         return BuildPlan(("solve", self.name), algorithm="pdcfr+", background=False,
                          opponents=True)
+
+    def initial_state(self) -> KuhnState:
+        return KuhnState()
+
+    def num_distinct_actions(self) -> int:
+        return 2
+
+
+def _kuhn(state: State) -> KuhnState:
+    if not isinstance(state, KuhnState):
+        raise TypeError(f"not a position of Kuhn poker: {state!r}")
+    return state
+
+
+class KuhnView(ViewDefaults):
+    """How Kuhn poker is shown: each player's card, the pot, and why a hand ended."""
+
+    rules: str = (
+        "Three cards J < Q < K, one each, ante 1. Check or bet 1; facing a bet, call or fold.\n"
+        "If nobody folds, the higher card wins the pot."
+    )
+    pieces: PieceKind = "cards"
+    history_legend = "History: p = check or fold, b = bet or call."
+    history_example = "e.g. pb"
 
     def label_parts(self, label: str) -> tuple[LabelPart, ...]:
         return (Card(label),) if label in CARDS else (label,)
@@ -198,8 +184,26 @@ class KuhnGame(PokerStyles, GameDefaults):
             facing = move == "b" and not facing
         return "Moves so far: " + ", ".join(words)
 
-    def initial_state(self) -> KuhnState:
-        return KuhnState()
+    def private_pieces(self, state: State, player: int) -> tuple[Piece, ...]:
+        cards = _kuhn(state).cards
+        return (Card(CARDS[cards[player]]),) if player < len(cards) else ()
 
-    def num_distinct_actions(self) -> int:
-        return 2
+    def public_view(self, state: State) -> PublicView:
+        position = _kuhn(state)
+        put = position.contributions()
+        return PublicView(pot=sum(put), contributions=put, betting=position.bets)
+
+    def outcome_text(self, state: State, names: tuple[str, str]) -> str:
+        position = _kuhn(state)
+        if not position.is_terminal():
+            return ""
+        put, bets, cards = position.contributions(), position.bets, position.cards
+        if bets in ("bp", "pbp"):
+            folder = (len(bets) - 1) % 2
+            winner = 1 - folder
+            return (f"{names[folder].capitalize()} folded to the bet: {put[folder]} to "
+                    f"{names[winner]}.")
+        winner = 0 if cards[0] > cards[1] else 1
+        loser = 1 - winner
+        return (f"Showdown: {CARDS[cards[winner]]} beats {CARDS[cards[loser]]}: "
+                f"{put[loser]} to {names[winner]}.")

@@ -16,12 +16,11 @@ from solver.games.base import (
     GameDefaults,
     OpenSpielMapping,
     State,
-    legal_action_group,
     private_then_public_key,
 )
+from solver.games.game_view import ViewDefaults
 from solver.games.poker_style import PokerStyles
-from solver.games.views import (
-    ActionGroup,
+from solver.games.view_values import (
     Card,
     LabelPart,
     Piece,
@@ -168,41 +167,11 @@ class LeducState:
     def private_key(self, player: int) -> str:
         return CARD_NAMES[self.cards[player]] if player < len(self.cards) else ""
 
-    def private_view(self, player: int) -> str:
-        return self.private_key(player)
+    def contributions(self) -> tuple[int, int]:
+        return self.stakes
 
-    def private_pieces(self, player: int) -> tuple[Piece, ...]:
-        return (card_piece(self.cards[player]),) if player < len(self.cards) else ()
-
-    def public_view(self) -> PublicView:
-        board = (card_piece(self.cards[2]),) if len(self.cards) == 3 else ()
-        betting = self.round1 + (f"/{self.round2}" if board else "")
-        return PublicView(pot=sum(self.stakes), contributions=self.stakes,
-                          round=2 if board else 1, rounds=2, board=board, board_slots=1,
-                          betting=betting)
-
-    def action_groups(self) -> tuple[ActionGroup, ...]:
-        return legal_action_group(self)
-
-    def outcome_text(self, names: tuple[str, str]) -> str:
-        if self.player != TERMINAL:
-            return ""
-        last = self.round2 or self.round1
-        if last.endswith("f"):
-            folder = (len(last) - 1) % 2
-            return (f"{names[folder].capitalize()} folded: {self.stakes[folder]} to "
-                    f"{names[1 - folder]}.")
-        board = self.cards[2]
-        ranks = [self.cards[p] // 2 for p in (0, 1)]
-        s0, s1 = _strength(self.cards[0], board), _strength(self.cards[1], board)
-        shown = f"Showdown with {CARD_NAMES[board]} on the board"
-        if s0 == s1:
-            return f"{shown}: both hold a {_RANK_NAMES[ranks[0]]}, the pot is split."
-        winner = 0 if s0 > s1 else 1
-        how = ("pairs the board" if ranks[winner] == board // 2
-               else f"is higher than {_RANK_NAMES[ranks[1 - winner]]}")
-        return (f"{shown}: {_RANK_NAMES[ranks[winner]]} {how}: {self.stakes[1 - winner]} to "
-                f"{names[winner]}.")
+    def betting_round(self) -> tuple[int, int]:
+        return (2 if len(self.cards) == 3 else 1, 2)
 
 
 def card_piece(card: int) -> Card:
@@ -247,22 +216,39 @@ class LeducGame(PokerStyles, GameDefaults):
 
     name: str = "leduc"
     title: str = "Leduc hold'em"
-    rules: str = (
-        "Six cards (J, Q, K in two suits), ante 1, one private card each; bets of 2, then 4 after"
-        " a public card, at most a bet and a raise per round.\n"
-        "At showdown a pair with the public card wins, else the higher card; equal ranks split."
-    )
     reference_value: float | None = -0.085606424078
-    pieces: PieceKind = "cards"
     openspiel: OpenSpielMapping | None = LeducOpenSpiel()
-    history_legend = ("History: c = check or call, r = bet or raise, f = fold; round 1 | board "
-                      "| round 2.")
-    history_example = "e.g. rc|Qh"
 
     @property
     def build(self) -> BuildPlan:
         return BuildPlan(("solve", self.name), algorithm="dcfr", background=False,
                          opponents=True)
+
+    def initial_state(self) -> LeducState:
+        return LeducState()
+
+    def num_distinct_actions(self) -> int:
+        return 3
+
+
+def _leduc(state: State) -> LeducState:
+    if not isinstance(state, LeducState):
+        raise TypeError(f"not a position of Leduc hold'em: {state!r}")
+    return state
+
+
+class LeducView(ViewDefaults):
+    """How Leduc hold'em is shown: each player's card, the board, the pot, and the showdown."""
+
+    rules: str = (
+        "Six cards (J, Q, K in two suits), ante 1, one private card each; bets of 2, then 4 after"
+        " a public card, at most a bet and a raise per round.\n"
+        "At showdown a pair with the public card wins, else the higher card; equal ranks split."
+    )
+    pieces: PieceKind = "cards"
+    history_legend = ("History: c = check or call, r = bet or raise, f = fold; round 1 | board "
+                      "| round 2.")
+    history_example = "e.g. rc|Qh"
 
     def label_parts(self, label: str) -> tuple[LabelPart, ...]:
         card = _CARD_IDS.get(label)
@@ -277,8 +263,36 @@ class LeducGame(PokerStyles, GameDefaults):
         return text + (f"; board {cards_text(board)}; round 2: {betting_words(round2)}"
                        if board else "")
 
-    def initial_state(self) -> LeducState:
-        return LeducState()
+    def private_pieces(self, state: State, player: int) -> tuple[Piece, ...]:
+        cards = _leduc(state).cards
+        return (card_piece(cards[player]),) if player < len(cards) else ()
 
-    def num_distinct_actions(self) -> int:
-        return 3
+    def public_view(self, state: State) -> PublicView:
+        position = _leduc(state)
+        cards = position.cards
+        board = (card_piece(cards[2]),) if len(cards) == 3 else ()
+        betting = position.round1 + (f"/{position.round2}" if board else "")
+        return PublicView(pot=sum(position.stakes), contributions=position.stakes,
+                          round=2 if board else 1, rounds=2, board=board, board_slots=1,
+                          betting=betting)
+
+    def outcome_text(self, state: State, names: tuple[str, str]) -> str:
+        position = _leduc(state)
+        if position.player != TERMINAL:
+            return ""
+        last = position.round2 or position.round1
+        if last.endswith("f"):
+            folder = (len(last) - 1) % 2
+            return (f"{names[folder].capitalize()} folded: {position.stakes[folder]} to "
+                    f"{names[1 - folder]}.")
+        board = position.cards[2]
+        ranks = [position.cards[p] // 2 for p in (0, 1)]
+        s0, s1 = _strength(position.cards[0], board), _strength(position.cards[1], board)
+        shown = f"Showdown with {CARD_NAMES[board]} on the board"
+        if s0 == s1:
+            return f"{shown}: both hold a {_RANK_NAMES[ranks[0]]}, the pot is split."
+        winner = 0 if s0 > s1 else 1
+        how = ("pairs the board" if ranks[winner] == board // 2
+               else f"is higher than {_RANK_NAMES[ranks[1 - winner]]}")
+        return (f"{shown}: {_RANK_NAMES[ranks[winner]]} {how}: {position.stakes[1 - winner]} to "
+                f"{names[winner]}.")

@@ -21,9 +21,9 @@ from abc import abstractmethod
 
 import numpy as np
 
-from solver.games.base import State
+from solver.games.base import PotState, State
 from solver.games.opponents import POKER_STYLES, OpponentStyle, poker_bend
-from solver.games.views import StyleCounts, StyleStat
+from solver.games.view_values import StyleCounts, StyleStat
 
 POKER_STYLE: tuple[StyleStat, ...] = (
     StyleStat("vpip", "VPIP", "Voluntarily put chips in the pot: the share of hands in which "
@@ -42,6 +42,12 @@ VOLUNTARY = frozenset({"call", "bet", "raise"})
 AGGRESSIVE = frozenset({"bet", "raise"})
 
 
+def _round(state: State) -> tuple[int, int]:
+    if not isinstance(state, PotState):
+        raise TypeError(f"not a position of a poker game: {state!r}")
+    return state.betting_round()
+
+
 def poker_style_counts(start: State, state: State, seat: int) -> StyleCounts:
     """The four figures' (count, opportunities) for `seat` in the hand that reached `state`
     from the game's first position `start`."""
@@ -55,7 +61,7 @@ def poker_style_counts(start: State, state: State, seat: int) -> StyleCounts:
             label = position.action_label(action)
             fold = fold or label == "fold"
             if player == seat:
-                if (position.public_view().round or 1) == 1:
+                if _round(position)[0] == 1:
                     first_round.append(label)
                 aggressive += label in AGGRESSIVE
                 calls += label == "call"
@@ -66,9 +72,9 @@ def poker_style_counts(start: State, state: State, seat: int) -> StyleCounts:
         counts["pfr"] = (float(any(a in AGGRESSIVE for a in first_round)), 1.0)
     if aggressive or calls:
         counts["aggression"] = (float(aggressive), float(calls))
-    view = state.public_view()
-    one_round = (view.rounds or 1) == 1
-    past_first = (view.round or 1) >= 2
+    round_, rounds = _round(state)
+    one_round = rounds == 1
+    past_first = round_ >= 2
     if (one_round and first_round) or past_first:
         counts["wtsd"] = (float(state.is_terminal() and not fold), 1.0)
     return counts

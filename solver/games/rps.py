@@ -10,8 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.games.base import TERMINAL, BuildPlan, GameDefaults, legal_action_group
-from solver.games.views import ActionGroup, Move, Piece, PieceKind, PublicView
+from solver.games.base import TERMINAL, BuildPlan, GameDefaults, State
+from solver.games.game_view import ViewDefaults
+from solver.games.view_values import Move, Piece, PieceKind
 
 MOVES: tuple[str, ...] = ("rock", "paper", "scissors")
 """Action ids 0, 1, 2; each move beats the one before it (cyclically)."""
@@ -82,46 +83,14 @@ class RPSState:
     def private_key(self, player: int) -> str:
         return MOVES[self.history[player]] if player < len(self.history) else ""
 
-    def private_view(self, player: int) -> str:
-        return self.private_key(player)
-
-    def private_pieces(self, player: int) -> tuple[Piece, ...]:
-        return (Move(MOVES[self.history[player]]),) if player < len(self.history) else ()
-
-    def public_view(self) -> PublicView:
-        return PublicView()
-
-    def action_groups(self) -> tuple[ActionGroup, ...]:
-        return legal_action_group(self)
-
-    def outcome_text(self, names: tuple[str, str]) -> str:
-        if not self.is_terminal():
-            return ""
-        a, b = self.history
-        if a == b:
-            return f"Both chose {MOVES[a]}: a tie."
-        winner = 0 if (a - b) % 3 == 1 else 1
-        won, lost = MOVES[self.history[winner]], MOVES[self.history[1 - winner]]
-        return f"{won.capitalize()} beats {lost}: 1 to {names[winner]}."
-
 
 class RPSGame(GameDefaults):
     """Rock-Paper-Scissors; a plain class because the `Game` protocol declares settable fields."""
 
     name: str = "rps"
     title: str = "Rock-Paper-Scissors"
-    rules: str = (
-        "Pick rock, paper or scissors; your opponent picks without seeing yours.\n"
-        "Rock beats scissors, scissors beat paper, paper beats rock: +1 a win, -1 a loss."
-    )
     reference_value: float | None = 0.0
-    pieces: PieceKind = "moves"
     simultaneous = True
-    history_legend = "P1 chooses without seeing P2's choice, and P2 without seeing P1's."
-    history_example = "e.g. P2"
-
-    def describe_history(self, public: str) -> str:
-        return "Choosing: the other's choice is hidden"
 
     def initial_state(self) -> RPSState:
         return RPSState()
@@ -142,6 +111,35 @@ class RPSGame(GameDefaults):
         """Far from uniform, so that the trace of ``solve rps --algorithm rm`` shows regret
         matching converge (every CFR variant starts at the equilibrium, uniform play)."""
         return RPS_START
+
+
+class RPSView(ViewDefaults):
+    """How Rock-Paper-Scissors is shown: each player's move, and who beat whom."""
+
+    rules: str = (
+        "Pick rock, paper or scissors; your opponent picks without seeing yours.\n"
+        "Rock beats scissors, scissors beat paper, paper beats rock: +1 a win, -1 a loss."
+    )
+    pieces: PieceKind = "moves"
+    history_legend = "P1 chooses without seeing P2's choice, and P2 without seeing P1's."
+    history_example = "e.g. P2"
+
+    def describe_history(self, public: str) -> str:
+        return "Choosing: the other's choice is hidden"
+
+    def private_pieces(self, state: State, player: int) -> tuple[Piece, ...]:
+        history = state.history
+        return (Move(MOVES[history[player]]),) if player < len(history) else ()
+
+    def outcome_text(self, state: State, names: tuple[str, str]) -> str:
+        if not state.is_terminal():
+            return ""
+        a, b = state.history
+        if a == b:
+            return f"Both chose {MOVES[a]}: a tie."
+        winner = 0 if (a - b) % 3 == 1 else 1
+        won, lost = MOVES[state.history[winner]], MOVES[state.history[1 - winner]]
+        return f"{won.capitalize()} beats {lost}: 1 to {names[winner]}."
 
 
 ROCK, PAPER, SCISSORS = 0, 1, 2

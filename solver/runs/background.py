@@ -1,11 +1,13 @@
 """``python -m solver build --background``: the lobby's long builds, one after the other, each in
 a process of its own, reporting to a status file the app reads.
 
-A build that runs out of memory is killed by the kernel without a word; in a process of its own
-that leaves this one alive to say so (the lobby shows the game as failed, with why) and to go
-on with the next game. Before a game starts, its plan (`solver.runs.plan`) is checked against
-the memory available, so one that cannot fit is refused with a message instead of being killed
-75 seconds in. The builds write plain progress lines (``SOLVER_PLAIN_PROGRESS``) to the log.
+A store of an earlier version first gets the style figures its solves lack
+(`solver.runs.figures`). A build that runs out of memory is killed by the kernel without a
+word; in a process of its own that leaves this one alive to say so (the lobby shows the game as
+failed, with why) and to go on with the next game. Before a game starts, its plan
+(`solver.runs.run_plan`) is checked against the memory available, so one that cannot fit is refused
+with a message instead of being killed 75 seconds in. The builds write plain progress lines
+(``SOLVER_PLAIN_PROGRESS``) to the log.
 
 This process holds a lock (``<status>.lock``) while it works; `solver.runs.build_status` tells a
 reader (the app) whether a build the status file says is under way still has a process behind
@@ -23,10 +25,12 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from solver.engine.progress import PLAIN_ENV, STATUS_ENV, minutes, write_status
+from solver.engine import estimates
+from solver.engine.progress import PLAIN_ENV, STATUS_ENV, finish_phase, read_status, write_status
 from solver.games import get_game
 from solver.runs.build_status import background_games, lock_path
-from solver.runs.plan import RunPlan
+from solver.runs.figures import lacking_style
+from solver.runs.run_plan import RunPlan
 
 LOCK_ATTEMPTS = 50
 """Tries (10 ms apart) to take the lock: a reader checking it holds it for a moment."""
@@ -51,6 +55,10 @@ def build_in_background(plan_of: Planner, store: str | None, status_path: Path |
     if status_path is not None and lock is None:
         print("another background build is at work", file=sys.stderr)
         return 0
+    if lacking_style(store):  # a store of an earlier version: its figures first (minutes)
+        _say("working out the style figures the stored solves lack: python -m solver figures")
+        problem = _run(["figures", *(["--store", store] if store else [])], None, ("figures",))
+        _say(f"the figures failed: {problem}" if problem is not None else "figures stored")
     games = [g for g in background_games(store) if not only or g in only]
     plans: dict[str, RunPlan] = {}
     failed: dict[str, str] = {}
@@ -62,6 +70,7 @@ def build_in_background(plan_of: Planner, store: str | None, status_path: Path |
             failed[game] = (f"its build command `python -m solver "
                             f"{' '.join(get_game(game).build.command)}` cannot run{why}")
     started = time.time()
+    measured: list[list[float]] = []  # (planned, actual) seconds of each finished phase
     for position, game in enumerate(games):
         if game in failed:
             continue
@@ -72,12 +81,14 @@ def build_in_background(plan_of: Planner, store: str | None, status_path: Path |
             write_status(status_path, {
                 "current": game, "pending": pending, "failed": failed,
                 "position": position + 1, "of": len(games), "started": time.time(),
-                "build_started": started,
-                "estimates": {g: round(plans[g].seconds) for g in pending},
-                "pending_seconds": sum(plans[g].seconds for g in pending)})
+                "build_started": started, "measured": measured,
+                "estimates": {g: _split(plans[g]) for g in [game, *pending]}})
+        span = estimates.waiting(_split(plan), estimates.pace(measured))
         _say(f"building {game}: python -m solver {' '.join(command)} "
-            f"(about {minutes(plan.seconds)}; {plan.estimate.text()})")
+             f"({estimates.words(span)}; {plan.estimate.text()})")
         problem = _run(command, status_path, get_game(game).build.command)
+        if status_path is not None:
+            measured = _measured(status_path, finished=problem is None)
         if problem is not None:
             failed[game] = problem
             _say(f"{game} failed: {problem}")
@@ -85,8 +96,23 @@ def build_in_background(plan_of: Planner, store: str | None, status_path: Path |
             _say(f"{game} built")
     if status_path is not None:
         write_status(status_path, {"current": None, "pending": [], "failed": failed,
-                                   "finished": time.time()})
+                                   "finished": time.time(), "measured": measured})
     return 1 if failed else 0
+
+
+def _split(plan: RunPlan) -> list[float]:
+    """A game's plan as the status file keeps it: the seconds that scale with the machine's
+    pace, and those of a fixed length."""
+    return [round(plan.seconds - plan.fixed_seconds, 1), round(plan.fixed_seconds, 1)]
+
+
+def _measured(status_path: Path, finished: bool) -> list[list[float]]:
+    """What the build has measured of this machine's pace once a game's process is over: its
+    phases', with its last one if it finished (a phase cut short says nothing)."""
+    status = read_status(status_path) or {}
+    if finished:
+        finish_phase(status, time.time())
+    return [[float(p), float(a)] for p, a in status.get("measured") or []]
 
 
 def _say(text: str) -> None:

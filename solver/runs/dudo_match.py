@@ -14,14 +14,13 @@ two predecessors' results, on a `distributed.LocalCluster` of the machine's core
 on the cluster of a given scheduler.  Rounds small enough are solved exactly
 (`solver.games.dudo.tree` and the CFR kernels, to a target exploitability measured exactly); the
 others in the recall abstraction (`solver.abstractions.dudo_recall`, `solver.algorithms.fsicfr`),
-for a number of iterations.  A `solver.abstractions.dudo_recall.memory.Recall` says which is which;
-it becomes the stored solve's descriptor, so the app's bot finds each round's strategy under
-``AvB:dice|bids``.
+for a number of iterations.  A `solver.abstractions.dudo_recall.remembered_bids.Recall` says
+which is which; it becomes the stored solve's descriptor, so the app's bot finds each round's
+strategy under ``AvB:dice|bids``.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Callable, Iterator
@@ -32,15 +31,16 @@ from typing import Any
 import numpy as np
 
 from solver.abstractions.dudo_recall.graph import real_strategy, recall_graph
-from solver.abstractions.dudo_recall.memory import Memory, Recall
+from solver.abstractions.dudo_recall.remembered_bids import Memory, Recall
 from solver.algorithms.exploitability import evaluate_strategy
 from solver.algorithms.fsicfr import FSICFRSolver
 from solver.algorithms.solve import MAX_ITERATIONS, checkpoint_after, make_solver
-from solver.games.dudo.match import NAME, loser_payoffs, table_path
+from solver.games.dudo.match import NAME, loser_payoffs
 from solver.games.dudo.rules import MAX_DICE, DudoRules
 from solver.games.dudo.tree import compile_dudo
 from solver.runs.store_solve import SolveRecord, StorePath, store_solve
 from strategies import InfosetStrategy
+from strategies.figures import WIN_CHANCES
 
 Counts = tuple[int, int]
 """A round's dice: the opener's, then the other's."""
@@ -53,7 +53,8 @@ def default_recall() -> Recall:
     two with five or six, one beyond.  That keeps the full table's solve within a quarter of
     an hour on two cores (300 iterations a round) and its strategy at 1.4 million stored
     information sets (660 MB): an exact round of one die against two alone has 3.5 million
-    (1 GB in the store), and four bids cost little there (README: exploitability 0.003-0.005)."""
+    (1 GB in the store), and four bids cost little there (exploitability 0.003-0.005:
+    docs/games/dudo.md)."""
     rounds: dict[Counts, Memory] = {}
     for a in range(1, MAX_DICE + 1):
         for b in range(1, MAX_DICE + 1):
@@ -64,7 +65,7 @@ def default_recall() -> Recall:
 
 
 @dataclass(frozen=True, slots=True)
-class MatchPlan:
+class MatchSetup:
     """What to solve: rounds up to `max_dice` each, remembering as `recall` says; exact rounds
     to exploitability `target`, abstract ones for `iterations` FSICFR iterations."""
 
@@ -108,16 +109,16 @@ def prefix(counts: Counts) -> str:
     return f"{counts[0]}v{counts[1]}:"
 
 
-def solve_round(counts: Counts, memory: Memory, payoffs: tuple[float, float], plan: MatchPlan
+def solve_round(counts: Counts, memory: Memory, payoffs: tuple[float, float], setup: MatchSetup
                 ) -> RoundSolve:
     """Solve one round (see the module's doc)."""
     rules = DudoRules(counts)
     if memory is None:
-        return _solve_exact(counts, rules, payoffs, plan)
+        return _solve_exact(counts, rules, payoffs, setup)
     graph = recall_graph(rules, memory, payoffs, prefix(counts))
-    solver = FSICFRSolver(graph.graph, plan.algorithm)
+    solver = FSICFRSolver(graph.graph, setup.algorithm)
     started = time.perf_counter()
-    solver.iterate(plan.iterations)
+    solver.iterate(setup.iterations)
     seconds = time.perf_counter() - started
     strategy = solver.average_strategy()
     exploitability = None
@@ -125,42 +126,42 @@ def solve_round(counts: Counts, memory: Memory, payoffs: tuple[float, float], pl
         tree = compile_dudo("round", rules, payoffs)
         exploitability = evaluate_strategy(tree, real_strategy(tree, graph, strategy)
                                            ).exploitability
-    return RoundSolve(counts, memory, solver.evaluate(strategy), plan.iterations, seconds,
+    return RoundSolve(counts, memory, solver.evaluate(strategy), setup.iterations, seconds,
                       exploitability, strategy)
 
 
 def _solve_exact(counts: Counts, rules: DudoRules, payoffs: tuple[float, float],
-                 plan: MatchPlan) -> RoundSolve:
+                 setup: MatchSetup) -> RoundSolve:
     tree = compile_dudo("round", rules, payoffs)
-    solver = make_solver(tree, plan.algorithm)
+    solver = make_solver(tree, setup.algorithm)
     seconds, check = 0.0, 1
     while True:
         started = time.perf_counter()
         solver.iterate(check - solver.iterations)
         seconds += time.perf_counter() - started
         evaluation = evaluate_strategy(tree, solver.average_strategy())
-        if evaluation.exploitability <= plan.target or solver.iterations >= MAX_ITERATIONS:
+        if evaluation.exploitability <= setup.target or solver.iterations >= MAX_ITERATIONS:
             break
         check = checkpoint_after(solver.iterations)
     return RoundSolve(counts, None, evaluation.value, solver.iterations, seconds,
                       evaluation.exploitability, solver.average_strategy())
 
 
-def round_task(counts: Counts, plan: MatchPlan, *before: RoundSolve) -> RoundSolve:
+def round_task(counts: Counts, setup: MatchSetup, *before: RoundSolve) -> RoundSolve:
     """A Dask task: solve `counts` given the solves of the rounds it depends on."""
     table = {r.counts: r.win for r in before}
-    return solve_round(counts, plan.recall.memory(counts), loser_payoffs(counts, table), plan)
+    return solve_round(counts, setup.recall.memory(counts), loser_payoffs(counts, table), setup)
 
 
-def solve_match(plan: MatchPlan, client: Any,
+def solve_match(setup: MatchSetup, client: Any,
                 on_round: Callable[[RoundSolve], None] | None = None) -> dict[Counts, RoundSolve]:
-    """Every round of `plan` on the Dask `client` (a `distributed.Client`), each submitted
+    """Every round of `setup` on the Dask `client` (a `distributed.Client`), each submitted
     with the futures of the rounds it depends on; `on_round` as each finishes."""
     from distributed import as_completed  # heavy (a second): only when a match is solved
 
     futures: dict[Counts, Any] = {}
-    for counts in plan.rounds():
-        futures[counts] = client.submit(round_task, counts, plan,
+    for counts in setup.rounds():
+        futures[counts] = client.submit(round_task, counts, setup,
                                         *(futures[c] for c in depends_on(counts)),
                                         key=f"dudo-round-{counts[0]}v{counts[1]}-"
                                             f"{time.time_ns()}", pure=False)
@@ -190,24 +191,22 @@ def infoset_rows(solved: RoundSolve) -> Iterator[tuple[str, int, tuple[str, ...]
         yield from graph.infoset_rows(solved.strategy)
 
 
-def store_match(results: dict[Counts, RoundSolve], plan: MatchPlan,
+def store_match(results: dict[Counts, RoundSolve], setup: MatchSetup,
                 store_path: StorePath = None) -> tuple[int, Path]:
     """Save the rounds as one solve of the match (the union of their strategies, under the
-    plan's descriptor) and write the table beside the store; (solve id, table path)."""
+    setup's descriptor) with its table of winning chances, in one transaction; (solve id,
+    store path)."""
     table = {f"{a}v{b}": r.win for (a, b), r in sorted(results.items())}
-    top = results[(plan.max_dice, plan.max_dice)]
+    top = results[(setup.max_dice, setup.max_dice)]
     measured = [r.exploitability for r in results.values() if r.exploitability is not None]
     rows = (InfosetStrategy(*row) for r in results.values() for row in infoset_rows(r))
     info, store = store_solve(SolveRecord(
-        game=NAME, algorithm=f"{plan.algorithm}+fsicfr",
+        game=NAME, algorithm=f"{setup.algorithm}+fsicfr",
         iterations=sum(r.iterations for r in results.values()),
         seconds=sum(r.seconds for r in results.values()),
         # The match as a whole is not measured: the real game is far too big.  What is
         # stored is the worst of the rounds measured exactly, if every round was.
         exploitability=max(measured) if len(measured) == len(results) else math.inf,
-        value=top.value, strategy=rows, abstraction=plan.recall.descriptor), store_path)
-    path = table_path(store)
-    path.write_text(json.dumps({"game": NAME, "solve_id": info.id,
-                                "abstraction": plan.recall.descriptor,
-                                "max_dice": plan.max_dice, "table": table}, indent=1))
-    return info.id, path
+        value=top.value, strategy=rows, abstraction=setup.recall.descriptor,
+        figures={WIN_CHANCES: table}), store_path)
+    return info.id, store

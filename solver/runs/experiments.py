@@ -1,4 +1,4 @@
-"""What an abstraction costs, measured exactly in the real game: the README's tables.
+"""What an abstraction costs, measured exactly in the real game: the tables of docs/games/.
 
 * `recall_cost`: Dudo remembering 1, 2, ... bids, each abstract strategy's exploitability in the
   real game (``python -m solver recall-cost``);

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from solver.abstractions.holdem.bot import HulheBot, strategy_table
-from solver.abstractions.holdem.sampled_cfr import Plan, Solver, run, worker_count
+from solver.abstractions.holdem.sampled_cfr import SampledSetup, Solver, run, worker_count
 from solver.engine.progress import phase, progress_bar
 from solver.evaluation.holdem.duplicate import mbb, self_play
 from solver.games import get_game
@@ -43,17 +43,17 @@ SELF_PLAY_DEALS = 20_000
 """Deals of self-play (each also with the hands exchanged) that estimate a build's value."""
 
 
-def build(plan: Plan, *, minutes: float | None, epochs: int | None, store_path: StorePath,
+def build(setup: SampledSetup, *, minutes: float | None, epochs: int | None, store_path: StorePath,
           client: Any = None, checkpoint: Path | None = None, progress: bool = True,
           checkpoint_seconds: float = 300.0, self_play_deals: int = SELF_PLAY_DEALS
           ) -> BuildResult:
-    """Solve (resuming from `checkpoint` if it holds this plan), for `epochs` epochs or
+    """Solve (resuming from `checkpoint` if it holds this setup), for `epochs` epochs or
     `minutes` of wall time, whichever comes first, then store the strategy with its value
     in the real game estimated by `self_play_deals` deals of self-play (0: the sampled value
     of the last epochs, without an interval)."""
 
     started = time.perf_counter()
-    solver = Solver(plan)
+    solver = Solver(setup)
     if checkpoint is not None and solver.load_checkpoint(checkpoint):
         print(f"resuming from {checkpoint}: {solver.epochs} epochs, {solver.iterations:,} "
               "iterations", file=sys.stderr)
@@ -64,12 +64,12 @@ def build(plan: Plan, *, minutes: float | None, epochs: int | None, store_path: 
     # so that the bar (and the lobby, which reads it) can tell how far it has come.
     by_time = epochs is None and minutes is not None
     total = (round(60 * minutes) if by_time and minutes is not None else
-             target * plan.iterations_per_epoch if epochs is not None else None)
+             target * setup.iterations_per_epoch if epochs is not None else None)
     clock = time.monotonic()
     phase("solving")
     with progress_bar(total=total, initial=0 if by_time else solver.iterations,
                       unit="s" if by_time else "it", unit_scale=not by_time,
-                      desc=f"solving {plan.game} ({plan.spec.descriptor}{plan.against})",
+                      desc=f"solving {setup.game} ({setup.spec.descriptor}{setup.against})",
                       disable=not progress, file=sys.stderr, mininterval=0.5) as bar:
         seconds_shown = 0  # kept here: a disabled bar (--quiet) counts nothing itself
 
@@ -82,7 +82,7 @@ def build(plan: Plan, *, minutes: float | None, epochs: int | None, store_path: 
                 bar.update(max(0, now - seconds_shown))
                 seconds_shown = max(seconds_shown, now)
             else:
-                bar.update(plan.iterations_per_epoch)
+                bar.update(setup.iterations_per_epoch)
 
         run(solver, target, checkpoint=checkpoint, checkpoint_seconds=checkpoint_seconds,
             client=client, workers=workers, on_epoch=done, deadline=deadline)
@@ -92,7 +92,7 @@ def build(plan: Plan, *, minutes: float | None, epochs: int | None, store_path: 
     bot = HulheBot.from_solver(solver)  # the tables stored are the tables played
     if self_play_deals > 1:
         phase("self-play")
-        value, ci95 = self_play_value(solver.plan, bot, self_play_deals, progress=progress)
+        value, ci95 = self_play_value(solver.setup, bot, self_play_deals, progress=progress)
     phase("storing")
     solve_id = store_table_solve(solver, store_path, seconds=solver.seconds, value=value,
                            value_ci95=ci95, table=bot.table)
@@ -102,14 +102,14 @@ def build(plan: Plan, *, minutes: float | None, epochs: int | None, store_path: 
 
 
 
-def self_play_value(plan: Plan, bot: HoldemPolicy, deals: int, *, progress: bool = False
+def self_play_value(setup: SampledSetup, bot: HoldemPolicy, deals: int, *, progress: bool = False
                     ) -> tuple[float, float]:
     """Seat 0's value in the real game, in chips, when both seats play the solve's average
     strategy, and the half-width of its 95% interval: the value the app shows for a game whose
     exact value is unknown."""
-    game = get_game(plan.game)
+    game = get_game(setup.game)
     assert isinstance(game, HoldemGame)
-    estimate = self_play(game, bot, deals, seed=plan.seed, progress=progress).estimate
+    estimate = self_play(game, bot, deals, seed=setup.seed, progress=progress).estimate
     per_chip = mbb(game.definition)
     return estimate.mean / per_chip, estimate.half_width / per_chip
 
@@ -122,13 +122,13 @@ def store_table_solve(solver: Solver, store_path: StorePath, *, seconds: float,
     `value` is player 0's value estimated by self-play, `value_ci95` the half-width of its
     95% interval (None: the sampled value of the last epochs, without an interval)."""
     table = table if table is not None else strategy_table(solver)
-    per_epoch = solver.plan.iterations_per_epoch
+    per_epoch = solver.setup.iterations_per_epoch
     trace = [TracePoint((i + 1) * per_epoch, 0.0, math.inf, v)
              for i, v in enumerate(solver.values)]
     info, _ = store_solve(SolveRecord(
-        game=solver.plan.game, algorithm=solver.plan.stored_algorithm,
+        game=solver.setup.game, algorithm=solver.setup.stored_algorithm,
         iterations=solver.iterations,
         seconds=seconds, exploitability=math.inf, value=value, trace=trace[-200:],
-        abstraction=solver.plan.spec.descriptor, table=table, value_ci95=value_ci95),
+        abstraction=solver.setup.spec.descriptor, table=table, value_ci95=value_ci95),
         store_path)
     return info.id

@@ -1,19 +1,22 @@
 """The one way a solve goes into the strategy store, whatever made it.
 
 Every job ends the same way: it describes its solve as a `SolveRecord` (the game, how it was
-solved, how good it is, and the strategy as rows of information sets or as tables) and hands it
-to `store_solve`, which opens the store (creating it if needed), stamps the solver's version and
-saves it in one transaction.  `solve_and_store` is the job of an exact solve: `solve`, then the
-strategy as one row per information set with the action values, the public tree's nodes and the
-convergence trace.
+solved, how good it is, the strategy as rows of information sets or as tables, and the figures
+its game needs beside it) and hands it to `store_solve`, which opens the store (creating it if
+needed), stamps the solver's version and saves it in one transaction, then works out the
+strategy's style figures and stores them with it (`solver.evaluation.style`), so that the app
+reads them instead of computing them on a request.  `solve_and_store` is the job of an exact
+solve: `solve`, then the strategy as one row per information set with the action values, the
+public tree's nodes and the convergence trace.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -23,6 +26,7 @@ from solver.algorithms.solve import Checkpoint, SolveResult, solve
 from solver.engine.node_kinds import CHANCE_NODE, DECISION_NODE
 from solver.engine.progress import phase
 from solver.engine.tree import PublicTree
+from solver.evaluation.style import add_style
 from solver.games import get_game
 from strategies import (
     InfosetStrategy,
@@ -44,7 +48,8 @@ class SolveRecord:
     the real game); a solve too big for a row per information set gives `table` instead of
     `strategy`; `value_ci95` is the half-width of the 95% interval of a sampled `value`; an
     exploitable `opponent` of the game (`solver.runs.opponents`) names itself and carries what a
-    best reply wins against it in each seat."""
+    best reply wins against it in each seat; `figures` are stored with the solve, by name
+    (`strategies.figures`)."""
 
     game: str
     algorithm: str
@@ -60,18 +65,21 @@ class SolveRecord:
     value_ci95: float | None = None
     opponent: str = ""
     best_reply: tuple[float, float] | None = None
+    figures: Mapping[str, Any] | None = None
 
 
 def store_solve(record: SolveRecord, store_path: StorePath = None) -> tuple[SolveInfo, Path]:
-    """Save `record` in the store at `store_path`, creating the store if needed; the solve's
-    row and the store's path."""
+    """Save `record` in the store at `store_path`, creating the store if needed, with its style
+    figures; the solve's row and the store's path."""
     with StrategyStore.open(store_path or None, create=True) as store:
         info = store.save_solve(
             game=record.game, algorithm=record.algorithm, iterations=record.iterations,
             seconds=record.seconds, exploitability=record.exploitability, value=record.value,
             strategy=record.strategy, trace=record.trace, solver_version=solver.__version__,
             abstraction=record.abstraction, nodes=record.nodes, value_ci95=record.value_ci95,
-            table=record.table, opponent=record.opponent, best_reply=record.best_reply)
+            table=record.table, opponent=record.opponent, best_reply=record.best_reply,
+            figures=record.figures)
+        add_style(store, get_game(record.game), info)
     return info, Path(store.path)
 
 
@@ -131,10 +139,12 @@ def solve_and_store(game: str, algorithm: str, *, iterations: int | None = None,
                     target: float | None = None, seconds: float | None = None,
                     store_path: StorePath = None, seed: int = 0,
                     on_checkpoint: Callable[[Checkpoint], None] | None = None,
-                    pruning: bool | None = None) -> StoredSolve:
+                    pruning: bool | None = None, memory_checked: bool = False
+                    ) -> StoredSolve:
     """`solve` the game called `game` (same limits and `on_checkpoint`), then save the average
     strategy and the trace in the store at `store_path` (default: the default store), creating
-    it if needed.  `pruning` as `solve` takes it (None: what the game declares).
+    it if needed.  `pruning` and `memory_checked` as `solve` takes them (None: what the game
+    declares; True: the caller has checked the memory the solve needs).
 
     Example::
 
@@ -146,7 +156,8 @@ def solve_and_store(game: str, algorithm: str, *, iterations: int | None = None,
     """
     result = solve(get_game(game), algorithm, iterations=iterations,
                    target_exploitability=target, seconds=seconds, seed=seed,
-                   on_checkpoint=on_checkpoint, pruning=pruning)
+                   on_checkpoint=on_checkpoint, pruning=pruning,
+                   memory_checked=memory_checked)
     phase("storing")
     record = SolveRecord(
         game=game, algorithm=algorithm, iterations=result.iterations, seconds=result.seconds,

@@ -16,9 +16,12 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from app.config import Settings
+from app.core.config import Settings
 from app.deps import get_rng
 from app.main import create_app
+from solver.cli import main
+from solver.resolving.kind import ResolvingSpec
+from solver.resolving.store import store_resolving
 from tests.app.postgres import PostgresServer, postgres_server
 from tests.conftest import copy_store
 
@@ -30,6 +33,27 @@ def store_without_leduc(store_path: Path, tmp_path_factory: pytest.TempPathFacto
     """The complete store minus Leduc's solve."""
     return copy_store(store_path, tmp_path_factory.mktemp("partial") / "no_leduc.sqlite",
                       drop=("leduc",))
+
+
+ABSTRACTED = "holdem-mini"
+"""The game `abstracted_stores` gives an abstraction's bot."""
+
+
+@pytest.fixture(scope="session")
+def abstracted_stores(store_path: Path, tmp_path_factory: pytest.TempPathFactory
+                      ) -> tuple[Path, Path]:
+    """The test store with holdem-mini's latest solve a blueprint of 4 buckets a round (an
+    abstraction's bot, whose values know no exact start of a hand), and a copy whose latest
+    re-solves the second round over it; about a minute."""
+    folder = tmp_path_factory.mktemp("abstracted")
+    blueprint = copy_store(store_path, folder / "blueprint.sqlite")
+    assert main(["hulhe", "--game", ABSTRACTED, "--buckets", "4", "--algorithm", "cs",
+                 "--metric", "ehs2", "--epochs", "1", "--epoch-iterations", "200",
+                 "--workers", "0", "--checkpoint", "none", "--self-play-deals", "0",
+                 "--quiet", "--json", "--store", str(blueprint)]) == 0
+    resolving = copy_store(blueprint, folder / "resolving.sqlite")
+    store_resolving(str(resolving), ABSTRACTED, ResolvingSpec(2, "maxmargin", 10))
+    return blueprint, resolving
 
 
 @dataclass

@@ -63,8 +63,8 @@ class Match(Base):
     seat0_finished: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     payoff_sum: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
     payoff_sumsq: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
-    # The same for the luck-adjusted results (`app.services.coach`), over the hands that have
-    # one, and the coach's count of the human's decisions and of the accurate ones.
+    # The same for the luck-adjusted results (`app.services.analysis.coach`), over the hands that
+    # have one, and the coach's count of the human's decisions and of the accurate ones.
     adjusted_n: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     adjusted_sum: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
     adjusted_sumsq: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
@@ -100,7 +100,8 @@ class Hand(Base):
     """Finished hands in seat 0 minus those in seat 1 up to this one: the equilibrium
     expectation of the winnings so far is this times the game value."""
     adjusted_payoff: Mapped[float | None] = mapped_column(Float, nullable=True)
-    """The luck-adjusted result (`app.services.coach`), where the solve has action values."""
+    """The luck-adjusted result (`app.services.analysis.coach`), where the solve has action
+    values."""
     cumulative_adjusted: Mapped[float | None] = mapped_column(Float, nullable=True)
     ev_lost: Mapped[float | None] = mapped_column(Float, nullable=True)
     """What the human's decisions gave up against the equilibrium, in all."""
@@ -150,7 +151,7 @@ class IdempotentAction(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-# ---- release 1.0's create_tables (app/db.py) ----------------------------------------------------
+# ---- release 1.0's create_tables (app/db/engine.py) ----------------------------------------------
 
 SCHEMA_LOCK_KEY = 0x5B07_DB
 """PostgreSQL advisory lock held while creating the tables, so that workers starting together

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import httpx
 
-from app.serve import HTTP_PROTOCOL
+from app.core.serve import HTTP_PROTOCOL
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,5 +1,5 @@
 """Simulated players against the bot: the hands they play, for the coach to judge as the service
-judges a person (`tests.app.test_coach`, `benchmarks/luck.py`).
+judges a person (`tests.app.test_coach`, `experiments/luck.py`).
 
 A player is a rule of its information set's key and the legal labels (so that its exact value
 against the bot can be computed on a compiled tree as well as played), or the bot's own
@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from app.services.bot import Bot
-from app.services.hand_store import Recorded
-from app.services.trace import Trace
+from app.db.hand_store import Recorded
+from app.services.analysis.trace import Trace
+from app.services.bots.bot import Bot
 from solver.algorithms.exploitability import evaluate_strategy
 from solver.engine.compile import compile_game
 from solver.engine.tree import PublicTree

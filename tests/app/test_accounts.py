@@ -1,8 +1,9 @@
 """Accounts on SQLite and PostgreSQL: signing up keeps the browser's matches, signing in on
 another device shows them, the session is rotated at sign-in and dead after sign-out, the
 password is Argon2-hashed and changeable, the account and its data can be deleted; sign-in
-answers the same whether the name exists, and is rate-limited per account name and per address
-with counters every worker shares; every form needs the CSRF token."""
+answers the same whether the name exists, and is limited per name and address and per address
+with counters every worker shares (`test_sign_in_throttle.py`: without locking the owner out);
+every form needs the CSRF token."""
 
 from __future__ import annotations
 
@@ -18,10 +19,9 @@ from httpx2 import Response
 from itsdangerous import TimestampSigner
 from sqlalchemy import func, select, text
 
+from app.db.models import Account, AccountSession, Action, Hand, Match, PlayerTotals
 from app.main import SESSION_COOKIE
-from app.models import Action, Hand, Match
-from app.models_players import Account, AccountSession, PlayerTotals
-from app.services import accounts
+from app.services.players import accounts, throttle
 from tests.app.conftest import AppFactory, AppHandle
 from tests.app.test_pages import csrf, parse
 
@@ -88,6 +88,7 @@ def web(make_app: AppFactory, database_url: str) -> AppHandle:
     return make_app(database_url=database_url)
 
 
+@pytest.mark.slow
 def test_sign_up_keeps_this_browsers_matches_and_another_device_sees_them(
         web: AppHandle, make_app: AppFactory) -> None:
     laptop = web.client
@@ -101,7 +102,7 @@ def test_sign_up_keeps_this_browsers_matches_and_another_device_sees_them(
     assert after["sid"]
     match_id = url.rsplit("/", 1)[1]
     assert profile_matches(laptop) == [match_id]
-    record = parse(laptop.get("/profile").text).find("section", id="record-kuhn-person")
+    record = parse(laptop.get("/profile").text).find("section", id="record-kuhn-guest")
     assert record is not None and "3" in record.first("dd", cls="hands").text
 
     phone = TestClient(web.app)  # another device: its own cookies
@@ -136,6 +137,7 @@ def test_signing_out_ends_the_session_even_for_a_copy_of_the_cookie(web: AppHand
     thief.close()
 
 
+@pytest.mark.slow
 def test_passwords_are_argon2_hashes_and_a_change_signs_out_other_devices(
         web: AppHandle) -> None:
     laptop = web.client
@@ -158,6 +160,7 @@ def test_passwords_are_argon2_hashes_and_a_change_signs_out_other_devices(
     phone.close()
 
 
+@pytest.mark.slow
 def test_deleting_the_account_deletes_its_matches_and_totals(web: AppHandle) -> None:
     client = web.client
     url = start(client)
@@ -180,6 +183,7 @@ def test_deleting_the_account_deletes_its_matches_and_totals(web: AppHandle) -> 
     other.close()
 
 
+@pytest.mark.slow
 def test_sign_in_says_the_same_whether_the_name_exists(web: AppHandle,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Same status and words for a wrong password and an unknown name, and both check a
@@ -210,45 +214,56 @@ def test_sign_in_says_the_same_whether_the_name_exists(web: AppHandle,
     assert 0.5 < ratio < 2.0, times
 
 
-def test_sign_in_is_rate_limited_per_account(web: AppHandle) -> None:
+@pytest.mark.slow
+def test_sign_in_is_limited_per_name_and_address(web: AppHandle) -> None:
+    """A browser that never signed in with the name, at one address: five attempts, then the
+    right password is refused there too; an unknown name alike (nothing tells the two apart).
+    `test_sign_in_throttle.py` shows that the owner gets in all the same."""
     signup(TestClient(web.app))
-    for _ in range(accounts.ACCOUNT_ATTEMPTS):
+    for _ in range(throttle.NAME_AND_ADDRESS.attempts):
         assert signin(TestClient(web.app), "alice", "guessing wrong").status_code == 401
-    # The right password no longer helps within the window, from any address or worker.
     blocked = signin(TestClient(web.app))
     assert blocked.status_code == 429 and "too many sign-in attempts" in blocked.text.lower()
-    # An unknown name is limited alike (nothing tells the two apart).
-    for _ in range(accounts.ACCOUNT_ATTEMPTS):
+    assert int(blocked.headers["retry-after"]) > 0
+    for _ in range(throttle.NAME_AND_ADDRESS.attempts):
         signin(TestClient(web.app), "nobody", "guessing wrong")
     assert signin(TestClient(web.app), "nobody", "guessing").status_code == 429
 
 
+@pytest.mark.slow
 def test_the_limits_are_shared_by_workers_and_per_address(make_app: AppFactory,
                                                           database_url: str) -> None:
     """Two apps on one database (two workers, or two instances): attempts made on one count
     on the other. An address trying many names is stopped too."""
     first, second = (make_app(database_url=database_url) for _ in range(2))
     signup(TestClient(first.app))
-    for i in range(accounts.ACCOUNT_ATTEMPTS):
+    for i in range(throttle.NAME_AND_ADDRESS.attempts):
         app = (first, second)[i % 2].app
         assert signin(TestClient(app), "alice", "wrong guess!").status_code == 401
     assert signin(TestClient(second.app)).status_code == 429
     statuses = [signin(TestClient(first.app), f"user{i}", "wrong guess!").status_code
-                for i in range(accounts.ADDRESS_ATTEMPTS)]
+                for i in range(throttle.ADDRESS.attempts)]
     # The testclient address made the earlier attempts too: it is over its limit now.
     assert statuses[-1] == 429 and 401 in statuses
 
 
-def test_a_successful_sign_in_forgets_the_accounts_failures(web: AppHandle) -> None:
+@pytest.mark.slow
+def test_a_successful_sign_in_forgets_the_failures_at_its_address(web: AppHandle) -> None:
     signup(TestClient(web.app))
-    for _ in range(accounts.ACCOUNT_ATTEMPTS - 1):
+    for _ in range(throttle.NAME_AND_ADDRESS.attempts - 1):
         signin(TestClient(web.app), "alice", "guessing wrong")
     assert signin(TestClient(web.app)).status_code == 303
     assert signin(TestClient(web.app), "alice", "guessing wrong").status_code == 401
+    counters = {c.limit: c.key for c in throttle.sign_in_counters("alice", "testclient", None)}
     with engine_of(web).connect() as conn:
-        attempts = conn.execute(text("SELECT attempts FROM rate_limits WHERE key = :k"),
-                                {"k": "account:alice"}).scalar()
-    assert attempts == 1
+        attempts = {limit: conn.execute(text("SELECT attempts FROM rate_limits WHERE key = :k"),
+                                        {"k": key}).scalar()
+                    for limit, key in counters.items()}
+    # One failure since the success at the address; the success counts against neither the
+    # address nor the name's daily allowance, which count failures (all of them).
+    failures = throttle.NAME_AND_ADDRESS.attempts - 1 + 1
+    assert attempts[throttle.NAME_AND_ADDRESS] == 1
+    assert attempts[throttle.ADDRESS] == attempts[throttle.NAME] == failures
 
 
 def test_names_and_passwords_are_checked_and_names_are_unique(make_app: AppFactory) -> None:

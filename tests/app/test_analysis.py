@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 import sqlalchemy as sa
 
-from app.models import Match
-from app.services import analysis, coach
+from app.db.models import Match
+from app.services.analysis import analyse, coach
 from solver.cli import main
 from solver.evaluation.values import Habits, Segment
 from solver.evaluation.values.base import FROM_CHOICES
@@ -159,7 +159,7 @@ def test_dudo_2v2_gets_the_coach_and_the_adjusted_results(make_app: AppFactory,
     assert (summary["adjusted_hands_needed"] is None) == (len(set(adjusted)) == 1)
 
 
-def spread_of(state: analysis.MatchState, estimates: np.ndarray) -> float:
+def spread_of(state: analyse.MatchState, estimates: np.ndarray) -> float:
     """The variance of the weighted estimate over `estimates`' rows, with `state`'s weights."""
     return float(np.var(estimates @ np.array(state.weights())))
 
@@ -170,9 +170,9 @@ def test_the_weights_are_the_least_spread_mix() -> None:
     the equilibrium's estimate has all the weight before `WARM_UP` hands."""
     rng = np.random.default_rng(5)
     rows = 0.4 + rng.normal(size=(4000, 3)) * np.array([3.0, 2.0, 1.0])
-    state = analysis.MatchState()
+    state = analyse.MatchState()
     for n, row in enumerate(rows):
-        if n < analysis.WARM_UP:
+        if n < analyse.WARM_UP:
             assert state.weights() == (1.0, 0.0, 0.0)
         state = state.after(coach.HandReview([], 0.0), tuple(float(x) for x in row))
     inverse = np.array([1 / 9, 1 / 4, 1.0])
@@ -187,7 +187,7 @@ def test_a_useless_estimate_gets_no_weight() -> None:
     x = rng.normal(size=3000) * 2.0
     z = x / 2 + rng.normal(size=3000) * 0.1
     rows = np.stack([x, x + rng.normal(size=3000), z], axis=1)
-    state = analysis.MatchState()
+    state = analyse.MatchState()
     for row in rows:
         state = state.after(coach.HandReview([], 0.0), tuple(float(v) for v in row))
     weights = state.weights()
@@ -197,7 +197,7 @@ def test_a_useless_estimate_gets_no_weight() -> None:
 
 def test_a_state_kept_before_the_third_estimate_restarts_its_weights() -> None:
     kept = {"habits": {"c": {"call": 3.0}}, "moments": [40.0, 1.0, 2.0, 5.0, 6.0, 3.0]}
-    state = analysis.MatchState.from_json(kept)
+    state = analyse.MatchState.from_json(kept)
     assert state.habits == {"c": {"call": 3.0}}
-    assert state.moments == analysis.MatchState().moments
+    assert state.moments == analyse.MatchState().moments
     assert state.weights() == (1.0, 0.0, 0.0)

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from app.models import Action, Hand
-from solver.games import BUILD_DEFAULTS, game_names, get_game, play
+from app.db.models import Action, Hand
+from solver.games import BUILD_DEFAULTS, game_names, get_game, get_view, play
 from tests.app.conftest import GAMES, AppFactory, AppHandle, new_match
 
 API = "/api/v1"
@@ -55,6 +55,7 @@ def recorded_actions(api: AppHandle, hand_id: str) -> list[Action]:
 
 
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.slow
 def test_full_hands_of_every_game(api: AppHandle, game: str) -> None:
     match_id, headers = new_match(api.client, game)
     chooser = random.Random(7)
@@ -72,8 +73,9 @@ def test_full_hands_of_every_game(api: AppHandle, game: str) -> None:
         state = play(get_game(game), [a.action for a in actions])
         assert state.is_terminal()
         assert outcome["human_payoff"] == state.returns()[view["human_seat"]]
-        assert outcome["bot_private_view"] == state.private_view(view["bot_seat"])
-        assert outcome["human_private_view"] == state.private_view(view["human_seat"])
+        drawn = get_view(game)
+        assert outcome["bot_private_view"] == drawn.private_view(state, view["bot_seat"])
+        assert outcome["human_private_view"] == drawn.private_view(state, view["human_seat"])
         # Every bot decision is recorded with the stored strategy it sampled from.
         bot_actions = [a for a in actions if a.actor == view["bot_seat"]]
         assert len(outcome["bot_decisions"]) == len(bot_actions)
@@ -436,7 +438,7 @@ def test_corrupt_store_starts_and_reports(make_app: AppFactory, tmp_path: Path) 
 def test_store_built_after_start_is_picked_up(
     make_app: AppFactory, tmp_path: Path, store_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from app.services import strategy_source
+    from app.services.bots import strategy_source
     from tests.conftest import copy_store
 
     monkeypatch.setattr(strategy_source, "RETRY_SECONDS", 0.0)

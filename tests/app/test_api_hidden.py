@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from app.models import Hand
-from solver.games import get_game, legal_labels, play
+from app.db.models import Hand
+from solver.games import get_game, get_view, legal_labels, play
 from tests.app.conftest import GAMES, AppHandle, new_match
 
 API = "/api/v1"
@@ -80,8 +80,9 @@ def hidden_info(api: AppHandle, game: str, hand_id: str) -> tuple[set[str], set[
         if state.current_player() == bot:
             infosets.add(state.information_state_key(bot))
         state = state.apply_action(action)
-    own = {state.private_key(human), state.private_view(human)}
-    secrets = {s for s in (state.private_key(bot), state.private_view(bot)) if s and s not in own}
+    own = {state.private_key(human), get_view(game).private_view(state, human)}
+    secrets = {s for s in (state.private_key(bot), get_view(game).private_view(state, bot))
+               if s and s not in own}
     return secrets, infosets, play(g, ids)
 
 
@@ -114,6 +115,7 @@ def test_the_checker_catches_leaks(api: AppHandle) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.slow
 def test_no_mid_hand_response_reveals_the_bot(api: AppHandle, game: str) -> None:
     match_id, headers = new_match(api.client, game)
     chooser = random.Random(3)
@@ -190,6 +192,7 @@ def test_private_deal_of_the_human_is_shown_to_the_human(api: AppHandle) -> None
 @pytest.mark.parametrize(("game", "openspiel"), [("kuhn", "kuhn_poker"),
                                                  ("leduc", "leduc_poker"),
                                                  ("dudo", "liars_dice")])
+@pytest.mark.slow
 def test_hand_views_name_the_openspiel_information_state(api: AppHandle, game: str,
                                                           openspiel: str) -> None:
     """At the human's turn the view carries OpenSpiel's own string for the human's

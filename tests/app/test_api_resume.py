@@ -6,7 +6,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from app.models import Action, Hand
+from app.db.models import Action, Hand
 from solver.games import get_game, play
 from tests.app.conftest import AppFactory, new_match
 

@@ -1,4 +1,4 @@
-"""Tests of the server-side SVG charts (app/charts.py)."""
+"""Tests of the server-side SVG charts (app/web/charts.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from app import charts
-from app.charts import (
+from app.web import charts
+from app.web.charts import (
     PLOT_BOTTOM,
     PLOT_LEFT,
     PLOT_RIGHT,
@@ -247,7 +247,7 @@ def test_the_legend_keeps_clear_of_the_title_and_inside_the_chart() -> None:
     for mark in legend:
         top = float(mark.attrib.get("y", mark.attrib.get("y1", "0")))
         if mark.tag == f"{SVG}text":
-            top -= 13  # the labels' font size: the text rises above its baseline
+            top -= charts.FONT  # the labels' font size: the text rises above its baseline
         bottom = float(mark.attrib.get("y", mark.attrib.get("y2", "0"))) + float(
             mark.attrib.get("height", "0"))
         assert top > title_baseline + 4, ET.tostring(mark, encoding="unicode")
@@ -255,5 +255,5 @@ def test_the_legend_keeps_clear_of_the_title_and_inside_the_chart() -> None:
         x = float(mark.attrib.get("x", mark.attrib.get("x1", "0")))
         assert 0 <= x < charts.WIDTH
     texts = list(legend.iter(f"{SVG}text"))
-    ends = [float(t.attrib["x"]) + 7.5 * len(t.text or "") for t in texts]
+    ends = [float(t.attrib["x"]) + charts.CHAR_WIDTH * len(t.text or "") for t in texts]
     assert max(ends) <= PLOT_RIGHT

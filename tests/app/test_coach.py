@@ -3,7 +3,7 @@ are what the service stores and shows.
 
 Simulated players (the equilibrium itself, always-call, uniform random, a tight rule) play
 thousands of hands of Leduc, holdem-mini and Dudo against the bot, seats alternating, through
-the same `coach.judge` and `analysis.analyse` the service uses, their habits carried from hand
+the same `coach.judge` and `analyse.analyse` the service uses, their habits carried from hand
 to hand (`tests.app.simulated`). Their exact expected winnings come from a full traversal of the
 player's strategy against the bot's (`solver.algorithms.exploitability.evaluate_strategy`), not
 from the simulation. Dudo's bot here remembers two bids (a recall solve made in the test), so
@@ -22,15 +22,15 @@ import numpy as np
 import pytest
 
 from app import services
-from app.services import analysis, results
-from app.services.bot import Policy
-from app.services.strategy_source import StrategySource
-from solver.abstractions.dudo_recall.memory import Recall
+from app.services.analysis import analyse, results
+from app.services.bots.bot import Policy
+from app.services.bots.strategy_source import StrategySource
+from solver.abstractions.dudo_recall.remembered_bids import Recall
 from solver.algorithms.exploitability import evaluate_strategy
 from solver.engine.tree import PublicTree
 from solver.evaluation.values import HandValuer, valuer_for
 from solver.evaluation.values.dudo import DudoValues, rows_by_prefix
-from solver.evaluation.values.tree import TreeValues
+from solver.evaluation.values.exact import TreeValues
 from solver.games import Game, State, get_game
 from solver.games.dudo.game import DudoGame
 from strategies import InfosetStrategy, StrategyStore
@@ -40,7 +40,7 @@ from tests.solver.evaluation.values.test_dudo_values import solve_abstract
 
 HANDS = {"leduc": 600, "holdem-mini": 250, "dudo": 600}
 """Hands a player: about 1 s of CPU per 100 hands of Leduc or Dudo, 4 s of holdem-mini (the
-README's figures are over 3,000 and 1,500 hands, `benchmarks/luck.py`)."""
+docs/playing-and-learning.md's figures are over 3,000 and 1,500 hands, `experiments/luck.py`)."""
 NARROWER = {("leduc", "tight"): 2.2, ("dudo", "uniform"): 1.5}
 """How much narrower the luck-adjusted interval must be than the raw one (default 3x; the
 equilibrium player 10x).  Measured at these sizes and seed: Leduc's tight player 2.21x (3.2x
@@ -112,12 +112,12 @@ def simulate(subject: Subject, rule: Rule | None, count: int, seed: int
     """Raw, equilibrium-adjusted and shown results of `count` hands."""
     rng = random.Random(seed)
     choose = chooser(subject.bot, subject.game, rule, rng)
-    state = analysis.MatchState()
+    state = analyse.MatchState()
     raw, plain, shown = [], [], []
     for n in range(count):
         seat = n % 2
         payoff, trace = play(subject.game, subject.bot, seat, choose, rng)
-        done = analysis.analyse(subject.valuer, trace, seat, payoff, state, seed=n)
+        done = analyse.analyse(subject.valuer, trace, seat, payoff, state, seed=n)
         state = done.state
         raw.append(payoff)
         plain.append(done.review.plain)
@@ -130,6 +130,7 @@ def width(stats: results.Stats) -> float:
     return stats.ci95_high - stats.ci95_low
 
 
+@pytest.mark.slow  # twelve cases of 250 to 600 simulated hands, about 10 CPU seconds each
 @pytest.mark.parametrize(("game", "name"), [(g, p) for g in HANDS for p in PLAYERS])
 def test_adjusted_results_are_unbiased_and_tighter(subjects: dict[str, Subject], game: str,
                                                    name: str) -> None:
@@ -148,6 +149,7 @@ def test_adjusted_results_are_unbiased_and_tighter(subjects: dict[str, Subject],
 
 
 @pytest.mark.parametrize("game", ["leduc", "holdem-mini"])
+@pytest.mark.slow
 def test_equilibrium_actions_score_the_value(subjects: dict[str, Subject], game: str) -> None:
     """A player who only takes the equilibrium's most likely action scores the seat's value in
     every hand with the equilibrium's values, up to the solve's own error (its exploitability
@@ -161,11 +163,11 @@ def test_equilibrium_actions_score_the_value(subjects: dict[str, Subject], game:
     value = subject.bot.value(subject.game)
     assert value is not None
     rng = random.Random(7)
-    state = analysis.MatchState()
+    state = analyse.MatchState()
     for n in range(300):
         seat = n % 2
         payoff, trace = play(subject.game, subject.bot, seat, favourite, rng)
-        done = analysis.analyse(subject.valuer, trace, seat, payoff, state)
+        done = analyse.analyse(subject.valuer, trace, seat, payoff, state)
         state = done.state
         assert done.review.plain == pytest.approx(value if seat == 0 else -value, abs=5e-3)
 

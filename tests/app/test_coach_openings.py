@@ -1,9 +1,9 @@
 """Against a hold'em bot whose values know no exact start of the hand, the luck-adjusted result
-takes the opening's luck out (`app.services.openings`) and stays unbiased.
+takes the opening's luck out (`app.services.analysis.openings`) and stays unbiased.
 
 Simulated players play holdem-mini against a bucket bot valued at play time
 (`HoldemValues`, as heads-up limit hold'em's is), seats alternating, every hand through
-`analysis.analyse` as the service does, the habits and what was learnt per opening carried
+`analyse.analyse` as the service does, the habits and what was learnt per opening carried
 from hand to hand.  Their exact expected winnings come from a full traversal of the compiled
 tree, not from the simulation."""
 
@@ -15,7 +15,7 @@ import random
 import numpy as np
 import pytest
 
-from app.services import analysis
+from app.services.analysis import analyse
 from solver.abstractions.holdem.bot import HulheBot
 from solver.evaluation.values.holdem import HoldemValues
 from solver.games import get_game
@@ -39,6 +39,7 @@ def bot() -> HulheBot:
 
 
 @pytest.mark.parametrize("player", ["always call", "tight"])
+@pytest.mark.slow
 def test_the_openings_luck_comes_out_unbiased(bot: HulheBot, player: str) -> None:
     mini = get_game("holdem-mini")
     assert isinstance(mini, HoldemGame)
@@ -49,12 +50,12 @@ def test_the_openings_luck_comes_out_unbiased(bot: HulheBot, player: str) -> Non
     opponent = Playing(played)
     rng = random.Random(11)
     choose = chooser(opponent, mini, rule, rng)
-    state = analysis.MatchState()
+    state = analyse.MatchState()
     shown, before = [], []
     for n in range(HANDS):
         seat = n % 2
         payoff, trace = play(mini, opponent, seat, choose, rng)
-        done = analysis.analyse(valuer, trace, seat, payoff, state, seed=n)
+        done = analyse.analyse(valuer, trace, seat, payoff, state, seed=n)
         state = done.state
         change = done.record["opening"]["change"]
         shown.append(done.review.adjusted)

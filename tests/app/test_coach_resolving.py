@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from app.services import coach
-from app.services.bot import Policy
+from app.services.analysis import coach
+from app.services.bots.bot import Policy
 from solver.abstractions.holdem.bot import HulheBot
 from solver.evaluation.values.holdem import HoldemValues
 from solver.games import Game, State, get_game
@@ -55,7 +55,7 @@ class RaisesOnTheRiver:
 
 
 class Playing:
-    """`RaisesOnTheRiver` as the service's bot (`app.services.bot.Bot`)."""
+    """`RaisesOnTheRiver` as the service's bot (`app.services.bots.bot.Bot`)."""
 
     def __init__(self, played: RaisesOnTheRiver) -> None:
         self.played = played
@@ -78,6 +78,7 @@ def bot() -> HulheBot:
 
 
 @pytest.mark.parametrize("player", ["always call", "tight"])
+@pytest.mark.slow
 def test_the_correction_makes_the_result_unbiased(bot: HulheBot, player: str) -> None:
     mini = get_game("holdem-mini")
     assert isinstance(mini, HoldemGame)

@@ -27,8 +27,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app import services
-from app.db import create_tables, make_engine, make_sessionmaker
-from app.models import Action, Hand
+from app.core import errors
+from app.db.engine import create_tables, make_engine, make_sessionmaker
+from app.db.models import Action, Hand
 from app.schemas import HandView
 from app.services import StrategySource
 from solver.games import Game, State
@@ -134,6 +135,7 @@ def human_actions(database_url: str, hand_ids: list[str]) -> dict[str, list[str]
 MODES = ("seq", "idempotency key", "unguarded")
 
 
+@pytest.mark.slow  # six deployments of one or two servers, each started for the test
 def test_simultaneous_actions_play_exactly_one(deployment: Deployment) -> None:
     """30 pairs of simultaneous actions with ``seq``, 30 pairs of identical actions with one
     ``Idempotency-Key`` and no ``seq``, and 30 pairs with neither, each pair on a new hand.
@@ -213,7 +215,7 @@ def _reason(detail: str) -> str:
 OTHER_PROCESS = """
 import random, sys
 from app import services
-from app.db import make_engine, make_sessionmaker
+from app.db.engine import make_engine, make_sessionmaker
 from app.services import StoredStrategyBot, StrategySource, TokenAccess
 url, store, hand_id, token, seq = sys.argv[1:]
 engine = make_engine(url)
@@ -265,6 +267,7 @@ def leduc_table(database_url: str, store_path: Path) -> Iterator[Table]:
     engine.dispose()
 
 
+@pytest.mark.slow
 def test_database_guard_refuses_a_write_based_on_an_old_read(
     leduc_table: Table, database_url: str, store_path: Path
 ) -> None:
@@ -285,7 +288,7 @@ def test_database_guard_refuses_a_write_based_on_an_old_read(
         assert done.returncode == 0, done.stderr
         other.append(done.stdout)
 
-    with t.factory() as session, pytest.raises(services.HandBusyError, match="not played"):
+    with t.factory() as session, pytest.raises(errors.HandBusyError, match="not played"):
         services.act(session, t.source, InterleavingBot(t.bot, other_process), view.hand_id,
                      t.access, "bet", seq=view.seq, rng=random.Random(3))
     assert len(other) == 1
@@ -308,7 +311,7 @@ def test_stale_seq_is_409_with_the_legal_actions(leduc_table: Table) -> None:
         after = services.act(session, t.source, t.bot, view.hand_id, t.access, "check",
                              seq=view.seq, rng=random.Random(7)).view
         assert after.seq == len(after.events) > view.seq
-        with pytest.raises(services.StaleHandError) as stale:
+        with pytest.raises(errors.StaleHandError) as stale:
             services.act(session, t.source, t.bot, view.hand_id, t.access, "check",
                          seq=view.seq)
         assert stale.value.legal_actions == after.legal_actions
@@ -325,7 +328,7 @@ def test_idempotency_key_replays_the_first_answer(leduc_table: Table) -> None:
     with t.factory() as session:
         view = services.start_hand(session, t.source, t.bot, t.match_id, t.access,
                                    rng=random.Random(6))
-        with pytest.raises(services.UnguardedActionError):
+        with pytest.raises(errors.UnguardedActionError):
             services.act(session, t.source, t.bot, view.hand_id, t.access, "check")
         first = services.act(session, t.source, t.bot, view.hand_id, t.access, "check",
                              idempotency_key="k-1", rng=random.Random(7))
@@ -333,7 +336,7 @@ def test_idempotency_key_replays_the_first_answer(leduc_table: Table) -> None:
         retry = services.act(session, t.source, t.bot, view.hand_id, t.access, "check",
                              idempotency_key="k-1", rng=random.Random(8))
         assert retry.replayed and retry.view == first.view
-        with pytest.raises(services.IdempotencyKeyReuseError):
+        with pytest.raises(errors.IdempotencyKeyReuseError):
             services.act(session, t.source, t.bot, view.hand_id, t.access, "bet",
                          idempotency_key="k-1")
         now = services.hand_view(session, t.bot, view.hand_id, t.access)

@@ -17,8 +17,8 @@ import httpx
 import pytest
 from sqlalchemy import select
 
-from app.db import make_engine, make_sessionmaker
-from app.models import FINISHED, IN_PROGRESS, Hand, Match
+from app.db.engine import make_engine, make_sessionmaker
+from app.db.models import FINISHED, IN_PROGRESS, Hand, Match
 from solver.games import get_game, play
 from tests.app.server import Server, start_server
 
@@ -163,6 +163,7 @@ def check_database(database_url: str, match_id: str) -> int:
         engine.dispose()
 
 
+@pytest.mark.slow  # a server killed three times and started again
 def test_sigkill_loses_nothing(database_url: str, tmp_path: Path, store_path: Path) -> None:
     rng = random.Random(2024)
     journal = Journal()
@@ -228,6 +229,7 @@ def test_sigkill_loses_nothing(database_url: str, tmp_path: Path, store_path: Pa
         assert next(h for h in hands if h["hand_id"] == hand_id)["human_payoff"] == payoff
 
 
+@pytest.mark.slow
 def test_hand_rows_survive_in_the_database_file(tmp_path: Path, store_path: Path) -> None:
     """SQLite: after a SIGKILL right after an acknowledged action, the WAL is replayed by the
     next process that opens the file: the action is there even before the app starts."""

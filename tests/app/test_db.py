@@ -9,6 +9,8 @@ import random
 import sqlite3
 import threading
 import time
+import uuid
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +18,12 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import inspect, select, text
+from sqlalchemy import MetaData, inspect, select, text
 
-from app import db, migrate, services
-from app.db import (
+from app import services
+from app.db import engine as db
+from app.db import migrate
+from app.db.engine import (
     AUTOCHECKPOINT_PAGES,
     SqliteWriterLock,
     WalCheckpointer,
@@ -27,10 +31,12 @@ from app.db import (
     make_engine,
     make_sessionmaker,
 )
-from app.models import Base
-from app.models_players import Account  # noqa: F401  (its tables join Base.metadata)
+from app.db.models import (
+    Account,  # noqa: F401  (its tables join Base.metadata)
+    Base,
+)
 from app.services import StrategySource
-from app.services.tokens import hash_token
+from app.services.play.tokens import hash_token
 from solver.games import get_game, play
 from tests.app import release1
 from tests.app.conftest import AppFactory, new_match, play_random_hand
@@ -54,6 +60,7 @@ def _create_tables(url: str, barrier: Any, results: Any) -> None:
         engine.dispose()
 
 
+@pytest.mark.slow
 def test_workers_starting_together_create_the_tables_once(database_url: str) -> None:
     """Six processes released together each create the tables on the same new database (as
     uvicorn's workers do at start-up): every one succeeds, and the schema is complete."""
@@ -193,8 +200,9 @@ def test_a_database_made_by_release_1_is_migrated_in_place(database_url: str,
     assert _rows(engine, tables) == before
     with engine.connect() as conn:
         assert migrate.current(conn) == migrate.head()
-        assert conn.execute(text("SELECT account_id, player_kind FROM matches")).one() == (
-            None, "person")
+        assert conn.execute(text(
+            "SELECT m.account_id, h.player_kind FROM matches m JOIN hands h "
+            "ON h.match_id = m.id")).all() == [(None, "guest")] * 3  # a browser's, no account
     source = StrategySource(store_path)
     bot = services.StoredStrategyBot(source)
     try:
@@ -214,9 +222,123 @@ def test_a_database_made_by_release_1_is_migrated_in_place(database_url: str,
         engine.dispose()
 
 
+KUHN_HANDS = ([2, 1, 1, 1], [0, 2, 0, 1, 0], [1, 0, 0, 0], [2, 0, 1, 1], [0, 1, 0, 1, 1])
+"""Finished Kuhn hands (deal, then the betting), for the matches written below."""
+
+
+def _write_0004_match(conn: Any, tables: Any, *, owner: str | None, account_id: int | None,
+                      kind: str, created: datetime, hands: int) -> tuple[int, float]:
+    """A Kuhn match as revision 0004's app wrote it, with `hands` finished hands really played
+    (seats alternating); its id and total payoff."""
+    game = get_game("kuhn")
+    matches, hand_table, action_table = (tables[t] for t in ("matches", "hands", "actions"))
+    payoffs = [play(game, KUHN_HANDS[i]).returns()[i % 2] for i in range(hands)]
+    match_id = conn.execute(matches.insert().values(
+        public_id=uuid.uuid4().hex, game="kuhn", owner=owner, account_id=account_id,
+        player_kind=kind, opponent="", token_hash="x" * 64, created=created,
+        hands_finished=hands, seat0_finished=(hands + 1) // 2, payoff_sum=sum(payoffs),
+        payoff_sumsq=sum(p * p for p in payoffs), adjusted_n=0, adjusted_sum=0.0,
+        adjusted_sumsq=0.0, decisions=0, accurate=0, analysis_version=0)).inserted_primary_key[0]
+    for i, payoff in enumerate(payoffs):
+        hand_id = conn.execute(hand_table.insert().values(
+            public_id=uuid.uuid4().hex, match_id=match_id, number=i + 1, human_seat=i % 2,
+            status="finished", human_payoff=payoff, created=created,
+            finished=created + timedelta(minutes=i), version=1, forfeited=False,
+            analysis_pending=False)).inserted_primary_key[0]
+        state = game.initial_state()
+        for seq, action in enumerate(KUHN_HANDS[i]):
+            conn.execute(action_table.insert().values(
+                hand_id=hand_id, seq=seq, actor=state.current_player(), action=action,
+                label=state.action_label(action), created=created))
+            state = state.apply_action(action)
+    return int(match_id), sum(payoffs)
+
+
+def test_each_hand_is_told_how_it_was_played_and_the_totals_counted_again(
+        database_url: str) -> None:
+    """Revision 0005 on a database of revision 0004's: an account's matches claimed from
+    before it, played on the pages, created with a "person" key and with a program's key.
+    Each hand takes its match's kind as far as it can be told (a guest's, a person's, a
+    program's, a program's), the account's totals are counted again from its matches (the
+    people's row holds only the pages' match), the old kinds' columns are gone; and going
+    back merges the guests into the people, as the earlier release counted them."""
+    engine = make_engine(database_url)
+    migrate.upgrade(engine, "0004")
+    tables = MetaData()
+    tables.reflect(engine)
+    signed_up = datetime(2026, 3, 1, 12, tzinfo=UTC)
+    with engine.begin() as conn:
+        inserted = conn.execute(tables.tables["accounts"].insert().values(
+            username="alice", username_key="alice", password_hash="x", on_boards=True,
+            created=signed_up)).inserted_primary_key
+        assert inserted is not None
+        account = int(inserted[0])
+        conn.execute(tables.tables["api_keys"].insert().values(
+            public_id="k", account_id=account, name="bot", kind="person", key_hash="h" * 64,
+            created=signed_up))
+        written = {
+            "claimed": _write_0004_match(conn, tables.tables, owner="b1", account_id=account,
+                                         kind="person", created=signed_up - timedelta(days=1),
+                                         hands=2),
+            "pages": _write_0004_match(conn, tables.tables, owner="b2", account_id=account,
+                                       kind="person", created=signed_up + timedelta(days=1),
+                                       hands=3),
+            "person key": _write_0004_match(conn, tables.tables, owner=None,
+                                            account_id=account, kind="person",
+                                            created=signed_up + timedelta(days=2), hands=4),
+            "program key": _write_0004_match(conn, tables.tables, owner=None,
+                                             account_id=account, kind="program",
+                                             created=signed_up + timedelta(days=3), hands=1),
+            "nobody's": _write_0004_match(conn, tables.tables, owner="b3", account_id=None,
+                                          kind="person", created=signed_up, hands=1)}
+        totals = tables.tables["player_totals"]
+        for kind, hands in (("person", 9), ("program", 1)):  # as 0004 counted them
+            conn.execute(totals.insert().values(
+                account_id=account, game="kuhn", kind=kind, hands=hands, seat0=0,
+                payoff_sum=0.0, payoff_sumsq=0.0, adjusted_n=0, adjusted_sum=0.0,
+                adjusted_sumsq=0.0, decisions=0, accurate=0, forfeits=0))
+    try:
+        migrate.upgrade(engine)
+        with engine.connect() as conn:
+            kinds: dict[int, str] = dict(conn.execute(text(
+                "SELECT match_id, MIN(player_kind) FROM hands GROUP BY match_id")).all())
+            assert {name: kinds[match_id] for name, (match_id, _) in written.items()} == {
+                "claimed": "guest", "pages": "person", "person key": "program",
+                "program key": "program", "nobody's": "guest"}
+            counted = {row.kind: (row.hands, row.payoff_sum) for row in conn.execute(text(
+                "SELECT kind, hands, payoff_sum FROM player_totals WHERE game = 'kuhn'"))}
+            assert counted == {"person": (3, written["pages"][1]),
+                               "guest": (2, written["claimed"][1]),
+                               "program": (5, written["person key"][1]
+                                           + written["program key"][1])}
+            days = conn.execute(text("SELECT kind, SUM(hands) FROM player_days "
+                                     "GROUP BY kind ORDER BY kind")).all()
+            assert days == [("guest", 2), ("person", 3), ("program", 5)]
+            style: dict[str, float] = dict(conn.execute(text(
+                "SELECT kind, SUM(out_of) FROM player_style WHERE stat = 'vpip' "
+                "GROUP BY kind")).all())
+            assert style == {"guest": 2, "person": 3, "program": 5}  # every hand is a chance
+            columns = {t: {c["name"] for c in inspect(conn).get_columns(t)}
+                       for t in ("matches", "api_keys", "hands")}
+            assert "player_kind" not in columns["matches"] and "kind" not in columns["api_keys"]
+            assert "player_kind" in columns["hands"]
+        with engine.begin() as conn:
+            command.downgrade(migrate.config(conn), "0004")
+        with engine.connect() as conn:
+            back: dict[str, int] = dict(conn.execute(text(
+                "SELECT kind, hands FROM player_totals WHERE game = 'kuhn'")).all())
+            assert back == {"person": 5, "program": 5}
+            assert dict(conn.execute(text("SELECT id, player_kind FROM matches")).all()) == {
+                written["claimed"][0]: "person", written["pages"][0]: "person",
+                written["person key"][0]: "program", written["program key"][0]: "program",
+                written["nobody's"][0]: "person"}
+    finally:
+        engine.dispose()
+
+
 def test_the_migrated_schema_is_the_models_schema(database_url: str) -> None:
     """Alembic's comparison of the migrated database with the models finds nothing to do: the
-    migrations and `app.models` describe the same tables, columns, indexes and constraints."""
+    migrations and `app.db.models` describe the same tables, columns, indexes and constraints."""
     engine = make_engine(database_url)
     create_tables(engine)
     try:
@@ -321,6 +443,7 @@ def test_wal_checkpointer_moves_the_log_into_the_database_file(tmp_path: Path) -
     engine.dispose()
 
 
+@pytest.mark.slow
 def test_the_write_ahead_log_stays_bounded_over_many_hands(
         tmp_path: Path, make_app: AppFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """600 hands of Leduc through the API while another connection keeps reading, as other
@@ -384,6 +507,7 @@ def _try_writer_lock(database: str) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_sqlite_writer_lock_excludes_other_processes(tmp_path: Path) -> None:
     """While a worker writes, another worker's writer waits on the lock file (and is woken
     the moment it is released) rather than on SQLite's sleeping busy handler."""

@@ -11,7 +11,7 @@ from typing import Any
 import yaml
 from sqlalchemy.engine import make_url
 
-from app.config import Settings
+from app.core.config import Settings
 from tests.app.server import REPO_ROOT
 
 DEPLOY = REPO_ROOT / "deploy"
@@ -45,7 +45,8 @@ def test_two_replicas_share_postgresql_a_secret_and_one_store() -> None:
     url = make_url(settings.database_url)
     assert (url.get_backend_name(), url.get_driver_name(), url.host) == (
         "postgresql", "psycopg", "db")
-    assert env["FORWARDED_ALLOW_IPS"]
+    assert settings.forwarded_allow_ips == ("*",)  # only the proxy reaches a replica
+    assert settings.https_only  # browsers come over HTTPS: the cookies are Secure
     # The store lies on the volume the strategies service fills, and the lobby's build status
     # beside it, where that service reports.
     shared = {volume.split(":")[0]: volume.split(":")[1] for volume in app["volumes"]}
@@ -76,3 +77,22 @@ def test_the_proxy_reaches_the_replicas_and_sets_the_client_address() -> None:
     # The address is replaced, never appended to: a client cannot pick its own rate limit.
     assert "proxy_set_header X-Forwarded-For $remote_addr;" in conf
     assert "$proxy_add_x_forwarded_for" not in conf
+
+
+def test_the_proxy_serves_https_with_the_certificate_made_at_the_first_start() -> None:
+    services = _compose()["services"]
+    proxy, certs = services["proxy"], services["certs"]
+    conf = (DEPLOY / "nginx.conf").read_text()
+    assert "listen 443 ssl;" in conf
+    mounted = {v.split(":")[0]: v.split(":")[1] for v in proxy["volumes"]}
+    made = {v.split(":")[0]: v.split(":")[1] for v in certs["volumes"]}
+    for name in ("cert.pem", "key.pem"):
+        assert f"{mounted['certs']}/{name};" in conf  # what nginx reads ...
+        assert f"{made['certs']}/{name}" in certs["command"][-1]  # ... is what is made
+    assert "test -s" in certs["command"][-1]  # made once, then kept (or replaced by hand)
+    assert proxy["depends_on"]["certs"]["condition"] == "service_completed_successfully"
+    assert "certs" in _compose()["volumes"]
+    published = {int(port.split(":")[1]): int(port.split(":")[0]) for port in proxy["ports"]}
+    # Plain HTTP only sends the browser to the published HTTPS port.
+    assert f"return 308 https://$host:{published[443]}$request_uri;" in conf
+    assert "proxy_set_header X-Forwarded-Proto $scheme;" in conf

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.web.format import duration, fmt_signed, format_text
+from app.web.format import duration, duration_span, fmt_signed, format_text
 from app.web.templating import templates
 
 
@@ -33,3 +33,14 @@ def test_the_pages_format_filter_prints_no_negative_zero(template: str, args: tu
 ])
 def test_build_times_read_as_people_say_them(seconds: float, text: str) -> None:
     assert duration(seconds) == text
+
+
+@pytest.mark.parametrize(("low", "likely", "high", "text"), [
+    (1200, 1250, 1300, "about 21 min"), (1235, 1270, 1480, "about 22 min"),
+    (600, 900, 1800, "10–30 min"), (40, 60, 180, "40 s–3 min"),
+    (1800, 3000, 5800, "30 min–1 h 37 min"), (300, None, None, "at least 5 min"),
+    (0, None, None, "longer than planned"), (None, None, None, ""),
+])
+def test_estimates_read_as_a_range_where_they_are_uncertain(
+        low: float | None, likely: float | None, high: float | None, text: str) -> None:
+    assert duration_span(low, likely, high) == text

@@ -2,9 +2,10 @@
 download from the page; for a game without such a format there are none (404, naming the record
 exports).
 
-The app knows no format: the game writes its hands (`Game.hand_histories`). Here that is a game
-of the tests' own (Kuhn with four cards and a plain text format), so the test sees what the app
-passes in — the hand numbers, the states, the players' names per seat — and where pages join.
+The app knows no format: the game's view writes its hands (`GameView.hand_histories`). Here
+that is a game of the tests' own (Kuhn with four cards and a plain text format), so the test
+sees what the app passes in — the hand numbers, the states, the players' names per seat — and
+where pages join.
 Heads-up limit hold'em's PHH itself is tested against pokerkit in
 tests/solver/games/test_holdem_history.py.
 """
@@ -21,7 +22,7 @@ from fastapi.testclient import TestClient
 
 from app.web.routes import replay
 from solver.games import register_game, unregister_game
-from solver.games.base import PlayedHand
+from solver.games.game_view import PlayedHand
 from solver.runs.store_solve import solve_and_store
 from tests.app.conftest import AppFactory, new_match, play_random_hand
 from tests.app.test_pages import (
@@ -33,15 +34,19 @@ from tests.app.test_pages import (
     start,
 )
 from tests.conftest import copy_store
-from tests.solver.games.kuhn4 import Kuhn4Game
+from tests.solver.games.kuhn4 import Kuhn4Game, Kuhn4View
 
 API = "/api/v1"
 
 
-class Kuhn4WithHistories(Kuhn4Game):
-    """Kuhn with four cards, whose hands are written one line each."""
+class Kuhn4Game4h(Kuhn4Game):
+    """Kuhn with four cards, under a name of its own."""
 
     name = "kuhn4h"
+
+
+class Kuhn4WithHistories(Kuhn4View):
+    """Its view, whose hands are written one line each."""
 
     @property
     def hand_history_format(self) -> str | None:
@@ -49,15 +54,16 @@ class Kuhn4WithHistories(Kuhn4Game):
 
     def hand_histories(self, hands: Sequence[PlayedHand]) -> str:
         return "".join(
-            f"[{hand.number}] {hand.players[0]} {hand.state.private_view(0)} v "
-            f"{hand.players[1]} {hand.state.private_view(1)}: {hand.state.returns()[0]:+g}\n"
+            f"[{hand.number}] {hand.players[0]} {self.private_view(hand.state, 0)} v "
+            f"{hand.players[1]} {self.private_view(hand.state, 1)}: "
+            f"{hand.state.returns()[0]:+g}\n"
             for hand in hands)
 
 
 @pytest.fixture
 def store(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, store_path: Path) -> Iterator[Path]:
     monkeypatch.setenv("SOLVER_CACHE", str(tmp_path / "cache"))
-    register_game("kuhn4h", Kuhn4WithHistories)
+    register_game("kuhn4h", Kuhn4Game4h, Kuhn4WithHistories)
     try:
         path = copy_store(store_path, tmp_path / "with-kuhn4h.sqlite")
         solve_and_store("kuhn4h", "dcfr", target=1e-4, store_path=path)
@@ -139,6 +145,14 @@ def test_the_page_offers_the_download_for_a_game_with_a_format(
     assert [line.split("]")[0] for line in download.text.splitlines()] == ["[3", "[2", "[1"]
     csv_lines = client.get(f"{url}/export.csv").text.strip().splitlines()
     assert [line.split(",")[0] for line in csv_lines[1:]] == ["3", "2", "1"]
+    # Seats are the API's, from 0, in the CSV and in the order the history lists its players:
+    # the first hand in seat 0, then alternating.
+    assert csv_lines[0].split(",")[1] == "your_seat"
+    seats = [int(line.split(",")[1]) for line in csv_lines[1:]]
+    assert seats == [0, 1, 0]
+    for seat, line in zip(seats, download.text.splitlines(), strict=True):
+        players = line.split("] ", 1)[1].split(" v ")
+        assert players[seat].startswith("you ") and players[1 - seat].startswith("bot ")
 
     kuhn = start(client, "kuhn")
     doc = page(client, kuhn)

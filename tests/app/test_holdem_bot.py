@@ -58,7 +58,7 @@ def test_the_lobby_says_the_value_is_an_estimate(api: AppHandle) -> None:
     assert "abstraction" in card.first("dd", cls="bot-nature").text
     assert "was not measured" in card.text and "228" not in card.text
     assert "nobody wins more" not in card.text
-    described = describe("ehs2=k:128,128,128")  # the README's build
+    described = describe("ehs2=k:128,128,128")  # the earlier bot's build
     assert described is not None and "LBR" in described.measured
 
 

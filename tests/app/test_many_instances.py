@@ -26,7 +26,7 @@ ACTION = "/api/v1/hands/[id]/actions"
 
 def test_two_instances_on_one_postgresql_play_every_action_exactly_once(
         pg_url: str, store_path: Path) -> None:
-    command = [sys.executable, str(REPO_ROOT / "benchmarks" / "load_test.py"),
+    command = [sys.executable, "-m", "benchmarks.load_test",
                "--instances", "2", "--workers", "1", "--users", "20", "--spawn-rate", "20",
                "--time", "12s", "--drain", "--think", "0-0.05", "--games", "kuhn,leduc",
                "--retries", "0.2",

@@ -17,7 +17,7 @@ from solver.games import game_names, register_game, unregister_game
 from solver.runs.store_solve import solve_and_store
 from tests.app.conftest import AppFactory, new_match
 from tests.conftest import copy_store
-from tests.solver.games.kuhn4 import Kuhn4Game
+from tests.solver.games.kuhn4 import Kuhn4Game, Kuhn4View
 
 API = "/api/v1"
 
@@ -25,7 +25,7 @@ API = "/api/v1"
 @pytest.fixture
 def kuhn4(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[str]:
     monkeypatch.setenv("SOLVER_CACHE", str(tmp_path / "cache"))  # compiled afresh
-    register_game("kuhn4", Kuhn4Game)
+    register_game("kuhn4", Kuhn4Game, Kuhn4View)
     try:
         yield "kuhn4"
     finally:

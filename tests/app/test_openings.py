@@ -1,4 +1,4 @@
-"""The opening's control variate (`app.services.openings`): zero in expectation over the
+"""The opening's control variate (`app.services.analysis.openings`): zero in expectation over the
 openings whatever was learnt (so the result stays unbiased), nothing before anything is
 learnt, and the whole of the opening's luck once a result follows from its opening alone."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import random
 
-from app.services import analysis, openings
+from app.services.analysis import analyse, openings
 from solver.evaluation.values import Opening
 
 CHANCES = {"seat 0/raise/pair/AA": 0.1, "seat 0/raise/suited/AKs": 0.2,
@@ -52,9 +52,9 @@ def test_a_result_that_follows_from_its_opening_loses_all_its_luck() -> None:
 
 
 def test_the_match_state_keeps_what_was_learnt() -> None:
-    state = analysis.MatchState(by_opening=openings.learn({}, opening("seat 0/call/offsuit/72o"),
+    state = analyse.MatchState(by_opening=openings.learn({}, opening("seat 0/call/offsuit/72o"),
                                                           (1.0, 2.0, 3.0)))
-    again = analysis.MatchState.from_json(state.to_json())
+    again = analyse.MatchState.from_json(state.to_json())
     assert again.by_opening == state.by_opening
     assert again.by_opening["seat 0/call/offsuit/72o"] == [1.0, 1.0, 2.0, 3.0]
-    assert analysis.MatchState.from_json({"habits": {}, "moments": []}).by_opening == {}
+    assert analyse.MatchState.from_json({"habits": {}, "moments": []}).by_opening == {}

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from app.services.results import signed
+from app.services.analysis.results import signed
 from solver.games import Game, State, get_game, legal_labels
 from strategies import InfosetStrategy, StrategyStore
 from tests.app.conftest import AppHandle

@@ -107,7 +107,7 @@ def test_the_page_offers_the_opponents(api: AppHandle) -> None:
 
 
 def test_each_opponent_has_its_board(api: AppHandle) -> None:
-    client, headers = player(api, "exploiter", "program")
+    client, headers = player(api, "exploiter")
     created = client.post("/api/v1/matches", json={"game": "kuhn", "opponent": "calls"},
                           headers=headers)
     assert created.status_code == 201, created.text

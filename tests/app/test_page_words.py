@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from solver.games import get_game
+from solver.games import get_view
 from tests.app.conftest import AppFactory, AppHandle
 from tests.app.test_pages import (
     Node,
@@ -68,6 +68,7 @@ def play_hands(client: TestClient, url: str, hands: int,
     return seen
 
 
+@pytest.mark.slow
 def test_equilibrium_play_gives_up_nothing_and_lists_nothing_costly(web: AppHandle) -> None:
     """Always the equilibrium's likeliest action: every decision is worth the mix up to the
     solve's own error, so the coach never says "gave up 0.000" or "gained 0.000", the match
@@ -172,7 +173,8 @@ def test_the_lobby_explains_its_figures_and_which_bots_are_exact(
     explained = {d.first("summary").text: d.text for d in kuhn.find_all("details", cls="explain")}
     exploitability = next(t for s, t in explained.items() if "×10" in s)
     assert "perfect opponent" in exploitability and "nobody wins more" in exploitability
-    solve = next(t for s, t in explained.items() if s.startswith("pdcfr+, "))
+    solve = next(t for s, t in explained.items() if "iterations of the solver" in s)
+    assert "the solver's name for it: pdcfr+" in solve
     assert "predictive discounted CFR+" in solve.lower().replace("cfr+", "CFR+")
     match = lobby.by_id("game-dudo-match")
     nature = match.first("dd", cls="bot-nature").text
@@ -184,10 +186,14 @@ def test_the_lobby_explains_its_figures_and_which_bots_are_exact(
     api = client.get("/api/v1/games/dudo-match").json()
     assert api["bot"]["exact"] is False and api["solve"]["abstraction"] == "recall=1"
     assert "FSICFR" in api["solve"]["algorithm_words"]
-    assert client.get("/api/v1/games/kuhn").json()["bot"] == {
-        "exact": True, "abstraction": None, "measured": None}
+    kuhn_bot = client.get("/api/v1/games/kuhn").json()["bot"]
+    assert {k: kuhn_bot[k] for k in ("exact", "abstraction", "measured", "plain")} == {
+        "exact": True, "abstraction": None, "measured": None, "plain": None}
+    assert kuhn_bot["summary"].startswith("It plays an equilibrium of the game itself")
     play = page(client, "/play/dudo-match").by_id("bot-nature").text
-    assert "an equilibrium of a game in which a player remembers" in play
+    assert "It plays an equilibrium of a simplified game, not of the game itself: a player " \
+           "remembers its dice but only the last bid." in play
+    assert "An equilibrium of a game in which a player remembers" in play  # technically
 
 
 def test_keys_are_said_in_words_and_kept_for_the_curious(web: AppHandle) -> None:
@@ -204,6 +210,6 @@ def test_keys_are_said_in_words_and_kept_for_the_curious(web: AppHandle) -> None
         assert key not in words and "History" not in words
         assert words.startswith(("You held", "It held"))
         assert "Opening move" in words or "Round 1: " in words
-    assert get_game("kuhn").describe_history("pbb") == "Moves so far: check, bet, call"
-    assert get_game("leduc").describe_history("rc|Qh|cr") == (
+    assert get_view("kuhn").describe_history("pbb") == "Moves so far: check, bet, call"
+    assert get_view("leduc").describe_history("rc|Qh|cr") == (
         "Round 1: bet, call; board Q♥; round 2: check, bet")

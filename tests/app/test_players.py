@@ -13,32 +13,35 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event, select, update
 
-from app.models import Action, Hand, utcnow
-from app.models_players import ApiKey
-from app.services import forfeits, results
-from app.services.bot import Bot
-from app.services.views import FORFEIT
+from app.db.models import Action, ApiKey, Hand, utcnow
+from app.services.analysis import results
+from app.services.bots.bot import Bot
+from app.services.play import forfeits
+from app.services.play.views import FORFEIT
 from solver.games import get_game, play
 from tests.app.conftest import AppFactory, AppHandle
-from tests.app.test_accounts import engine_of, signup, start
+from tests.app.test_accounts import engine_of, play_hands, signup, start
 from tests.app.test_pages import csrf, parse
 
 API = "/api/v1"
 
 
-def new_key(client: TestClient, kind: str = "program", name: str = "my bot") -> str:
-    response = client.post("/account/keys", data={**csrf(client), "name": name, "kind": kind})
+def new_key(client: TestClient, kind: str | None = None, name: str = "my bot") -> str:
+    """A new key of the signed-in browser's account, made on the profile page (`kind`: the
+    field an earlier form sent, which is ignored now)."""
+    form = {**csrf(client), "name": name} | ({"kind": kind} if kind is not None else {})
+    response = client.post("/account/keys", data=form)
     assert response.status_code == 200, response.text
     code = parse(response.text).find("code", id="new-key-value")
     assert code is not None
     return code.text.strip()
 
 
-def player(app: AppHandle, name: str, kind: str = "person") -> tuple[TestClient, dict[str, str]]:
+def player(app: AppHandle, name: str) -> tuple[TestClient, dict[str, str]]:
     """A browser signed up as `name` and the Authorization header of a new key of its."""
     client = TestClient(app.app)
     assert signup(client, name).status_code == 303
-    return client, {"Authorization": f"Bearer {new_key(client, kind)}"}
+    return client, {"Authorization": f"Bearer {new_key(client)}"}
 
 
 def play_match(client: TestClient, headers: dict[str, str], game: str, hands: int,
@@ -64,17 +67,18 @@ def web(make_app: AppFactory, database_url: str) -> AppHandle:
     return make_app(database_url=database_url)
 
 
+@pytest.mark.slow
 def test_a_key_is_shown_once_kept_hashed_and_opens_the_accounts_matches(web: AppHandle
                                                                          ) -> None:
     browser = TestClient(web.app)
     signup(browser)
     from_browser = start(browser).rsplit("/", 1)[1]
-    key = new_key(browser, "program")
+    key = new_key(browser)
     assert key.startswith("sbk_")
     assert key not in browser.get("/profile").text  # shown once
     with engine_of(web).connect() as conn:
-        stored = conn.execute(select(ApiKey.key_hash, ApiKey.kind)).one()
-    assert stored == (hashlib.sha256(key.encode()).hexdigest(), "program")
+        stored = conn.execute(select(ApiKey.key_hash)).scalar_one()
+    assert stored == hashlib.sha256(key.encode()).hexdigest()
     api = TestClient(web.app)
     auth = {"Authorization": f"Bearer {key}"}
     assert api.get(f"{API}/matches/{from_browser}", headers=auth).status_code == 200
@@ -101,10 +105,11 @@ def test_a_key_is_shown_once_kept_hashed_and_opens_the_accounts_matches(web: App
     assert api.get(f"{API}/profile", headers=auth).status_code == 401
 
 
+@pytest.mark.slow
 def test_the_profile_adds_up_every_hand(web: AppHandle) -> None:
     """The profile's figures per game equal what the hands themselves add up to: hands, the
     raw and luck-adjusted means with their intervals, accuracy, and every style count."""
-    browser, auth = player(web, "alice", "person")
+    browser, auth = player(web, "alice")
     api = TestClient(web.app)
     rng = random.Random(5)
     kuhn = [play_match(api, auth, "kuhn", 9, rng), play_match(api, auth, "kuhn", 4, rng)]
@@ -112,7 +117,7 @@ def test_the_profile_adds_up_every_hand(web: AppHandle) -> None:
     profile = api.get(f"{API}/profile", headers=auth).json()
     assert {m["match_id"] for m in profile["matches"]} >= {m for m, _ in kuhn}
     record = next(g for g in profile["games"] if g["game"] == "kuhn")
-    assert (record["hands"], record["kind"], record["forfeits"]) == (13, "person", 0)
+    assert (record["hands"], record["kind"], record["forfeits"]) == (13, "program", 0)
     payoffs: list[float] = []
     adjusted: list[float] = []
     for match_id, _ in kuhn:
@@ -155,14 +160,17 @@ def test_the_profile_adds_up_every_hand(web: AppHandle) -> None:
     assert parse(page.text).find("tr", **{"data-stat": "vpip"}) is not None
 
 
+@pytest.mark.slow
 def test_leaderboards_rank_by_skill_keep_people_and_programs_apart(web: AppHandle) -> None:
+    """People play on the pages, signed in; carol's program over the API with her key."""
     api = TestClient(web.app)
     rng = random.Random(11)
-    players = {name: player(web, name, kind) for name, kind in
-               (("alice", "person"), ("bob", "person"), ("carol", "program"),
-                ("dave", "person"))}
-    for name, (_, auth) in players.items():
-        play_match(api, auth, "kuhn", 10 if name == "dave" else 30, rng)
+    players = {name: player(web, name) for name in ("alice", "bob", "carol", "dave")}
+    for name, (browser, auth) in players.items():
+        if name == "carol":
+            play_match(api, auth, "kuhn", 30, rng)
+        else:
+            play_hands(browser, start(browser), 10 if name == "dave" else 30)
     board = api.get(f"{API}/leaderboards/kuhn").json()
     names = [e["name"] for e in board["entries"]]
     assert sorted(names) == ["alice", "bob"]  # dave has too few hands, carol is a program
@@ -170,7 +178,9 @@ def test_leaderboards_rank_by_skill_keep_people_and_programs_apart(web: AppHandl
     assert means == sorted(means, reverse=True)
     assert [e["rank"] for e in board["entries"]] == [1, 2]
     entry = board["entries"][0]
-    assert set(entry) == {"rank", "name", "hands", "forfeits", "adjusted", "raw"}
+    assert set(entry) == {"rank", "name", "hands", "forfeits", "adjusted", "raw", "reference",
+                          "reference_in_unit"}
+    assert entry["reference"] is not None  # Kuhn is solved: par is what equilibrium play scores
     assert entry["raw"]["hands"] == 30 and entry["adjusted"]["ci95_low"] is not None
     assert board["thresholds"] == [30, 300, 3000]
     programs = api.get(f"{API}/leaderboards/kuhn?kind=programs").json()
@@ -204,6 +214,7 @@ def _seat_value(bot: Bot, game: str, seat: int) -> float:
     return value if seat == 0 else -value
 
 
+@pytest.mark.slow
 def test_a_hand_left_unfinished_is_settled_as_a_forfeit(web: AppHandle,
                                                          make_app: AppFactory,
                                                          database_url: str) -> None:
@@ -284,6 +295,7 @@ def test_a_forfeit_is_settled_once_by_workers_racing(web: AppHandle) -> None:
         assert forfeits.sweep(session, bot, hours=1) == 0
 
 
+@pytest.mark.slow
 def test_reading_a_board_or_a_profile_scans_no_hands(make_app: AppFactory) -> None:
     """Every statement a board or a profile read runs, explained by SQLite's planner: hands
     and actions are only ever searched through an index, never scanned."""

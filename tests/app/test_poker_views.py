@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from solver.games import get_game
+from solver.games import get_game, get_view
 from solver.games.holdem import HoldemGame
 from tests.app.conftest import AppFactory, new_match
 from tests.app.test_pages import action_form, enabled_actions, page, post_action, start
@@ -57,8 +57,9 @@ def test_the_tree_shows_the_range_by_hand_class(make_app: AppFactory) -> None:
     root = client.get(f"{API}/games/holdem-mini/tree").json()
     grid = root["grid"]
     game = get_game("holdem-mini")
-    assert game.hand_classes is not None
-    ranks = game.hand_classes.ranks
+    classes = get_view(game.name).hand_classes
+    assert classes is not None
+    ranks = classes.ranks
     assert grid["ranks"] == ranks and len(grid["cells"]) == len(ranks)
     everything = client.get(f"{API}/games/holdem-mini/tree",
                             params={"limit": 200}).json()["range"]

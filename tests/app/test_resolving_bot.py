@@ -13,15 +13,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.services.bot import StoredStrategyBot
-from app.services.strategy_source import StrategySource
+from app.services.bots.bot import StoredStrategyBot
+from app.services.bots.strategy_source import StrategySource
 from solver.abstractions import abstraction_for
 from solver.abstractions.holdem.bot import HulheBot
-from solver.abstractions.holdem.resolving_kind import Resolving, ResolvingSpec
-from solver.abstractions.holdem.resolving_store import store_resolving
 from solver.cli import main
 from solver.games import get_game
 from solver.games.holdem import HoldemGame, HoldemState
+from solver.resolving.kind import Resolving, ResolvingSpec
+from solver.resolving.store import store_resolving
 from strategies import StrategyStore
 from tests.app.conftest import AppFactory, new_match
 from tests.conftest import copy_store
@@ -31,7 +31,8 @@ ITERATIONS = 40
 
 
 @pytest.fixture(scope="module")
-def stores(store_path: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+def resolving_stores(store_path: Path,
+                     tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """(blueprint only, blueprint then the re-solving solve)."""
     folder = tmp_path_factory.mktemp("resolving")
     resolving = copy_store(store_path, folder / "resolving.sqlite")
@@ -60,10 +61,11 @@ def _river(game: HoldemGame, seed: int) -> HoldemState:
     return state
 
 
-def test_the_bot_and_the_hint_play_the_re_solved_strategy(stores: tuple[Path, Path]) -> None:
+def test_the_bot_and_the_hint_play_the_re_solved_strategy(
+        resolving_stores: tuple[Path, Path]) -> None:
     game = get_game("holdem")
     assert isinstance(game, HoldemGame)
-    _, resolving = stores
+    _, resolving = resolving_stores
     with StrategyStore.open(resolving) as store:
         info = store.latest_solve("holdem")
         table = store.table_strategy("holdem")
@@ -98,9 +100,10 @@ def test_the_bot_and_the_hint_play_the_re_solved_strategy(stores: tuple[Path, Pa
     assert differs > 0
 
 
+@pytest.mark.slow
 def test_hands_over_the_api_reach_the_river_with_hints(
-        make_app: AppFactory, stores: tuple[Path, Path]) -> None:
-    api = make_app(store=stores[1], seed=5)
+        make_app: AppFactory, resolving_stores: tuple[Path, Path]) -> None:
+    api = make_app(store=resolving_stores[1], seed=5)
     match_id, headers = new_match(api.client, "holdem")
     rivers = 0
     for _ in range(3):
@@ -125,10 +128,10 @@ def test_hands_over_the_api_reach_the_river_with_hints(
 
 
 def test_a_store_of_the_blueprint_alone_keeps_playing_its_tables(
-        stores: tuple[Path, Path]) -> None:
+        resolving_stores: tuple[Path, Path]) -> None:
     game = get_game("holdem")
     assert isinstance(game, HoldemGame)
-    blueprint, _ = stores
+    blueprint, _ = resolving_stores
     with StrategyStore.open(blueprint) as store:
         info = store.latest_solve("holdem")
     assert info is not None and info.abstraction.startswith("hist=")
@@ -137,9 +140,10 @@ def test_a_store_of_the_blueprint_alone_keeps_playing_its_tables(
     assert sum(policy.probabilities) == pytest.approx(1.0)
 
 
-def test_the_blueprint_of_a_re_solving_store_is_its_tables(stores: tuple[Path, Path]) -> None:
+def test_the_blueprint_of_a_re_solving_store_is_its_tables(
+        resolving_stores: tuple[Path, Path]) -> None:
     """The evaluations read a store whose latest solve is the re-solving bot as its blueprint."""
-    blueprint, resolving = stores
+    blueprint, resolving = resolving_stores
     alone = HulheBot.from_store("holdem", str(blueprint))
     under = HulheBot.from_store("holdem", str(resolving))
     game = get_game("holdem")
@@ -152,14 +156,15 @@ def test_the_blueprint_of_a_re_solving_store_is_its_tables(stores: tuple[Path, P
                                   alone.action_probabilities(state.betting, board, holes))
 
 
+@pytest.mark.slow
 def test_a_bot_that_re_solves_the_turn_carries_it_to_the_river(
-        stores: tuple[Path, Path], tmp_path: Path) -> None:
+        resolving_stores: tuple[Path, Path], tmp_path: Path) -> None:
     """Stored to re-solve from the turn in the turn's layout (two iterations, to keep the test
     quick): at the turn the bot's probabilities are its re-solve's, and on the river its range
     and the opponent's values come from that turn re-solve (the river's re-solve finds them)."""
     game = get_game("holdem")
     assert isinstance(game, HoldemGame)
-    turned = copy_store(stores[1], tmp_path / "turn.sqlite")
+    turned = copy_store(resolving_stores[1], tmp_path / "turn.sqlite")
     store_resolving(str(turned), "holdem", ResolvingSpec(3, "maxmargin", ITERATIONS, turn=2))
     with StrategyStore.open(turned) as store:
         info = store.latest_solve("holdem")
@@ -193,10 +198,10 @@ def test_a_bot_that_re_solves_the_turn_carries_it_to_the_river(
 
 
 def test_the_lobby_and_the_game_page_say_the_bot_re_solves(
-        make_app: AppFactory, stores: tuple[Path, Path]) -> None:
+        make_app: AppFactory, resolving_stores: tuple[Path, Path]) -> None:
     """The words come from the stored descriptor through the game module's kind: an abstraction
     that re-solves, what was measured of it, and no claim that nobody can beat it."""
-    api = make_app(store=stores[1])
+    api = make_app(store=resolving_stores[1])
     lobby = api.client.get("/").text
     page = api.client.get("/play/holdem").text
     for text in (lobby, page):
@@ -208,5 +213,5 @@ def test_the_lobby_and_the_game_page_say_the_bot_re_solves(
     assert "re-solves the rest of the hand" in game["bot"]["abstraction"]
     assert "holdem-mini" in game["bot"]["measured"]
     # The store of the blueprint alone says so, without a word of re-solving.
-    blueprint = make_app(store=stores[0]).client.get("/play/holdem").text
+    blueprint = make_app(store=resolving_stores[0]).client.get("/play/holdem").text
     assert "re-solves" not in blueprint and "(8 a round)" in blueprint

@@ -10,13 +10,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from scipy.stats import t as scipy_t
 from sqlalchemy.orm import Session
 
 from app import services
-from app.db import create_tables, make_engine, make_sessionmaker
-from app.services import hand_store, results
-from app.services.hand_store import Finish
-from app.services.strategy_source import StrategySource
+from app.db import hand_store
+from app.db.engine import create_tables, make_engine, make_sessionmaker
+from app.db.hand_store import Finish
+from app.services.analysis import results
+from app.services.bots.strategy_source import StrategySource
 from app.web.routes.table import results_panel
 from app.web.templating import templates
 from tests.app.conftest import AppFactory
@@ -63,25 +65,65 @@ def test_numbers_in_words_have_no_negative_zero() -> None:
     assert results.signed(-2.0, 1) == "−2.0"
 
 
+def _excluded_after(stats: results.Stats, expected: float, more: int) -> bool:
+    """Whether, after `more` hands with the same mean and spread, the 95% interval (Student's
+    t, from SciPy's distribution here) leaves `expected`."""
+    assert stats.mean is not None and stats.std is not None
+    hands = stats.n + more
+    half = scipy_t.ppf(0.975, hands - 1) * stats.std / math.sqrt(hands)
+    return bool(abs(stats.mean - expected) > half)
+
+
 def test_hands_needed_until_the_interval_excludes_the_expected_result() -> None:
     """Ten results of 0 and 2: mean 1, s = sqrt(10/9). Against an expected 0.5 the interval
-    (t(9) = 2.262: 1 ± 0.754) holds it; it leaves it once 1.96 s / sqrt(n) < 0.5, at
-    n = ceil((1.96 x 1.054 / 0.5)^2) = 18 hands: 8 more."""
+    (t(9) = 2.262: 1 ± 0.754) holds it; Student's t leaves it behind at 20 hands (t(19) =
+    2.093: ± 0.4933), 10 more, where a large-sample 1.96 would have said 18."""
     ten = results.summarize([0.0, 2.0] * 5)
     assert ten.std == pytest.approx(math.sqrt(10 / 9))
     assert ten.ci95_low is not None and ten.ci95_low < 0.5
-    assert results.hands_needed(ten, 0.5) == 8
-    assert results.hands_needed(ten, 1.5) == 8  # the same distance above
+    assert results.hands_needed(ten, 0.5) == 10
+    assert _excluded_after(ten, 0.5, 10) and not _excluded_after(ten, 0.5, 9)
+    assert results.hands_needed(ten, 1.5) == 10  # the same distance above
     assert results.hands_needed(ten, -0.5) == 0  # excluded already
     assert results.hands_needed(ten, 1.0) is None  # a mean on the value never leaves it
     assert results.hands_needed(ten, None) is None
     assert results.hands_needed(results.summarize([0.0, 2.0]), 0.5) is None  # no interval
     assert results.hands_needed(results.summarize([1.0] * 10), 0.5) is None  # no spread
-    # The narrower spread of the luck-adjusted results needs fewer hands, as (s / s')^2.
     tight = results.summarize([0.5, 1.5] * 5)
     assert results.hands_needed(tight, 0.5) == 0
-    assert results.hands_needed(results.summarize([0.8, 1.2] * 5), 0.9) == (
-        math.ceil((1.959964 * math.sqrt(0.4 / 9) / 0.1) ** 2) - 10)
+    wider = results.summarize([0.8, 1.2] * 5)
+    more = results.hands_needed(wider, 0.9)
+    assert more is not None and _excluded_after(wider, 0.9, more)
+    assert not _excluded_after(wider, 0.9, more - 1)
+
+
+def test_no_interval_is_said_to_exclude_what_it_holds() -> None:
+    """The audit's 12 Kuhn hands: the interval shown holds the expected 0, but a large-sample
+    projection (1.96 in place of t(11) = 2.201) put it outside already and the page said it
+    "already excludes the expected result". 0 only where the interval shown excludes it, and
+    the fewest more hands after which it would, at the boundary either way."""
+    rng = [(-1.0) ** k * 1.0 - 0.6 for k in range(12)]  # mean -0.6, s = 1.044
+    twelve = results.summarize(rng)
+    interval = results.shown_interval(twelve)
+    assert interval.low is not None and interval.high is not None
+    assert interval.low < 0.0 < interval.high
+    assert 1.96 * (twelve.std or 0.0) / math.sqrt(12) < 0.6  # where 1.96 said "excluded"
+    more = results.hands_needed(twelve, 0.0)
+    assert more is not None and more >= 1
+    assert _excluded_after(twelve, 0.0, more) and not _excluded_after(twelve, 0.0, more - 1)
+    for n in range(5, 40):  # every interval shown, at its edges and just beyond
+        xs = [(-1.0) ** k for k in range(n)]
+        stats = results.summarize(xs)
+        shown = results.shown_interval(stats)
+        assert shown.low is not None and shown.high is not None
+        for expected, outside in ((shown.low, False), (shown.high, False),
+                                  (shown.low - 1e-9, True), (shown.high + 1e-9, True)):
+            needed = results.hands_needed(stats, expected)
+            assert (needed == 0) == outside, (n, expected, needed)
+            if needed:
+                assert _excluded_after(stats, expected, needed)
+            if needed and needed > 1:  # at 0 more it is the interval shown, judged above
+                assert not _excluded_after(stats, expected, needed - 1)
 
 
 def _stats(mean: float, half: float, n: int = 30) -> results.Stats:

@@ -14,9 +14,9 @@ import pytest
 from fastapi.testclient import TestClient
 from httpx2 import Response
 
-from app.main import SESSION_COOKIE
-from app.models import Match
-from app.security import CONTENT_SECURITY_POLICY, MAX_BODY_BYTES, csp_hash
+from app.core.security import MAX_BODY_BYTES, csp_hash
+from app.db.models import Match
+from app.main import CONTENT_SECURITY_POLICY, SESSION_COOKIE
 from tests.app.conftest import AppFactory, AppHandle, new_match
 from tests.app.test_pages import HX, csrf, enabled_actions, hidden_inputs, page, parse, play_form
 
@@ -250,7 +250,7 @@ def test_tokens_are_compared_in_constant_time(web: AppHandle,
         return compare_digest(a, b)
 
     match_id, headers = new_match(web.client, "kuhn")
-    monkeypatch.setattr("app.services.tokens.hmac.compare_digest", spy)
+    monkeypatch.setattr("app.services.play.tokens.hmac.compare_digest", spy)
     assert web.client.get(f"{API}/matches/{match_id}", headers=headers).status_code == 200
     assert web.client.get(f"{API}/matches/{match_id}",
                           headers={"Authorization": "Bearer nope"}).status_code == 403

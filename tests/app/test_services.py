@@ -14,12 +14,14 @@ import pytest
 from sqlalchemy.orm import Session
 
 from app import services
-from app.db import create_tables, make_engine, make_sessionmaker
+from app.core import errors
+from app.db import hand_store
+from app.db.engine import create_tables, make_engine, make_sessionmaker
+from app.db.hand_store import Finish
 from app.schemas import HandView
-from app.services import hand_store, results
-from app.services.hand_store import Finish
-from app.services.play import _sample
-from app.services.strategy_source import StrategySource
+from app.services.analysis import results
+from app.services.bots.strategy_source import StrategySource
+from app.services.play.hands import _sample
 from solver.games import Game, State, game_names
 
 
@@ -171,7 +173,7 @@ def test_long_match_series_is_sampled(env: Env) -> None:
 
 
 def test_series_read_again_after_more_hands_is_the_whole_sample(env: Env) -> None:
-    """The process remembers the sampled rows of a match (`app.services.series`) and reads only
+    """The process remembers the sampled rows of a match (`app.services.play.series`) and reads only
     the hands finished since: after 5, 3 and 2 more hands (the stride stays 3 from 999 hands
     to 1,494) the series is the one a first read gives, every third hand and the last."""
     match = env.match("rps")
@@ -268,6 +270,7 @@ def test_same_seed_same_hands_and_the_default_is_the_os(env: Env) -> None:
     assert isinstance(services.system_rng(), secrets.SystemRandom)
 
 
+@pytest.mark.slow
 def test_bot_follows_its_strategy_in_frequency(env: Env) -> None:
     """Over many hands, the bot's first move in Kuhn seat 0 matches the stored strategy."""
     match = env.match("kuhn")
@@ -340,13 +343,13 @@ def test_owner_and_token(env: Env) -> None:
     row = hand_store.find_match(env.session, created.match_id)
     assert created.token not in (row.token_hash, row.public_id)
     assert services.match_results(env.session, env.source, created.match_id, token).hands == []
-    for bad, error in ((services.TokenAccess(None), services.AuthenticationError),
+    for bad, error in ((services.TokenAccess(None), errors.AuthenticationError),
                        (services.TokenAccess(created.token + "x"),
-                        services.PermissionDeniedError),
-                       (services.OwnerAccess("alice"), services.PermissionDeniedError)):
+                        errors.PermissionDeniedError),
+                       (services.OwnerAccess("alice"), errors.PermissionDeniedError)):
         with pytest.raises(error):
             services.match_results(env.session, env.source, created.match_id, bad)
-    with pytest.raises(services.PermissionDeniedError):
+    with pytest.raises(errors.PermissionDeniedError):
         services.match_results(env.session, env.source, mine[0], services.OwnerAccess("bob"))
     view = env.deal(mine, random.Random(1))
     listed = services.list_matches(env.session, "alice")
@@ -357,16 +360,16 @@ def test_owner_and_token(env: Env) -> None:
 
 
 def test_unknown_and_unsolved(env: Env, store_without_leduc: Path) -> None:
-    with pytest.raises(services.NotFoundError, match="unknown game 'chess'; the games: rps, "):
+    with pytest.raises(errors.NotFoundError, match="unknown game 'chess'; the games: rps, "):
         services.create_match(env.session, env.source, "chess")
     access = services.TokenAccess("anything")
-    with pytest.raises(services.NotFoundError):
+    with pytest.raises(errors.NotFoundError):
         services.match_results(env.session, env.source, "nope", access)
-    with pytest.raises(services.NotFoundError):
+    with pytest.raises(errors.NotFoundError):
         services.hand_view(env.session, env.bot, "nope", access)
     partial = StrategySource(store_without_leduc)
     try:
-        with pytest.raises(services.GameNotReadyError, match="no solved strategy"):
+        with pytest.raises(errors.GameNotReadyError, match="no solved strategy"):
             services.create_match(env.session, partial, "leduc")
         games = {g.name: g for g in services.list_games(partial)}
         assert not games["leduc"].available and games["kuhn"].available
@@ -420,7 +423,7 @@ def test_concurrent_actions_on_one_hand(tmp_path: Path, store_path: Path) -> Non
             try:
                 outcomes.append(services.act(session, source, bot, view.hand_id, access, "bet",
                                              seq=view.seq, rng=random.Random()).view)
-            except services.ConflictError as exc:
+            except errors.ConflictError as exc:
                 outcomes.append(exc)
 
     threads = [threading.Thread(target=play_bet) for _ in range(8)]
@@ -430,7 +433,7 @@ def test_concurrent_actions_on_one_hand(tmp_path: Path, store_path: Path) -> Non
         t.join()
     played = [o for o in outcomes if isinstance(o, HandView)]
     assert len(outcomes) == 8 and len(played) == 1, outcomes
-    assert all(isinstance(o, services.HandBusyError | services.StaleHandError)
+    assert all(isinstance(o, errors.HandBusyError | errors.StaleHandError)
                for o in outcomes if o is not played[0]), outcomes
     with factory() as session:
         final = services.hand_view(session, bot, view.hand_id, access)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.config import ConfigError, Settings
+from app.core.config import ConfigError, Settings
 from strategies import default_store_path
 
 

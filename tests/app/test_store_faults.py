@@ -58,6 +58,7 @@ def assert_no_500(server: Server) -> None:
     [("missing", "app"), ("garbage", "uvicorn"), ("old-schema", "app"),
      ("not-a-store", "uvicorn")],
 )
+@pytest.mark.slow
 def test_broken_store_at_startup(kind: str, launcher: str, tmp_path: Path,
                                  store_path: Path) -> None:
     store = tmp_path / f"{kind}.sqlite"
@@ -119,6 +120,7 @@ def rebuild(path: Path, good: Path) -> None:
     copy_store(good, path)
 
 
+@pytest.mark.slow
 def test_store_corrupted_while_hands_are_open(tmp_path: Path, store_copy: Path,
                                               store_path: Path) -> None:
     # Not warmed: a warmed worker holds the rows its warm-up hands read and would play the

@@ -59,7 +59,7 @@ def test_sign_up_then_sign_in_elsewhere_sees_the_same_history(page: Page, browse
         click_and_wait(page, page.locator("#table form button[name=action]:enabled").first)
     sign_up(page, name)
     expect(page.locator("#profile-name")).to_have_text(name)
-    expect(page.locator("#record-kuhn-person .hands")).to_contain_text("1")
+    expect(page.locator("#record-kuhn-guest .hands")).to_contain_text("1")
     history = profile_matches(page)
     assert history == [match_url.rsplit("/", 1)[1]]
     snap(page, shots, "profile")
@@ -106,7 +106,6 @@ def test_a_programs_key_plays_a_match_and_makes_the_board(page: Page, browser: B
     name = f"botmaker{uuid.uuid4().hex[:8]}"
     sign_up(page, name)
     page.fill("#key-name", "random bot")
-    page.select_option("#key-kind", "program")
     page.locator("#key-form").get_by_role("button").click()
     key = page.locator("#new-key-value").inner_text().strip()
     assert key.startswith("sbk_")

@@ -25,12 +25,22 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.mark.parametrize("command", ["", *COMMANDS])
-def test_help_everywhere(command: str) -> None:
-    args = [sys.executable, "-m", "solver", *([command] if command else []), "--help"]
-    result = subprocess.run(args, capture_output=True, text=True, check=False)
+@pytest.mark.slow
+def test_help_as_a_command() -> None:
+    result = subprocess.run([sys.executable, "-m", "solver", "--help"], capture_output=True,
+                            text=True, check=False)
     assert result.returncode == 0
     assert "usage: python -m solver" in result.stdout
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_everywhere(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each command's help, from the parser `python -m solver` runs (checked above): in this
+    process, not an interpreter importing the whole solver again per command."""
+    with pytest.raises(SystemExit) as exited:
+        main([command, "--help"])
+    assert exited.value.code == 0
+    assert f"usage: python -m solver {command}" in capsys.readouterr().out
 
 
 def test_solve_stores_strategy_and_trace(store: Path) -> None:
@@ -76,9 +86,12 @@ def test_export_json(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert set(exported["Q|pb"]) == {"fold", "call"}
 
 
-@pytest.mark.parametrize(("game", "openspiel_name"), [("kuhn", "kuhn_poker"),
-                                                  ("leduc", "leduc_poker"),
-                                                  ("dudo", "liars_dice")])
+@pytest.mark.parametrize(("game", "openspiel_name"), [
+    ("kuhn", "kuhn_poker"),
+    ("leduc", "leduc_poker"),
+    # OpenSpiel's Python TabularPolicy of Liar's Dice, and its best response: a minute or more
+    pytest.param("dudo", "liars_dice", marks=pytest.mark.slow),
+])
 def test_export_loads_into_openspiel(store: Path, capsys: pytest.CaptureFixture[str],
                                      game: str, openspiel_name: str) -> None:
     """OpenSpiel itself measures the exported strategy as at most 1e-4 exploitable."""
@@ -128,6 +141,7 @@ def test_regret_matching_on_rps(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "rps only" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_recall_solve_is_stored_exported_and_played(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     """A Dudo game solved remembering two bids: measured in the real game, stored with its
@@ -158,6 +172,7 @@ def test_recall_solve_is_stored_exported_and_played(tmp_path: Path,
                 assert opened.infoset("dudo", key) is not None
 
 
+@pytest.mark.slow
 def test_bucket_solve_is_stored_and_played(tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     """holdem-mini solved with its hands in buckets: measured in the real game, stored with
@@ -215,6 +230,7 @@ def test_info_counts_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert "betting sequences  708" in text
 
 
+@pytest.mark.slow
 def test_games_by_their_parameters(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "s.sqlite"
     spec = "holdem(numRanks=3, numSuits=2, numHoleCards=1, numBoardCards=0 1, maxRaises=2 2)"
@@ -231,6 +247,7 @@ def test_games_by_their_parameters(tmp_path: Path, capsys: pytest.CaptureFixture
         assert "argument GAME" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # a build, then pyspiel's best response on universal_poker (about 25 s)
 def test_holdem_mini_export_judged_by_openspiel(tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     """holdem-mini solved and stored as `build` does it, exported in OpenSpiel's terms, and
@@ -257,12 +274,12 @@ def test_holdem_mini_export_judged_by_openspiel(tmp_path: Path,
 
 
 def test_the_hulhe_commands_defaults_are_the_default_build() -> None:
-    from solver.abstractions.holdem.sampled_cfr import DEFAULT_MINUTES, DEFAULT_SPEC, Plan
+    from solver.abstractions.holdem.sampled_cfr import DEFAULT_MINUTES, DEFAULT_SPEC, SampledSetup
     from solver.cli.parser import build_parser
 
     args = build_parser().parse_args(["hulhe"])
     assert args.metric == DEFAULT_SPEC.metric
-    assert args.algorithm == Plan().algorithm
+    assert args.algorithm == SampledSetup().algorithm
     assert args.buckets == ",".join(str(k) for k in DEFAULT_SPEC.k)
     assert args.minutes == DEFAULT_MINUTES
-    assert args.schedule is None  # the algorithm's own, as `Plan` chooses it
+    assert args.schedule is None  # the algorithm's own, as `SampledSetup` chooses it

@@ -459,6 +459,7 @@ def _dudo_like_strategy(n: int) -> list[InfosetStrategy]:
     return result
 
 
+@pytest.mark.slow
 def test_dudo_sized_store_round_trips(tmp_path: Path) -> None:
     """24,576 infosets: every lookup, the whole strategy and the pages read back what was
     saved (the timings are benchmarks/strategy_store.py's business)."""

@@ -18,9 +18,12 @@ UNHEALTHY: dict[int | str, dict[str, Any]] = {503: {"model": Health}}
 
 
 @router.get("/healthz", response_model=Health, responses=UNHEALTHY | MALFORMED_HTTP)
-def healthz(source: SourceDep) -> JSONResponse:
-    """200 ``ok`` once the bot can play (``games``; ``unsolved`` lists the games it cannot),
-    503 ``unavailable`` while the strategy store is missing, unreadable or empty."""
+async def healthz(source: SourceDep) -> JSONResponse:
+    """200 ``ok`` once the bot can play (``games``; ``unsolved`` lists the games not built,
+    ``incomplete`` those whose solve lacks a piece, with why), 503 ``unavailable`` while the
+    strategy store is missing, unreadable or empty."""
+    # On the event loop (async): a few cached reads of the store, and no thread of the pool
+    # to wait for, whatever the pool is busy with.
     status = source.status()
     state: Literal["ok", "unavailable"] = "ok"
     code = 200
@@ -30,6 +33,7 @@ def healthz(source: SourceDep) -> JSONResponse:
         status=state,
         games=list(status.ready),
         unsolved=list(status.unsolved),
+        incomplete=status.incomplete,
         store=status.path.name,  # not where it lives: answers never name the server's paths
         store_error=status.error,
     )

@@ -18,6 +18,7 @@ from app.api.errors import (
     UNAVAILABLE,
     require_json_body,
 )
+from app.api.params import Digits, QueryBool
 from app.deps import BackendDep, MatchIdPath, OptionalBearerDep, TokenDep
 from app.schemas import (
     HandExport,
@@ -27,14 +28,13 @@ from app.schemas import (
     MatchCreated,
     MatchResults,
 )
-from app.services.api_keys import key_owner_or_401
-from app.services.credentials import is_api_key
-from app.services.matches import DEFAULT_PAGE, MAX_EXPORT_PAGE, MAX_PAGE
+from app.services.play.matches import DEFAULT_PAGE, MAX_EXPORT_PAGE, MAX_PAGE
+from app.services.players.api_keys import require_key_owner
 
 router = APIRouter(prefix="/matches", tags=["matches"])
 
 BeforeQuery = Annotated[int | None, Query(ge=1, le=10**9, description=(
-    "Only hands numbered below this: the ``next_cursor`` of the previous page."))]
+    "Only hands numbered below this: the ``next_cursor`` of the previous page.")), Digits]
 """The cursor of the paged hand lists."""
 
 
@@ -45,15 +45,14 @@ async def create_match(body: MatchCreate, backend: BackendDep,
                        bearer: OptionalBearerDep = None) -> MatchCreated:
     """A new match against the bot. The token in the answer opens the match's endpoints
     (``Authorization: Bearer <token>``); it is shown only this once. Sent with a personal API
-    key, the match is the key's account's (played by a person or a program, as the key says),
-    and the key opens it too."""
+    key, the match is the key's account's, and the key opens it too; what is played over the
+    API counts on the programs' boards."""
 
     def work(session: Session) -> MatchCreated:
-        if is_api_key(bearer):
-            owner = key_owner_or_401(session, str(bearer))
+        if services.is_api_key(bearer):
+            owner = require_key_owner(session, str(bearer))
             return services.create_match(session, backend.source, body.game,
-                                         account_id=owner.account_id, kind=owner.kind,
-                                         opponent=body.opponent)
+                                         account_id=owner.account_id, opponent=body.opponent)
         return services.create_match(session, backend.source, body.game,
                                      opponent=body.opponent)
 
@@ -63,7 +62,7 @@ async def create_match(body: MatchCreate, backend: BackendDep,
 @router.get("/{match_id}", response_model=MatchResults, responses=AUTH | NOT_FOUND)
 async def match_results(
     match_id: MatchIdPath, access: TokenDep, backend: BackendDep,
-    limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="Hands per page.")
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="Hands per page."), Digits
                      ] = DEFAULT_PAGE,
     before: BeforeQuery = None,
 ) -> MatchResults:
@@ -71,11 +70,8 @@ async def match_results(
     are enough hands, the equilibrium expectation for the seats played, the cumulative series
     (at most 500 points) and a page of the hands, newest first."""
 
-    def work(session: Session) -> MatchResults:
-        return services.match_results(session, backend.source, match_id, access, limit=limit,
-                                      before=before)
-
-    summary = await backend.run(work)
+    summary = await backend.call(services.match_results, backend.source, match_id, access,
+                                 limit=limit, before=before)
     if summary.hands_analysing:
         backend.analyse(summary.match_id)
     return summary
@@ -84,24 +80,22 @@ async def match_results(
 @router.get("/{match_id}/export", response_model=HandExport, responses=AUTH | NOT_FOUND)
 async def export(
     match_id: MatchIdPath, access: TokenDep, backend: BackendDep,
-    limit: Annotated[int, Query(ge=1, le=MAX_EXPORT_PAGE, description="Hands per page.")
+    limit: Annotated[int, Query(ge=1, le=MAX_EXPORT_PAGE, description="Hands per page."), Digits
                      ] = DEFAULT_PAGE,
     before: BeforeQuery = None,
 ) -> HandExport:
     """The match's finished hands as records (cards of both players, every action, results),
     newest first, a page at a time."""
 
-    def work(session: Session) -> HandExport:
-        return services.export_hands(session, match_id, access, limit=limit, before=before)
-
-    return await backend.run(work)
+    return await backend.call(services.export_hands, match_id, access, limit=limit,
+                              before=before)
 
 
 @router.get("/{match_id}/hand-histories", response_model=HandHistoryPage,
             responses=AUTH | NO_HAND_HISTORY)
 async def hand_histories(
     match_id: MatchIdPath, access: TokenDep, backend: BackendDep,
-    limit: Annotated[int, Query(ge=1, le=MAX_EXPORT_PAGE, description="Hands per page.")
+    limit: Annotated[int, Query(ge=1, le=MAX_EXPORT_PAGE, description="Hands per page."), Digits
                      ] = DEFAULT_PAGE,
     before: BeforeQuery = None,
 ) -> HandHistoryPage:
@@ -109,23 +103,18 @@ async def hand_histories(
     poker, which pokerkit and other tools read), newest first, a page at a
     time; 404 for a game that has no such format."""
 
-    def work(session: Session) -> HandHistoryPage:
-        return services.export_hand_histories(session, match_id, access, limit=limit,
-                                              before=before)
-
-    return await backend.run(work)
+    return await backend.call(services.export_hand_histories, match_id, access, limit=limit,
+                              before=before)
 
 
 @router.post("/{match_id}/hands", status_code=status.HTTP_201_CREATED, response_model=HandView,
              responses=AUTH | NOT_FOUND | IN_PROGRESS | UNAVAILABLE)
 async def start_hand(
-    match_id: MatchIdPath, access: TokenDep, backend: BackendDep, hint: bool = False
+    match_id: MatchIdPath, access: TokenDep, backend: BackendDep, hint: QueryBool = False
 ) -> HandView:
     """Deal the next hand (seats alternate, hand 1 you act first); the bot may already have
     acted. 409 if the previous hand is unfinished."""
 
-    def work(session: Session) -> HandView:
-        return services.start_hand(session, backend.source, backend.bot, match_id, access,
-                                   rng=backend.rng, hint=hint)
-
-    return backend.analysed(await backend.run(work))
+    return backend.analysed(await backend.call(
+        services.start_hand, backend.source, backend.bot, match_id, access, rng=backend.rng,
+        hint=hint))

@@ -1,6 +1,8 @@
 """Signing up, in and out, the password, deleting the account, the boards opt-out and the API
-keys: plain forms, each with the session's CSRF token, answered by a redirect (or, for a new
-key, the profile page showing it once).
+keys: plain forms, each with the session's CSRF token. What succeeds is answered by a redirect
+(Post/Redirect/Get: a reload never posts again); a new key, or a word about what was done, is
+held in the session until the profile page shows it, once. What fails is answered by the form's
+page with the reason, and a 429 with ``Retry-After`` once too many attempts were made.
 
 Signing up or in rotates the session: the cookie is emptied and refilled with a new player id,
 a new CSRF token and the new server-side session's id, so nothing of the signed-out session
@@ -19,13 +21,16 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import RedirectResponse, Response
 from sqlalchemy.orm import Session
 
+from app.api.errors import status_of
+from app.core.errors import ServiceError, TooManyAttemptsError
 from app.deps import OWNER_KEY, SESSION_ID_KEY, Backend, BackendDep, OwnerDep
-from app.services import OwnerAccess, accounts, api_keys
-from app.services.accounts import NAME_HELP, PASSWORD_MAX, PASSWORD_MIN, SignedIn
-from app.services.errors import ServiceError
+from app.services.players import accounts, api_keys
+from app.services.players.accounts import NAME_HELP, SignedIn
+from app.services.players.passwords import PASSWORD_MAX, PASSWORD_MIN
+from app.web import devices
 from app.web.csrf import verify_csrf
 from app.web.errors import PageRoute
-from app.web.routes.players import profile_page
+from app.web.routes.players import NEW_KEY, NOTICE, profile_page
 from app.web.templating import templates
 
 router = APIRouter(route_class=PageRoute)
@@ -48,12 +53,31 @@ def start_session(request: Request, signed: SignedIn) -> None:
     request.session[SESSION_ID_KEY] = signed.sid
 
 
+def signed_in_redirect(request: Request, signed: SignedIn) -> Response:
+    """To the profile, with a new session and this browser's device cookie noting the name."""
+    start_session(request, signed)
+    response = RedirectResponse("/profile", status_code=303)
+    devices.remember(request, response, signed.account.username, signed.device)
+    return response
+
+
+def with_retry_after(response: Response, error: ServiceError) -> Response:
+    """`response`, with ``Retry-After`` if `error` is a refusal of too many attempts."""
+    if isinstance(error, TooManyAttemptsError):
+        response.headers["Retry-After"] = str(error.retry_after)
+    return response
+
+
 def account_page(request: Request, message: str | None = None, status_code: int = 200,
                  form: str | None = None) -> Response:
     context: dict[str, Any] = {"message": message, "form": form, "nav": "account",
                                "name_help": NAME_HELP, "password_min": PASSWORD_MIN}
     return templates.TemplateResponse(request, "account.html", context,
                                       status_code=status_code)
+
+
+def _sentence(message: str) -> str:
+    return message[:1].upper() + message[1:] + "."
 
 
 def _address(request: Request) -> str:
@@ -63,7 +87,7 @@ def _address(request: Request) -> str:
 @router.get("/account", name="account")
 async def account(request: Request, backend: BackendDep, access: OwnerDep) -> Response:
     """Sign up or sign in; a signed-in player is sent to the profile."""
-    signed = await backend.run(lambda session: accounts.signed_in(session, access))
+    signed = await backend.call(accounts.signed_in, access)
     if signed is not None:
         return RedirectResponse("/profile", status_code=303)
     return account_page(request)
@@ -72,32 +96,34 @@ async def account(request: Request, backend: BackendDep, access: OwnerDep) -> Re
 @router.post("/account/signup", name="sign_up", dependencies=[Depends(verify_csrf)])
 async def sign_up(request: Request, backend: BackendDep, access: OwnerDep, username: Name = "",
                   password: Password = "") -> Response:
+    address = _address(request)
     try:
         signed = await _off_loop(backend, lambda session: accounts.sign_up(
-            session, username, password, owner=access.owner))
+            session, username, password, address=address, owner=access.owner))
     except ServiceError as error:
-        return account_page(request, error.message, error.status_code, "signup")
-    start_session(request, signed)
-    return RedirectResponse("/profile", status_code=303)
+        return with_retry_after(account_page(request, _sentence(error.message),
+                                             status_of(error), "signup"), error)
+    return signed_in_redirect(request, signed)
 
 
 @router.post("/account/signin", name="sign_in", dependencies=[Depends(verify_csrf)])
 async def sign_in(request: Request, backend: BackendDep, access: OwnerDep, username: Name = "",
                   password: Password = "") -> Response:
     address = _address(request)
+    device = devices.device_id(request, username)
     try:
         signed = await _off_loop(backend, lambda session: accounts.sign_in(
-            session, username, password, address=address, owner=access.owner))
+            session, username, password, address=address, device=device,
+            owner=access.owner))
     except ServiceError as error:
-        return account_page(request, error.message[:1].upper() + error.message[1:] + ".",
-                            error.status_code, "signin")
-    start_session(request, signed)
-    return RedirectResponse("/profile", status_code=303)
+        return with_retry_after(account_page(request, _sentence(error.message),
+                                             status_of(error), "signin"), error)
+    return signed_in_redirect(request, signed)
 
 
 @router.post("/account/signout", name="sign_out", dependencies=[Depends(verify_csrf)])
 async def sign_out(request: Request, backend: BackendDep, access: OwnerDep) -> Response:
-    await backend.run(lambda session: accounts.sign_out(session, access))
+    await backend.call(accounts.sign_out, access)
     request.session.clear()
     return RedirectResponse("/", status_code=303)
 
@@ -109,13 +135,12 @@ async def change_password(request: Request, backend: BackendDep, access: OwnerDe
         signed = await _off_loop(backend, lambda session: accounts.change_password(
             session, access, current, new))
     except ServiceError as error:
-        return await profile_page(request, backend, access, message=error.message,
-                                  status_code=error.status_code)
+        return with_retry_after(await profile_page(
+            request, backend, access, message=_sentence(error.message),
+            status_code=status_of(error)), error)
     start_session(request, signed)
-    return await profile_page(request, backend, OwnerAccess(request.session[OWNER_KEY],
-                                                            signed.sid),
-                              message="Your password was changed; every other device was "
-                                      "signed out.")
+    request.session[NOTICE] = "Your password was changed; every other device was signed out."
+    return RedirectResponse("/profile", status_code=303)
 
 
 @router.post("/account/delete", name="delete_account", dependencies=[Depends(verify_csrf)])
@@ -125,8 +150,9 @@ async def delete_account(request: Request, backend: BackendDep, access: OwnerDep
         await _off_loop(backend, lambda session: accounts.delete_account(
             session, access, password))
     except ServiceError as error:
-        return await profile_page(request, backend, access, message=error.message,
-                                  status_code=error.status_code)
+        return with_retry_after(await profile_page(
+            request, backend, access, message=_sentence(error.message),
+            status_code=status_of(error)), error)
     request.session.clear()
     return RedirectResponse("/", status_code=303)
 
@@ -134,23 +160,23 @@ async def delete_account(request: Request, backend: BackendDep, access: OwnerDep
 @router.post("/account/boards", name="boards_opt", dependencies=[Depends(verify_csrf)])
 async def boards(backend: BackendDep, access: OwnerDep,
                  on_boards: Annotated[str, Form(max_length=8)] = "") -> Response:
-    await backend.run(lambda session: accounts.set_on_boards(
-        session, access, on_boards == "1"))
+    await backend.call(accounts.set_on_boards, access, on_boards == "1")
     return RedirectResponse("/profile", status_code=303)
 
 
 @router.post("/account/keys", name="create_key", dependencies=[Depends(verify_csrf)])
 async def create_key(request: Request, backend: BackendDep, access: OwnerDep,
-                     name: Annotated[str, Form(max_length=80)] = "",
-                     kind: Annotated[str, Form(max_length=16)] = "program") -> Response:
-    """A new key, shown on the profile page this once."""
-    created = await backend.run(lambda session: api_keys.create_key(session, access, name,
-                                                                     kind))
-    return await profile_page(request, backend, access, new_key=created)
+                     name: Annotated[str, Form(max_length=80)] = "") -> Response:
+    """A new key, held in the session until the profile page shows it, once (the session's
+    cookie already lets whoever holds it make keys, so carrying one there for a redirect gives
+    nobody anything new)."""
+    created = await backend.call(api_keys.create_key, access, name)
+    request.session[NEW_KEY] = created.model_dump(mode="json")
+    return RedirectResponse("/profile#new-key", status_code=303)
 
 
 @router.post("/account/keys/{key_id}/revoke", name="revoke_key",
              dependencies=[Depends(verify_csrf)])
 async def revoke_key(key_id: str, backend: BackendDep, access: OwnerDep) -> Response:
-    await backend.run(lambda session: api_keys.revoke_key(session, access, key_id[:64]))
+    await backend.call(api_keys.revoke_key, access, key_id[:64])
     return RedirectResponse("/profile", status_code=303)

@@ -19,7 +19,7 @@ def _reason(game: GameSummary, store_error: str | None) -> str | None:
         return None
     if store_error:
         return f"No solved strategy is stored for this game yet ({store_error})."
-    return f"No solved strategy is stored for this game yet: `{game.build_command}` builds it."
+    return "This game has not been built on this server yet."
 
 
 @router.get("/", name="lobby")
@@ -46,4 +46,4 @@ async def build_status(request: Request, game: GamePath, source: SourceDep) -> R
         return Response(status_code=200, headers={"HX-Refresh": "true"})
     return templates.TemplateResponse(
         request, "partials/build_status.html",
-        {"g": summary, "reason": _reason(summary, source.status().error)})
+        {"g": summary, "reason": _reason(summary, source.status().error), "oob": True})

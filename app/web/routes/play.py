@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from app import services
 from app.deps import BackendDep, GamePath, OwnerDep
 from app.schemas import MatchSummary
-from app.services import accounts
+from app.services.players import accounts
 from app.web.csrf import verify_csrf
 from app.web.errors import PageRoute
 from app.web.templating import templates
@@ -30,7 +30,8 @@ async def play_page(request: Request, game: GamePath, backend: BackendDep,
     def work(session: Session) -> list[MatchSummary]:
         account = accounts.signed_in(session, access)
         return services.list_matches(session, access.owner, game, limit=10,
-                                     account_id=account.id if account else None)
+                                     account_id=account.id if account else None,
+                                     source=backend.source)
 
     mine = await backend.run(work)
     return templates.TemplateResponse(

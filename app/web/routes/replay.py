@@ -14,9 +14,9 @@ from fastapi.responses import Response, StreamingResponse
 from sqlalchemy.orm import Session
 
 from app import services
+from app.core.errors import NotFoundError
 from app.deps import Backend, BackendDep, HandIdPath, MatchIdPath, OwnerDep
 from app.schemas import GameDescription, HandReplay
-from app.services import NotFoundError
 from app.web.errors import PageRoute, htmx_target
 from app.web.templating import templates
 
@@ -88,7 +88,7 @@ async def export_csv(match_id: MatchIdPath, backend: BackendDep, access: OwnerDe
         for page in pages:
             for hand in page.hands:
                 writer.writerow([
-                    hand.number, hand.human_seat + 1, hand.human_private, hand.bot_private,
+                    hand.number, hand.human_seat, hand.human_private, hand.bot_private,
                     " ".join(hand.board), hand.betting or "",
                     " ".join(f"{a.actor}:{a.label}" for a in hand.actions), hand.human_payoff,
                     "" if hand.adjusted_payoff is None else f"{hand.adjusted_payoff:.6f}",

@@ -5,21 +5,24 @@ store's database, not by copying a solve)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from app import charts, services
+from app import services
+from app.api.errors import status_of
+from app.core.errors import InvalidRequestError, NoSuchSpotError, NotFoundError
 from app.deps import GamePath, SourceDep
-from app.schemas import InfosetEntry
-from app.services import InvalidRequestError, NotFoundError
-from app.services.strategy_source import StrategySource
+from app.schemas import InfosetEntry, TracePointOut
+from app.services.bots.strategy_source import StrategySource
+from app.web import charts
 from app.web.errors import PageRoute, htmx_target
 from app.web.format import label_parts
 from app.web.templating import templates
-from solver.games import get_game
+from solver.games import get_game, get_view
 from strategies import split_key
 
 router = APIRouter(route_class=PageRoute)
@@ -40,8 +43,35 @@ def private_options(game: str) -> list[str]:
 def infoset_row(game: str, entry: InfosetEntry) -> dict[str, Any]:
     private, history = split_key(entry.key)
     return {"key": entry.key, "private": label_parts(game, private) if private else [],
-            "history_text": get_game(game).describe_history(history), "player": entry.player,
+            "history_text": get_view(game).describe_history(history), "player": entry.player,
             "actions": entry.actions}
+
+
+def missing_curve(trace: Sequence[TracePointOut]) -> str | None:
+    """Why a solve's convergence trace draws no curve on log-log axes, from what the store
+    holds of it; None when it draws one."""
+    if charts.convergence_points([p.iteration for p in trace],
+                                 [p.exploitability for p in trace]):
+        return None
+    if not trace:
+        return ("The store holds no convergence trace for this solve, only its final "
+                "strategy: there is no curve to draw.")
+    if all(p.exploitability == 0 for p in trace):
+        first = min(p.iteration for p in trace)
+        stored = ("the one point stored" if len(trace) == 1
+                  else f"all {len(trace):,} points stored")
+        return (f"No curve to draw: the solver reached the equilibrium exactly at iteration "
+                f"{first:,}, and its exploitability is 0 at {stored} (a logarithmic scale "
+                "has no place for 0).")
+    if not any(math.isfinite(p.exploitability) for p in trace):
+        held = (f"one point, at iteration {trace[0].iteration:,}, and no exploitability for it"
+                if len(trace) == 1 else
+                f"{len(trace):,} points, up to iteration {max(p.iteration for p in trace):,}, "
+                "and no exploitability for any of them")
+        return (f"No curve to draw: the store's trace of this solve holds {held}: the "
+                "solver did not compute the exploitability as it solved.")
+    return ("No curve to draw: no point of this solve's trace has both an iteration and an "
+            "exploitability above 0, which a logarithmic scale needs.")
 
 
 def explorer_url(game: str, card: str, history: str, page: int) -> str:
@@ -80,7 +110,7 @@ def strategy_page(request: Request, game: GamePath, source: SourceDep,
                 raise
             # A solve of an abstraction has no public tree to walk: two-card hands are shown
             # by board and betting line instead, anything else by key.
-            searching = get_game(game).hand_classes is None
+            searching = get_view(game).hand_classes is None
             if not searching:
                 spot = spot_context(source, game, board, line)
     if tree is not None and htmx_target(request) == "tree":
@@ -89,7 +119,7 @@ def strategy_page(request: Request, game: GamePath, source: SourceDep,
     if spot is not None and htmx_target(request) == "spot":
         return templates.TemplateResponse(request, "partials/spot.html",
                                           {"game": detail, **spot},
-                                          status_code=422 if spot["spot_error"] else 200)
+                                          status_code=spot["spot_status"])
     options = private_options(game)
     if card and card not in options:
         raise NotFoundError(f"no {'die' if detail.pieces == 'dice' else 'card'} {card!r} in "
@@ -101,6 +131,7 @@ def strategy_page(request: Request, game: GamePath, source: SourceDep,
     entries = services.strategy(source, game, private=card or None, history=history,
                                 offset=(number - 1) * PAGE_SIZE, limit=PAGE_SIZE).infosets
     trace = services.convergence(source, game).points
+    missing = missing_curve(trace)
     pager = [
         ("« First", explorer_url(game, card, history, 1) if number > 1 else None, None),
         ("‹ Previous", explorer_url(game, card, history, number - 1) if number > 1 else None,
@@ -125,7 +156,8 @@ def strategy_page(request: Request, game: GamePath, source: SourceDep,
         "tree": tree,
         **(spot or {"spot": None, "spot_error": None}),
         "searching": searching,
-        "convergence_svg": charts.convergence_chart(
+        "convergence_missing": missing,
+        "convergence_svg": None if missing else charts.convergence_chart(
             [p.iteration for p in trace], [p.exploitability for p in trace],
             title=f"Convergence of {detail.solve.algorithm if detail.solve else 'the solve'}"),
         "nav": "strategy",
@@ -133,15 +165,18 @@ def strategy_page(request: Request, game: GamePath, source: SourceDep,
     if htmx_target(request) == "infosets":
         return templates.TemplateResponse(request, "partials/infosets.html", context)
     return templates.TemplateResponse(request, "strategy.html", context,
-                                      status_code=422 if spot and spot["spot_error"] else 200)
+                                      status_code=spot["spot_status"] if spot else 200)
 
 
 def spot_context(source: StrategySource, game: str, board: str, line: str) -> dict[str, Any]:
-    """The grid at a board and a line, or the form again with what was wrong (a 422)."""
-    found: dict[str, Any] = {"spot": None, "spot_error": None, "board": board, "line": line,
-                             "spot_legend": get_game(game).spot_legend}
+    """The grid at a board and a line, or the form again with what was wrong (the error's
+    status: 422 for a board or line written wrong, 404 for one that names no spot)."""
+    found: dict[str, Any] = {"spot": None, "spot_error": None, "spot_status": 200,
+                             "board": board, "line": line,
+                             "spot_legend": get_view(game).spot_legend}
     try:
         found["spot"] = services.spot_grid(source, game, board=board, line=line)
-    except InvalidRequestError as exc:
+    except (InvalidRequestError, NoSuchSpotError) as exc:
         found["spot_error"] = str(exc)
+        found["spot_status"] = status_of(exc)
     return found

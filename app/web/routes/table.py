@@ -14,25 +14,26 @@ instead of being played as another action. Looking at the table never changes th
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlalchemy.orm import Session
 
-from app import charts, services
-from app.deps import Backend, BackendDep, MatchIdPath, OwnerDep
-from app.schemas import ACCURACY, GameDescription, HandView, MatchResults
-from app.services import (
+from app import services
+from app.core.errors import (
     HandBusyError,
     HandFinishedError,
     HandInProgressError,
     IllegalActionError,
-    OwnerAccess,
     StaleHandError,
     UnguardedActionError,
 )
+from app.deps import Backend, BackendDep, MatchIdPath, OwnerDep
+from app.schemas import ACCURACY, GameDescription, HandView, MatchResults
+from app.services import OwnerAccess
+from app.web import charts
 from app.web.csrf import verify_csrf
 from app.web.errors import PageRoute, htmx_target, is_htmx
 from app.web.templating import templates
@@ -41,6 +42,20 @@ router = APIRouter(route_class=PageRoute)
 
 STALE_CLICK = ("That click was for an earlier view of this hand (a double click, or another "
                "tab?), so it was not played. Here is the hand as it is now.")
+COACH_FIRST_POLL_MS = 200
+"""How soon a finished hand's table asks again for the analysis it waits for: most hands are
+analysed within a second."""
+COACH_POLL_GROWTH = 1.5
+COACH_LAST_POLL_MS = 2000
+"""The longest wait between two asks, which a slow analysis settles at."""
+MAX_POLLS = 1000
+
+
+def coach_poll_delay(poll: int) -> int:
+    """Milliseconds before the table asks for the analysis again, after `poll` asks (0 the
+    first time): growing from a fifth of a second to two seconds, so that the figures show
+    soon after they are ready without a slow analysis being asked for five times a second."""
+    return min(COACH_LAST_POLL_MS, round(COACH_FIRST_POLL_MS * COACH_POLL_GROWTH ** min(poll, 20)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +65,8 @@ class Table:
     results: MatchResults
     hint: bool
     message: str | None = None
+    poll: int = 0
+    """How many times the table has asked for a pending analysis already."""
 
 
 def match_url(match_id: str, hint: bool = False) -> str:
@@ -104,6 +121,8 @@ def render(request: Request, table: Table, status_code: int = 200) -> Response:
         "message": table.message,
         "match_id": table.results.match_id,
         "nav": "play",
+        "coach_poll": table.poll + 1,
+        "coach_delay": coach_poll_delay(table.poll),
     }
     target = htmx_target(request)
     if target == "table":
@@ -127,11 +146,13 @@ def _after_post(request: Request, table: Table, match_id: str) -> Response:
 
 @router.get("/matches/{match_id}", name="match")
 async def match_page(request: Request, match_id: MatchIdPath, backend: BackendDep,
-                     access: OwnerDep, hint: Annotated[str | None, Query()] = None
-                     ) -> Response:
+                     access: OwnerDep, hint: Annotated[str | None, Query()] = None,
+                     poll: Annotated[int, Query(ge=0, le=MAX_POLLS)] = 0) -> Response:
+    """The table; `poll` counts the times a finished hand's table has asked for its pending
+    analysis (`coach_poll_delay`)."""
 
     def work(session: Session) -> Table:
-        return _table(session, backend, match_id, access, _flag(hint))
+        return replace(_table(session, backend, match_id, access, _flag(hint)), poll=poll)
 
     return render(request, await backend.run(work))
 

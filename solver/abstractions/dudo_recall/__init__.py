@@ -1,3 +1,4 @@
 """Dudo remembering only the last bids (Neller & Hnath 2011): the mapping of a real position to
-its abstract key (`memory`, the descriptor kind ``recall``), the abstract game's graph and how
-an abstract strategy plays in the real game (`graph`), and its solve by FSICFR (`solve`)."""
+its abstract key (`remembered_bids`, the descriptor kind ``recall``), the abstract game's graph
+and how an abstract strategy plays in the real game (`graph`), and its solve by FSICFR
+(`solve`)."""

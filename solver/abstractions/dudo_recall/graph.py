@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.abstractions.dudo_recall.memory import remembered
+from solver.abstractions.dudo_recall.remembered_bids import remembered
 from solver.algorithms.fsicfr import Graph
 from solver.engine.memory import (
     ACTION_BYTES,

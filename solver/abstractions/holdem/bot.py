@@ -84,7 +84,7 @@ class HulheBot:
 
     @classmethod
     def from_solver(cls, solver: Solver, name: str = "hulhe-cfr") -> HulheBot:
-        return cls(name, solver.rules, solver.plan.spec, strategy_table(solver))
+        return cls(name, solver.rules, solver.setup.spec, strategy_table(solver))
 
     @classmethod
     def from_store(cls, game: str = "holdem", store_path: str | None = None,

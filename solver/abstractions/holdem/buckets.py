@@ -402,7 +402,9 @@ def describe_buckets(parameters: str) -> AbstractionText:
         f"an abstract game with the real betting, in which a hand is known before the board "
         f"by its class and on each later round only by its bucket of {similar} "
         f"({bucket_counts(spec.k)}), {memory}",
-        "Its exploitability in the real game has not been measured.")
+        "Its exploitability in the real game has not been measured.",
+        f"hands grouped by how strong they are ({bucket_counts(spec.k)}) rather than told "
+        "apart card by card")
 
 
 def count_deals(rules: HoldemRules, round_: int) -> int:

@@ -27,7 +27,6 @@ import numba
 import numpy as np
 from numba import njit, prange
 from numpy.typing import NDArray
-from sklearn.cluster import MiniBatchKMeans
 
 from solver.cards.isomorphism import IndexerTables, index_hand, unindex_hand
 from solver.cards.strength import MAX_THREADS, Streets, StrengthTables
@@ -121,6 +120,7 @@ def histogram_buckets(histograms: NDArray[np.floating] | NDArray[np.integer],
         fit_rows, fit_weight = _cumulative(histograms[drawn]), None
     else:
         fit_rows, fit_weight = _cumulative(histograms), weight
+    from sklearn.cluster import MiniBatchKMeans  # seconds to import: only a build clusters
     fit = MiniBatchKMeans(n_clusters=k, random_state=seed, batch_size=BATCH, n_init=3,
                           max_iter=200).fit(fit_rows, sample_weight=fit_weight)
     labels = (np.asarray(fit.labels_, np.int64) if n <= FIT_SAMPLE else

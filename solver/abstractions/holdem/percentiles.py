@@ -306,14 +306,14 @@ MEASURED = {
     "ehs2=k:128,128,128": "Its exploitability cannot be computed exactly. Local best response "
                           "(LBR), which gives a lower bound on it, won 221 ± 31 mbb/hand "
                           "against a build of this abstraction (100 million deals in 26.5 "
-                          "minutes; README, 'the blueprint').",
+                          "minutes; docs/games/holdem.md).",
     "hist=k:1024,1024,1024": "Its exploitability cannot be computed exactly. Local best "
                              "response (LBR), which gives a lower bound on it, won 102 ± 32 "
                              "mbb/hand against the default build (37,600 boards in 50 "
                              "minutes), where it won 221 ± 31 against the earlier bot of 128 "
-                             "E[HS²] buckets a round (README, 'the blueprint').",
+                             "E[HS²] buckets a round (docs/games/holdem.md).",
 }
-"""What was measured offline of a stored abstraction (`python -m solver.runs.resolving_eval`)."""
+"""What was measured offline of a stored abstraction (`python -m solver.resolving.measure`)."""
 
 
 def describe_percentiles(parameters: str, metric: str = KIND) -> AbstractionText:
@@ -326,7 +326,9 @@ def describe_percentiles(parameters: str, metric: str = KIND) -> AbstractionText
             f"bucket {similar} ({bucket_counts(spec.k)}), forgetting the earlier rounds' "
             f"buckets")
     return AbstractionText(what, MEASURED.get(
-        spec.descriptor, "Its exploitability cannot be computed exactly and was not measured."))
+        spec.descriptor, "Its exploitability cannot be computed exactly and was not measured."),
+        f"hands grouped by how strong they are ({bucket_counts(spec.k)}) rather than told "
+        "apart card by card")
 
 
 def describe_histograms(parameters: str) -> AbstractionText:

@@ -78,7 +78,7 @@ from solver.games.holdem.rules import HoldemRules
 IntArray = NDArray[np.int64]
 F32 = NDArray[np.float32]
 DEFAULT_SPEC = PercentileSpec((1024, 1024, 1024), "hist")
-"""HULHE's default abstraction: see `solver.cli`'s ``hulhe`` command and the README."""
+"""HULHE's default abstraction: see `solver.cli`'s ``hulhe`` command and docs/games/holdem.md."""
 DEFAULT_MINUTES = 50.0
 """The default build's solving time (two cores)."""
 ALGORITHMS = {"cs": "chance-sampled CFR", "pcs": "public chance sampling"}
@@ -113,8 +113,9 @@ def epoch_seed(seed: int, epoch: int, worker: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Plan:
-    """What to solve: a member, its buckets, and how the iterations are cut up."""
+class SampledSetup:
+    """What a sampled solve solves, and how: a member, its buckets, and how the iterations are
+    cut up (what the run will take is its `solver.runs.run_plan.RunPlan`)."""
 
     game: str = "holdem"
     spec: PercentileSpec = DEFAULT_SPEC
@@ -152,7 +153,7 @@ class Plan:
     def key(self) -> tuple[object, ...]:
         """What tells this solve from another: a checkpoint of another key is not resumed,
         and the default checkpoint's name digests it.  (Chance sampling with its linear
-        schedule, the first plan there was, writes no algorithm, so its old checkpoints
+        schedule, the first setup there was, writes no algorithm, so its old checkpoints
         still resume.)"""
         return (self.game, self.spec.descriptor, self.iterations_per_epoch, self.seed) + (
             () if (self.algorithm, self.schedule) == ("cs", "linear")
@@ -172,14 +173,14 @@ class Plan:
         return rules
 
 
-def plan_layout(plan: Plan) -> Layout:
-    """The tables of `plan`'s solve, in the order its algorithm reads them (sized from the
+def setup_layout(setup: SampledSetup) -> Layout:
+    """The tables of `setup`'s solve, in the order its algorithm reads them (sized from the
     spec: the buckets themselves are not made)."""
-    return Layout.of(betting_tree(plan.rules), round_bucket_counts(plan.rules, plan.spec),
-                     by_row=plan.algorithm == "pcs")
+    return Layout.of(betting_tree(setup.rules), round_bucket_counts(setup.rules, setup.spec),
+                     by_row=setup.algorithm == "pcs")
 
 
-def opponent_layout(plan: Plan) -> Layout | None:
+def opponent_layout(setup: SampledSetup) -> Layout | None:
     """The tables of the opponent's abstraction, after the bot's in the same flat arrays.
 
     Asymmetric abstraction (Bard, Johanson & Bowling 2014): each seat's strategy in the bot's
@@ -190,43 +191,43 @@ def opponent_layout(plan: Plan) -> Layout | None:
     al.'s CFR-BR, the bot would be least exploitable; a finer opponent is what two cores can
     afford in HULHE.)  An iteration walks its board twice, the finer opponent in seat 1 and
     then in seat 0; the bot's tables get the other seat's rows from each walk."""
-    if plan.opponent is None:
+    if setup.opponent is None:
         return None
-    layout = Layout.of(betting_tree(plan.rules), round_bucket_counts(plan.rules, plan.opponent),
+    layout = Layout.of(betting_tree(setup.rules), round_bucket_counts(setup.rules, setup.opponent),
                        by_row=True)
-    return Layout(layout.tree, layout.buckets, layout.starts + plan_layout(plan).size, True)
+    return Layout(layout.tree, layout.buckets, layout.starts + setup_layout(setup).size, True)
 
 
-def table_size(plan: Plan) -> int:
+def table_size(setup: SampledSetup) -> int:
     """The flat regret and average tables' length: the bot's layout, then the opponent's."""
-    fine = opponent_layout(plan)
-    return plan_layout(plan).size if fine is None else int(fine.starts[-1])
+    fine = opponent_layout(setup)
+    return setup_layout(setup).size if fine is None else int(fine.starts[-1])
 
 
-def _worker_epoch(plan: Plan, regrets: F32, epoch: int, worker: int, iterations: int
+def _worker_epoch(setup: SampledSetup, regrets: F32, epoch: int, worker: int, iterations: int
                   ) -> tuple[F32, F32, float]:
     """One worker's share of an epoch from a copy of `regrets`: what it adds to the regrets
     and to the average, and its mean sampled value."""
-    rules = plan.rules
-    buckets = round_buckets(rules, plan.spec)
+    rules = setup.rules
+    buckets = round_buckets(rules, setup.spec)
     tree = betting_tree(rules)
-    layout = plan_layout(plan)
+    layout = setup_layout(setup)
     mine = np.array(regrets, dtype=np.float32, copy=True)
     average = np.zeros(len(regrets), np.float32)
     rows = np.array([tree.rows(r) for r in range(rules.num_rounds)], np.int64)
     cards = kernel_cards(rules, buckets)
-    seed = epoch_seed(plan.seed, epoch, worker)
+    seed = epoch_seed(setup.seed, epoch, worker)
     ks = np.array(layout.buckets, np.int64)
-    fine = opponent_layout(plan)
-    if fine is not None and plan.opponent is not None:  # pcs: the plan refuses the rest
-        fine_cards = kernel_cards(rules, round_buckets(rules, plan.opponent))
+    fine = opponent_layout(setup)
+    if fine is not None and setup.opponent is not None:  # pcs: the setup refuses the rest
+        fine_cards = kernel_cards(rules, round_buckets(rules, setup.opponent))
         fine_ks = np.array(fine.buckets, np.int64)
         value = 0.0
         for seat in (1, 0):
             value += run_public(tree.arrays, cards, layout.starts, rows, ks, iterations,
                                 seed + seat, mine, average, fine_cards, fine.starts, fine_ks,
                                 seat) / 2
-    elif plan.algorithm == "pcs":
+    elif setup.algorithm == "pcs":
         value = run_public(tree.arrays, cards, layout.starts, rows, ks, iterations, seed, mine,
                            average, cards, layout.starts, ks)
     else:
@@ -242,21 +243,21 @@ class Solver:
     Example (an epoch in this process; `run` runs many, here or on Dask, checkpointed)::
 
         from solver.abstractions.holdem.percentiles import PercentileSpec
-        from solver.abstractions.holdem.sampled_cfr import Plan, Solver, run
+        from solver.abstractions.holdem.sampled_cfr import SampledSetup, Solver, run
 
-        solver = Solver(Plan("holdem-mini", PercentileSpec.parse("k:all"), 500))
+        solver = Solver(SampledSetup("holdem-mini", PercentileSpec.parse("k:all"), 500))
         run(solver, epochs=20)                   # 10,000 boards, every hand of each
         strategy = solver.average_strategy()     # flat, laid out as solver.layout
     """
 
-    def __init__(self, plan: Plan) -> None:
-        self.plan = plan
-        rules = plan.rules
+    def __init__(self, setup: SampledSetup) -> None:
+        self.setup = setup
+        rules = setup.rules
         self.rules = rules
-        self.buckets = round_buckets(rules, plan.spec)
+        self.buckets = round_buckets(rules, setup.spec)
         self.tree = betting_tree(rules)
-        self.layout = plan_layout(plan)
-        size = table_size(plan)
+        self.layout = setup_layout(setup)
+        size = table_size(setup)
         self.regrets = np.zeros(size, np.float32)
         self.average = np.zeros(size, np.float32)
         self.epochs = 0
@@ -268,7 +269,7 @@ class Solver:
 
     def shares(self, workers: int) -> list[int]:
         """Iterations of each worker in an epoch."""
-        total = self.plan.iterations_per_epoch
+        total = self.setup.iterations_per_epoch
         return [total // workers + (1 if w < total % workers else 0) for w in range(workers)]
 
     def apply(self, results: list[tuple[F32, F32, float]], seconds: float) -> None:
@@ -279,10 +280,10 @@ class Solver:
                 self.regrets += regrets
                 self.average += average
             self.epochs += 1
-            self.iterations += self.plan.iterations_per_epoch
+            self.iterations += self.setup.iterations_per_epoch
             self.seconds += seconds
             keep = np.float32(self.epochs / (self.epochs + 1))
-            if self.plan.schedule == "plus":
+            if self.setup.schedule == "plus":
                 np.maximum(self.regrets, 0.0, out=self.regrets)
             else:
                 self.regrets *= keep
@@ -292,8 +293,8 @@ class Solver:
     def run_epoch(self) -> None:
         """One epoch in this process (one worker)."""
         started = time.perf_counter()
-        result = _worker_epoch(self.plan, self.regrets, self.epochs, 0,
-                               self.plan.iterations_per_epoch)
+        result = _worker_epoch(self.setup, self.regrets, self.epochs, 0,
+                               self.setup.iterations_per_epoch)
         self.apply([result], time.perf_counter() - started)
 
     # ---- the strategy -----------------------------------------------------------------------
@@ -321,15 +322,15 @@ class Solver:
             np.savez(f, regrets=self.regrets, average=self.average,
                      counters=np.array([self.epochs, self.iterations]),
                      seconds=np.array([self.seconds]), values=np.array(self.values),
-                     plan=np.array(repr(self.plan.key)))
+                     plan=np.array(repr(self.setup.key)))
         temporary.replace(path)
 
     def load_checkpoint(self, path: Path) -> bool:
-        """Resume from `path` if it holds a checkpoint of this plan; True if it did."""
+        """Resume from `path` if it holds a checkpoint of this setup; True if it did."""
         if not path.exists():
             return False
         with np.load(path) as saved:
-            if str(saved["plan"]) != repr(self.plan.key):
+            if str(saved["plan"]) != repr(self.setup.key):
                 raise ValueError(f"{path} is a checkpoint of another solve ({saved['plan']}); "
                                  f"delete it or pass another --checkpoint")
             self.regrets = saved["regrets"].astype(np.float32)
@@ -424,7 +425,7 @@ def run(solver: Solver, epochs: int, *, checkpoint: Path | None = None,
 def _dask_epoch(solver: Solver, client: Any, workers: int) -> None:
     started = time.perf_counter()
     regrets = client.scatter(solver.regrets, broadcast=True)
-    futures = [client.submit(_worker_epoch, solver.plan, regrets, solver.epochs, w, share,
+    futures = [client.submit(_worker_epoch, solver.setup, regrets, solver.epochs, w, share,
                              pure=False)
                for w, share in enumerate(solver.shares(workers)) if share > 0]
     results = client.gather(futures)
@@ -437,8 +438,8 @@ def worker_count(client: Any) -> int:
     return count
 
 
-def default_checkpoint(plan: Plan) -> Path:
-    """Where a solve of `plan` is checkpointed by default: in the solver cache, under a digest
-    of this module's code and the plan (a checkpoint of other code is never resumed)."""
-    digest = source_digest(__file__, extra=plan.key)
-    return cache_dir() / f"{plan.game}-cscfr-{digest}.npz"
+def default_checkpoint(setup: SampledSetup) -> Path:
+    """Where a solve of `setup` is checkpointed by default: in the solver cache, under a digest
+    of this module's code and the setup (a checkpoint of other code is never resumed)."""
+    digest = source_digest(__file__, extra=setup.key)
+    return cache_dir() / f"{setup.game}-cscfr-{digest}.npz"

@@ -15,7 +15,8 @@ swapped)
 * `solver.evaluation.holdem.lbr`: Local Best Response, a lower bound on a policy's exploitability;
 * `solver.evaluation.holdem.line_frequencies` / `flop_values`: how a bot's range acts along a
   line of betting, and what each action at a flop decision earns in the real game against the
-  bot's own play after it (its regret there);
-* `solver.evaluation.holdem.resolving_exact` / `resolving_eval`: the re-solving bot judged by
-  exact best response on small members, and in the real game (duplicate, LBR, decision times).
+  bot's own play after it (its regret there).
+
+The re-solving bot is measured with these by `solver.resolving.measure` (and exactly, on small
+members, by `solver.resolving.measure_exactly`).
 """

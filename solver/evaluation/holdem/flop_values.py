@@ -7,7 +7,7 @@ the river (what any hand could earn at most against it).
 `line_frequencies` says how often the big blind folds to a flop bet after ``rc/c``; that alone
 cannot say whether those folds are mistakes. Here the rest of the flop is walked action by
 action, and every turn card's turn and river are valued in the turn re-solver's layout
-(`solver.abstractions.holdem.turn_subgame`, `turn_kernel`'s evaluating and best-response
+(`solver.resolving.turn_subgame`, `turn_kernel`'s evaluating and best-response
 passes). The difference between the best action's value and the policy's mix, summed over the
 range, is the policy's regret at that decision in the real game, given its own play
 elsewhere: near zero where the abstraction decides as well as the real cards allow.
@@ -26,24 +26,25 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-# resolving_kind registers the re-solving bot's descriptor, which a store's latest solve may be.
-from solver.abstractions.holdem import resolving_kind  # noqa: F401
 from solver.abstractions.holdem.bot import HulheBot
-from solver.abstractions.holdem.subgame import hand_cards
-from solver.abstractions.holdem.turn_kernel import (
-    BEST_RESPONSE,
-    EVALUATE,
-    RIVER_BEST_RESPONSE,
-    turn_pass,
-)
-from solver.abstractions.holdem.turn_resolve import Buffers, blueprint_strategy, zero_entries
-from solver.abstractions.holdem.turn_subgame import compile_turn
 from solver.engine.progress import progress_bar
 from solver.evaluation.holdem.duplicate import deal
 from solver.evaluation.holdem.line_frequencies import add_board_sample_arguments, parse_line
 from solver.games.holdem.betting import ACTION_CHARS, Betting
 from solver.games.holdem.policy import ACTIONS, HoldemPolicy, hole_combos
 from solver.games.holdem.rules import HoldemRules
+
+# Registers the re-solving bot's descriptor, which a store's latest solve may be.
+from solver.resolving import kind  # noqa: F401
+from solver.resolving.subgame import hand_cards
+from solver.resolving.turn_kernel import (
+    BEST_RESPONSE,
+    EVALUATE,
+    RIVER_BEST_RESPONSE,
+    turn_pass,
+)
+from solver.resolving.turn_resolve import Buffers, blueprint_strategy, zero_entries
+from solver.resolving.turn_subgame import compile_turn
 
 __all__ = ["ActionValues", "DecisionSummary", "action_values", "summarise"]
 

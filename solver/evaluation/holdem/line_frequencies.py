@@ -20,13 +20,14 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-# resolving_kind registers the re-solving bot's descriptor, which a store's latest solve may be.
-from solver.abstractions.holdem import resolving_kind  # noqa: F401
 from solver.abstractions.holdem.bot import HulheBot
 from solver.evaluation.holdem.duplicate import deal
 from solver.games.holdem.betting import ACTION_CHARS, Betting
 from solver.games.holdem.policy import ACTIONS, HoldemPolicy, hole_combos
 from solver.games.holdem.rules import HoldemRules
+
+# Registers the re-solving bot's descriptor, which a store's latest solve may be.
+from solver.resolving import kind  # noqa: F401
 
 __all__ = ["Step", "add_board_sample_arguments", "line_frequencies", "parse_line"]
 

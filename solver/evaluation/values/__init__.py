@@ -1,10 +1,10 @@
 """Values of a player's decisions against the bot, computed at play time where a solve stores
-none: what the coach and the luck-adjusted results read (`app.services.coach`).
+none: what the coach and the luck-adjusted results read (`app.services.analysis.coach`).
 
 One value function per kind of solve (`valuer_for` picks it from the solve's abstraction, so
 callers never name a game):
 
-* a game solved exactly: its compiled tree and stored strategy (`tree.TreeValues`);
+* a game solved exactly: its compiled tree and stored strategy (`exact.TreeValues`);
 * hold'em solved over buckets: the betting below each decision over the deals, exact on the
   turn and the river, sampled before (`holdem.HoldemValues`); a bot that re-solves the later
   rounds at play time by its blueprint's tables after each decision, its range following what
@@ -32,10 +32,9 @@ Example::
 from __future__ import annotations
 
 from solver.abstractions import Exact, abstraction_for
-from solver.abstractions.dudo_recall.memory import Recall
+from solver.abstractions.dudo_recall.remembered_bids import Recall
 from solver.abstractions.holdem.bot import HulheBot
 from solver.abstractions.holdem.percentiles import Percentiles
-from solver.abstractions.holdem.resolving_kind import Resolving
 from solver.evaluation.stored import stored_strategy_array
 from solver.evaluation.values.base import (
     DecisionValues,
@@ -50,11 +49,13 @@ from solver.evaluation.values.base import (
     two_walks,
 )
 from solver.evaluation.values.dudo import DudoValues
+from solver.evaluation.values.exact import TreeValues
 from solver.evaluation.values.holdem import HoldemValues
-from solver.evaluation.values.tree import TreeValues
 from solver.games.base import Game
-from solver.games.dudo.match import DudoMatchGame, loser_payoffs, match_table
+from solver.games.dudo.match import DudoMatchGame, loser_payoffs
+from solver.resolving.kind import Resolving
 from strategies import InfosetStrategy, SolveInfo, StrategyStore
+from strategies.figures import WIN_CHANCES
 
 __all__ = ["DecisionValues", "Habits", "HandValuer", "Opening", "Reference", "Segment",
            "choices_key", "from_choices", "habit_mix", "two_walks", "valuer_for"]
@@ -79,9 +80,10 @@ def valuer_for(game: Game, info: SolveInfo, store: StrategyStore) -> HandValuer:
         def rows(prefix: str) -> list[InfosetStrategy]:
             return store.infoset_page(game.name, prefix=prefix)[1]
         if isinstance(game, DudoMatchGame):
-            written = match_table(store.path)
-            if written is None:
-                raise ValueError("the match's table of winning chances is missing")
+            written = store.figures(info.id).get(WIN_CHANCES)
+            if not isinstance(written, dict):
+                raise ValueError(f"the solve {info.id} of {game.name!r} has no table of "
+                                 "winning chances")
             chances = {(int(a), int(b)): p for (a, _, b), p in
                        ((k.partition("v"), p) for k, p in written.items())}
             return DudoValues(game, abstraction, rows,

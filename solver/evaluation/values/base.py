@@ -11,7 +11,7 @@ package compute it at play time for the bots that store none.
 A value function may also value the same decision with the player going on with a *model* of
 its own play (`Habits`: what it did before at the same point of the betting or bidding, mixed
 with the bot's strategy) instead of the bot's strategy: the luck-adjusted results use those
-values (AIVAT with the player's habits as the heuristic, see `app.services.coach`).
+values (AIVAT with the player's habits as the heuristic, see `app.services.analysis.coach`).
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ class Opening:
 
     The first decision's value then carries the opening's luck.  A value learnt per opening
     over the earlier hands, less its expectation under `chances`, takes that luck out and
-    keeps the result unbiased whatever was learnt (`app.services.openings`)."""
+    keeps the result unbiased whatever was learnt (`app.services.analysis.openings`)."""
 
     path: str
     chances: Mapping[str, float]

@@ -32,7 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from solver.abstractions.dudo_recall.graph import RecallGraph, recall_graph
-from solver.abstractions.dudo_recall.memory import Recall, RoundPosition, remembered
+from solver.abstractions.dudo_recall.remembered_bids import Recall, RoundPosition, remembered
 from solver.algorithms.fsicfr import Graph, backward
 from solver.evaluation.values.base import (
     HABIT_PRIOR,

@@ -4,8 +4,8 @@ first, the bot's first action; and how likely each opening is before the deal.
 The valuer has no exact value of a hand's start in hold'em (the bot's value is only estimated
 by self-play), so the first decision's value stands in for it and carries the luck of the
 deal: in heads-up limit hold'em about four fifths of what spread the luck-adjusted result
-keeps for a player who plays by its cards.  `app.services.openings` takes that luck out with
-values learnt over the earlier hands; for that it needs the opening's exact chances, which
+keeps for a player who plays by its cards. `app.services.analysis.openings` takes that luck
+out with values learnt over the earlier hands; for that it needs the opening's exact chances, which
 come from the deal (every hand of the player equally likely) and the bot's strategy at its
 first decision, the other's cards unknown (`OpeningChances`).
 

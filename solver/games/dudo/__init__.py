@@ -5,5 +5,7 @@
 * `solver.games.dudo.game`: `DudoGame` and its states, one round as a `Game`;
 * `solver.games.dudo.tree`: a round's public tree laid out directly as arrays (the engine's
   format), millions of information sets in seconds;
-* `solver.games.dudo.match`: `DudoMatchGame`, a whole match from five dice each as one game.
+* `solver.games.dudo.match`: `DudoMatchGame`, a whole match from five dice each as one game;
+* `solver.games.dudo.view`: how a player sees a round and a match (`DudoView`,
+  `DudoMatchView`), which only the app uses.
 """

@@ -1,6 +1,6 @@
-"""Dudo as a `Game`: its states, how a player sees them, and its OpenSpiel mapping (the rules
-themselves are `solver.games.dudo.rules`; the public tree is laid out directly as arrays by
-`solver.games.dudo.tree`)."""
+"""Dudo as a `Game`: its states and its OpenSpiel mapping (the rules themselves are
+`solver.games.dudo.rules`; the public tree is laid out directly as arrays by
+`solver.games.dudo.tree`; how a player sees it, `solver.games.dudo.view`)."""
 
 from __future__ import annotations
 
@@ -20,27 +20,16 @@ from solver.games.base import (
 from solver.games.dudo.rules import (
     FACES,
     DudoRules,
-    bid_groups,
     bluff_test,
     call_result,
     describe_rules,
     dice_text,
-    explain_call,
     tables,
 )
 from solver.games.dudo.style import DUDO_OPPONENTS, DUDO_STYLE, add_round, dudo_bend
 from solver.games.dudo.tree import compile_dudo, tree_sizes
 from solver.games.opponents import OpponentStyle
-from solver.games.views import (
-    ActionGroup,
-    Die,
-    LabelPart,
-    Piece,
-    PieceKind,
-    PublicView,
-    StyleCounts,
-    StyleStat,
-)
+from solver.games.view_values import StyleCounts, StyleStat
 
 
 def _illegal(state: DudoState, action: int) -> ValueError:
@@ -139,7 +128,7 @@ class DudoState:
 
     def round_position(self, player: int) -> tuple[str, tuple[int, int], str, tuple[str, ...]]:
         """What a player remembering only some bids keys its strategy by
-        (`solver.abstractions.dudo_recall.memory`)."""
+        (`solver.abstractions.dudo_recall.remembered_bids`)."""
         labels = tables(self.rules).labels
         bids = tuple(labels[m] for m in self.moves() if m < self.rules.dudo)
         return "", self.rules.dice, self.private_key(player), bids
@@ -155,26 +144,6 @@ class DudoState:
 
     def private_key(self, player: int) -> str:
         return dice_text(self.dice(player))
-
-    def private_view(self, player: int) -> str:
-        return self.private_key(player)
-
-    def private_pieces(self, player: int) -> tuple[Piece, ...]:
-        return tuple(Die(face) for face in self.dice(player))
-
-    def public_view(self) -> PublicView:
-        bids = tuple(tables(self.rules).labels[m] for m in self.moves() if m < self.rules.dudo)
-        held = None if self.rules.dice == (1, 1) else self.rules.dice
-        return PublicView(bids=bids, last_bid=bids[-1] if bids else None, pieces_held=held)
-
-    def action_groups(self) -> tuple[ActionGroup, ...]:
-        return bid_groups(self.rules)
-
-    def outcome_text(self, names: tuple[str, str]) -> str:
-        if not self.is_terminal():
-            return ""
-        return explain_call(self.rules, (self.dice(0), self.dice(1)), self.moves(), names,
-                            "1")[0]
 
 
 class DudoOpenSpiel:
@@ -207,7 +176,7 @@ def game_name(dice: tuple[int, int], calzo: bool = False, faces: int = FACES) ->
     return name + ("-calzo" if calzo else "") + (f"-d{faces}" if faces != FACES else "")
 
 
-def _dice_word(n: int) -> str:
+def dice_word(n: int) -> str:
     return "1 die" if n == 1 else f"{n} dice"
 
 
@@ -217,12 +186,7 @@ class DudoGame(GameDefaults):
 
     name: str
     title: str
-    rules: str
     reference_value: float | None
-    pieces: PieceKind = "dice"
-    wins_and_losses: bool = True
-    history_legend = "History: the bids so far, quantity x face."
-    history_example = "e.g. 1x2,1x6"
 
     def __init__(self, calzo: bool = False, dice: tuple[int, int] = (1, 1),
                  faces: int = FACES) -> None:
@@ -246,43 +210,17 @@ class DudoGame(GameDefaults):
                                 opponents=quick)
         if dice == (1, 1):
             self.title = "Dudo with calzo" if calzo else "Dudo"
-            held = "One secret die each"
         else:
-            self.title = (f"Dudo, {_dice_word(dice[0])} against {_dice_word(dice[1])}"
+            self.title = (f"Dudo, {dice_word(dice[0])} against {dice_word(dice[1])}"
                           + (" with calzo" if calzo else ""))
-            held = f"Secret dice: {dice[0]} for the opener, {dice[1]} for the other"
-        extra = " or calzo (exactly right)" if calzo else ""
-        on = "both dice" if dice == (1, 1) else f"all {dice[0] + dice[1]} dice"
-        self.rules = (
-            f"{held}, 1s wild. Bid 'quantity x face' on {on}, each bid stronger than the last.\n"
-            f"Or call dudo (the bid is wrong){extra}: the loser of the call pays 1."
-        )
         self.reference_value = -7.0 / 258.0 if dice == (1, 1) and not calzo and faces == 6 \
             else None
         self.openspiel = DudoOpenSpiel() if dice == (1, 1) and not calzo and faces == 6 \
             else None
-        self.notes = (
-            "A bid 'q x f' says that at least q of all the dice show f or a 1: 1s are wild.",
-            "A bid must be stronger than the last: more dice, or as many on a higher face. "
-            + ("Each row of bids ends with the 1s: a bid on 1s counts only 1s, so it outranks "
-               "the same quantity of any other face." if dice == (1, 1) else
-               "The grid has a row per quantity and the 1s in a column of their own: a bid on "
-               "1s counts only 1s, so n x 1 ranks just above (2n - 1) x 6 and below 2n x 2 "
-               "(the bids still open to you are the ones not greyed out)."),
-            "Dudo: you doubt the last bid. If fewer dice match, its bidder loses; otherwise you "
-            "lose." + (" Calzo: you claim the last bid is exactly right; you win if it is, "
-                       "and lose otherwise." if calzo else ""),
-        )
 
     @property
     def build(self) -> BuildPlan:
         return self._build
-
-    def label_parts(self, label: str) -> tuple[LabelPart, ...]:
-        return dice_label_parts(label)
-
-    def describe_history(self, public: str) -> str:
-        return f"Bids: {public.replace(',', ', ')}" if public else "Opening bid"
 
     def initial_state(self) -> DudoState:
         return DudoState(self.dudo_rules)
@@ -318,12 +256,3 @@ class DudoGame(GameDefaults):
     def __repr__(self) -> str:
         return f"DudoGame(calzo={self.calzo}, dice={self.dudo_rules.dice})"
 
-
-def dice_label_parts(label: str) -> tuple[LabelPart, ...]:
-    """``"2x5"`` as 2 x a die, a roll ``"16"`` as its dice, anything else as text."""
-    quantity, sep, face = label.partition("x")
-    if sep and quantity.isdigit() and face.isdigit():
-        return (f"{quantity}×", Die(int(face)))
-    if label.isdigit() and "0" not in label:
-        return tuple(Die(int(c)) for c in label)
-    return (label,)

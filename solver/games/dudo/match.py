@@ -10,19 +10,17 @@ The match pays +1 to its winner and -1 to its loser.
 A round's dice are revealed when it ends, so the public part of a key carries the finished
 rounds with both rolls; a player's private part is its dice of the current round (until its
 next roll, its dice of the last one).  The bot does not need these perfect-recall keys: its
-strategy is stored round by round under the keys of `solver.abstractions.dudo_recall.memory`
+strategy is stored round by round under the keys of `solver.abstractions.dudo_recall`
 (``5v4:12356| 2x3,3x4``), one solve of the match being the union of its rounds' (see
-`solver.runs.dudo_match`), and the table of each round's chance of winning the match, written beside
-the strategy store by the same solve, gives `PublicView.win_chances`.
+`solver.runs.dudo_match`), and the table of each round's chance of winning the match, stored with
+that solve (its figure `WIN_CHANCES`), gives `win_chances`.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 
 from solver.games.base import (
     CHANCE,
@@ -32,11 +30,9 @@ from solver.games.base import (
     State,
     private_then_public_key,
 )
-from solver.games.dudo.game import dice_label_parts
 from solver.games.dudo.rules import (
     MAX_DICE,
     DudoRules,
-    bid_groups,
     bluff_test,
     call_result,
     dice_text,
@@ -45,19 +41,11 @@ from solver.games.dudo.rules import (
     tables,
 )
 from solver.games.dudo.style import DUDO_STYLE, add_round
-from solver.games.views import (
-    ActionGroup,
-    Die,
-    FinishedRound,
-    LabelPart,
-    Piece,
-    PieceKind,
-    PublicView,
-    Seat,
-    StyleCounts,
-    StyleStat,
-)
-from strategies import default_store_path
+from solver.games.view_values import StyleCounts, StyleStat
+
+WIN_CHANCES = "win_chances"
+"""The name the store keeps the table of winning chances under (`strategies.figures`, whose
+package loads the database library: the game names the figure, it does not import the store)."""
 
 DUDO = 6 * 2 * MAX_DICE
 """The call's id in every round: one past the most bids a round can have."""
@@ -215,7 +203,7 @@ class DudoMatchState:
         u = 1.0 if self.counts[1] == 0 else -1.0
         return (u, -u)
 
-    def _dice(self, player: int) -> tuple[int, ...]:
+    def held(self, player: int) -> tuple[int, ...]:
         """The dice `player` holds: this round's once rolled, else the last round's."""
         for r in reversed(self.rounds):
             if player < len(r.rolls):
@@ -224,7 +212,7 @@ class DudoMatchState:
 
     def round_position(self, player: int) -> tuple[str, tuple[int, int], str, tuple[str, ...]]:
         """The round's dice counts (opener first) as the key prefix of the stored strategy,
-        and `player`'s dice and the round's bids (`solver.abstractions.dudo_recall.memory`)."""
+        and `player`'s dice and the round's bids (`solver.abstractions.dudo_recall`)."""
         r = self.current
         counts = (r.counts[r.opener], r.counts[1 - r.opener])
         return f"{counts[0]}v{counts[1]}:", counts, dice_text(r.dice(player)), r.bid_labels()
@@ -238,51 +226,17 @@ class DudoMatchState:
         return "/".join(r.public() for r in self.rounds)
 
     def private_key(self, player: int) -> str:
-        return dice_text(self._dice(player))
-
-    def private_view(self, player: int) -> str:
-        return self.private_key(player)
-
-    def private_pieces(self, player: int) -> tuple[Piece, ...]:
-        return tuple(Die(face) for face in self._dice(player))
-
-    def public_view(self) -> PublicView:
-        r = self.current
-        bids = r.bid_labels()
-        finished = tuple(
-            FinishedRound(i + 1, (tuple(map(Die, x.dice(0))), tuple(map(Die, x.dice(1)))),
-                          x.loser(), partial(x.explain))
-            for i, x in enumerate(self.rounds) if x.over())
-        return PublicView(round=self.number, bids=bids, last_bid=bids[-1] if bids else None,
-                          pieces_held=self.counts, finished_rounds=finished,
-                          win_chances=None if r.over() else win_chances(r.counts, r.opener))
-
-    def action_groups(self) -> tuple[ActionGroup, ...]:
-        return bid_groups(self.current.rules)
-
-    def outcome_text(self, names: tuple[str, str]) -> str:
-        if not self.is_terminal():
-            return ""
-        r = self.current
-        winner = 0 if self.counts[1] == 0 else 1
-        last = r.explain(names, "the last die")
-        verb = "win" if names[winner] == "you" else "wins"
-        return f"{last[:-1]}, so {names[winner]} {verb} the match in {self.number} rounds."
+        return dice_text(self.held(player))
 
 
-def win_chances(counts: tuple[int, int], opener: int) -> tuple[float, float] | None:
-    """Each seat's chance to win the match from the start of a round, from the solved table
-    (None if the match has not been solved where the strategy store is)."""
-    table = match_table()
-    if table is None:
-        return None
+def win_chances(counts: tuple[int, int], opener: int, table: Mapping[str, float]
+                ) -> tuple[float, float] | None:
+    """Each seat's chance to win the match from the start of a round, from the solve's
+    `table` (the opener's chance by round, ``"5v4"``); None for a round it does not hold."""
     p = table.get(f"{counts[opener]}v{counts[1 - opener]}")
     if p is None:
         return None
     return (p, 1.0 - p) if opener == 0 else (1.0 - p, p)
-
-
-_loaded: dict[Path, tuple[float, dict[str, float]]] = {}
 
 
 def loser_payoffs(counts: tuple[int, int], table: Mapping[tuple[int, int], float]
@@ -294,33 +248,6 @@ def loser_payoffs(counts: tuple[int, int], table: Mapping[tuple[int, int], float
     opener_loses = table[(a - 1, b)] if a > 1 else 0.0
     other_loses = 1.0 - (table[(b - 1, a)] if b > 1 else 0.0)
     return 2.0 * opener_loses - 1.0, 2.0 * other_loses - 1.0
-
-
-def table_path(store: Path) -> Path:
-    """Where a match solve writes its table beside the strategy store `store`."""
-    return store.with_name(f"{store.stem}.{NAME}.json")
-
-
-def match_table(store: Path | None = None) -> dict[str, float] | None:
-    """The opener's chance of winning the match by round (``"5v4"``: the opener holds 5 dice,
-    the other 4), as the latest match solve wrote it beside the strategy store (default: the
-    default store); None if there is none."""
-    if store is None:
-        store = default_store_path()
-    path = table_path(store)
-    try:
-        stamp = path.stat().st_mtime
-    except OSError:
-        return None
-    cached = _loaded.get(path)
-    if cached is not None and cached[0] == stamp:
-        return cached[1]
-    try:
-        table = {str(k): float(v) for k, v in json.loads(path.read_text())["table"].items()}
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    _loaded[path] = (stamp, table)
-    return table
 
 
 def _mover(opener: int, move: int) -> int:
@@ -337,52 +264,7 @@ class DudoMatchGame(GameDefaults):
 
     name: str = NAME
     title: str = "Dudo: a full match"
-    rules: str = ("Five secret dice each, 1s wild; each round is a game of Dudo on all the dice.\n"
-             "The loser of a round loses a die and opens the next; whoever has no dice left "
-             "loses the match.")
     reference_value: float | None = None
-    pieces: PieceKind = "dice"
-    wins_and_losses: bool = True
-    seats: tuple[Seat, Seat] = (
-        Seat("first", "first in round 1"), Seat("second", "second in round 1"))
-    history_legend: str = ("History: each finished round as both rolls and its moves, then the "
-                      "current round's dice counts and bids.")
-    history_example: str = "e.g. 12356-2245:1x2,4x5,dudo/4v5:2x3"
-    notes: tuple[str, ...] = (
-        "A bid 'q x f' says that at least q of all the dice show f or a 1: 1s are wild.",
-        "The grid has a row per quantity and the 1s in a column of their own: a bid on 1s counts "
-        "only 1s, so n x 1 ranks just above (2n - 1) x 6 and below 2n x 2 (the bids still open "
-        "to you are the ones not greyed out). It shrinks as dice are lost.",
-        "Dudo: you doubt the last bid. If fewer dice match, its bidder loses a die; otherwise "
-        "you do. The loser opens the next round.",
-        "The bot plays to win the match, not the round: a round's stakes are the chances of "
-        "winning the match from the dice counts it leads to.",
-    )
-
-    def label_parts(self, label: str) -> tuple[LabelPart, ...]:
-        """Bids and rolls as dice; a stored key's private part, ``5v4:12356`` (the round's
-        dice counts, the opener's first, then the player's dice), with its counts in words."""
-        counts, sep, dice = label.partition(":")
-        a, v, b = counts.partition("v")
-        if sep and v and a.isdigit() and b.isdigit():
-            each = f"{a} {'die' if a == '1' else 'dice'} each" if a == b else f"{a} v {b} dice"
-            return (f"round of {each}: ", *dice_label_parts(dice))
-        return dice_label_parts(label)
-
-    def describe_history(self, public: str) -> str:
-        """The match's public key (``12356-2245:1x2,dudo/4v5:2x3``: the finished rounds, then
-        this round's counts, seat 0's first, and bids) or the public part of a stored key,
-        which holds only the bids its round remembers (its counts are in the private part)."""
-        if ":" not in public:
-            bids = public.replace(",", ", ")
-            return (f"Bids remembered (the last of this round): {bids}" if bids else
-                    "The opening bid of a round")
-        *done, current = public.split("/")
-        counts, _, bids = current.partition(":")
-        a, _, b = counts.partition("v")
-        where = f"Round {len(done) + 1}, dice {a} against {b} (the first player's first)"
-        return f"{where}: {'bids ' + bids.replace(',', ', ') if bids else 'the opening bid'}"
-
     def initial_state(self) -> DudoMatchState:
         return DudoMatchState()
 

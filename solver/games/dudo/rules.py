@@ -21,7 +21,7 @@ from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial, prod
 
-from solver.games.views import ActionGroup
+from solver.games.view_values import ActionGroup
 
 MAX_DICE = 5
 """Dice a player starts a full match with, and the most a Dudo game here gives a player."""

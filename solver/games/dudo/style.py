@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from solver.games.opponents import OpponentStyle, move_share
-from solver.games.views import StyleCounts, StyleStat
+from solver.games.view_values import StyleCounts, StyleStat
 
 DUDO_STYLE: tuple[StyleStat, ...] = (
     StyleStat("challenges", "Challenges", "The share of your turns facing a bid on which you "

@@ -8,6 +8,8 @@ game definition / OpenSpiel's ``universal_poker``) and its named members.
 * `solver.games.holdem.names`: poker hands in words;
 * `solver.games.holdem.words`: the rules, notes, rounds and seats in words, for the lobby and
   the table;
+* `solver.games.holdem.view`: `HoldemView`, how a player sees a member (cards, board, pot,
+  showdown, the grid of hand classes, PHH), which only the app uses;
 * `solver.games.holdem.tree`: the compiled public tree, built from the rules (card removal,
   showdowns by sorted hand strength);
 * `solver.games.holdem.history`: hands written as PHH, the Poker Hand History format.

@@ -17,46 +17,24 @@ and a bet.  A member dealing board cards before the first betting round writes t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import cast
 
-from solver.cards.deck import RANK_CHARS
 from solver.cards.evaluator import evaluate
 from solver.engine.tree import PublicTree
 from solver.games.base import (
     CHANCE,
     TERMINAL,
     BuildPlan,
-    ClassSpots,
     GameDefaults,
     OpenSpielMapping,
-    PlayedHand,
     State,
-    legal_action_group,
     private_then_public_key,
 )
 from solver.games.holdem.betting import Betting
-from solver.games.holdem.history import hand_history
-from solver.games.holdem.names import kicker, name_hand
 from solver.games.holdem.rules import HOLDEM_MINI, HULHE, UNLIMITED_STACK, HoldemRules
-from solver.games.holdem.spots import class_spots
 from solver.games.holdem.tree import HoldemEngine
-from solver.games.holdem.words import notes, rules_text, seat_of, street
 from solver.games.poker_style import PokerStyles
-from solver.games.views import (
-    ActionGroup,
-    Card,
-    HandClasses,
-    LabelPart,
-    Piece,
-    PieceKind,
-    PublicView,
-    ResultUnit,
-    betting_words,
-    cards_text,
-)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -163,40 +141,13 @@ class HoldemState:
     def private_key(self, player: int) -> str:
         return self.game.written(self.hole(player))
 
-    def private_view(self, player: int) -> str:
-        return self.private_key(player)
+    # ---- the pot -----------------------------------------------------------------------
 
-    # ---- how a player sees it -------------------------------------------------------------
+    def contributions(self) -> tuple[int, int]:
+        return self.betting.spent
 
-    def private_pieces(self, player: int) -> tuple[Piece, ...]:
-        return self.game.pieces_of(self.hole(player))
-
-    def public_view(self) -> PublicView:
-        definition = self.game.definition
-        spent = self.betting.spent
-        return PublicView(pot=spent[0] + spent[1], contributions=spent,
-                          round=self.betting.round + 1, rounds=definition.num_rounds,
-                          board=self.game.pieces_of(self.board(), by_round=True),
-                          board_slots=sum(definition.board_cards), betting=self.betting.acpc())
-
-    def action_groups(self) -> tuple[ActionGroup, ...]:
-        return legal_action_group(self)
-
-    def outcome_text(self, names: tuple[str, str]) -> str:
-        if not self.betting.over:
-            return ""
-        spent = self.betting.spent
-        folded = self.betting.folded
-        if folded >= 0:
-            return f"{names[folded].capitalize()} folded: {spent[folded]} to {names[1 - folded]}."
-        deck, board = self.game.definition.deck, self.board()
-        hands = [name_hand(self.hole(p) + board, deck) for p in (0, 1)]
-        winner = self.winner()
-        if winner is None:
-            return f"Showdown: both play {hands[0].text}, the pot is split."
-        won, lost = hands[winner], hands[1 - winner]
-        return (f"Showdown: {won.text} beats {lost.text}{kicker(won, lost)}: "
-                f"{spent[1 - winner]} to {names[winner]}.")
+    def betting_round(self) -> tuple[int, int]:
+        return (self.betting.round + 1, self.game.definition.num_rounds)
 
 
 class HoldemOpenSpiel:
@@ -233,7 +184,6 @@ class HoldemGame(PokerStyles, GameDefaults):
     """A member of the family, by its `definition` (`HoldemRules`); `name` is how the registry
     and the store know it (a named member's name, or its ``holdem(...)`` spec)."""
 
-    pieces: PieceKind = "cards"
     reference_value: float | None = None
 
     def __init__(self, definition: HoldemRules, name: str | None = None,
@@ -252,25 +202,6 @@ class HoldemGame(PokerStyles, GameDefaults):
         self.board_start = tuple(starts)
         self.openspiel: OpenSpielMapping | None = (HoldemOpenSpiel(d) if d.openspiel_loadable
                                                    else None)
-        self.rules = rules_text(d)
-        self.notes = notes(d)
-        self.seats = (seat_of(d, 0), seat_of(d, 1))
-        self.history_legend = (
-            "History: c = check or call, r = bet or raise, f = fold; the first round's betting, "
-            "then each later round's board cards and betting, separated by |.")
-        self.spot_legend = (
-            "The board: none before the flop, then the flop's cards, the turn's and the river's "
-            "(like As Kd 7c). The betting: c checks or calls, r bets or raises, f folds; the "
-            "rounds may be split by |. When a betting round ends, add the next board cards."
-            if d.num_rounds > 1 else "The betting: c checks or calls, r bets or raises, f folds.")
-        self.history_example = "e.g. " + ("rc|4c|cr" if d.num_rounds > 1 else "rc")
-        self._card_ids = {name: c for c, name in enumerate(self.card_names)}
-        big_blind = max(d.blinds)
-        self.result_unit: ResultUnit | None = ResultUnit(
-            "mbb/hand", 1000 / big_blind,
-            f"thousandths of the big blind ({big_blind} chips) per hand, poker's usual rate")
-        self.hand_classes: HandClasses | None = (
-            HandClasses(RANK_CHARS[:d.num_ranks][::-1]) if d.hole_cards == 2 else None)
 
     # ---- the Game interface ---------------------------------------------------------------
 
@@ -280,46 +211,11 @@ class HoldemGame(PokerStyles, GameDefaults):
     def num_distinct_actions(self) -> int:
         return 3
 
-    def label_parts(self, label: str) -> tuple[LabelPart, ...]:
-        """A card, or several written together (``3d2c``), as cards; anything else as text."""
-        if label and len(label) % 2 == 0:
-            ids = [self._card_ids.get(label[i:i + 2]) for i in range(0, len(label), 2)]
-            if all(c is not None for c in ids):
-                return tuple(self._card(c) for c in ids if c is not None)
-        return (label,)
-
-    def describe_history(self, public: str) -> str:
-        if not public:
-            return "Opening move: nothing has happened yet"
-        d = self.definition
-        # Each round's board and betting; a last round whose board is out may have no betting.
-        segments = [""] * (d.board_cards[0] == 0) + public.split("|") + [""]
-        blind = d.blinds[d.first_player[0]] < max(d.blinds)  # the first to act faces a blind
-        return "; ".join(
-            f"{street(d, r)}{f' ({cards_text(board)})' if board else ''}: "
-            + betting_words(bets, facing=r == 0 and blind, opened=r == 0 and max(d.blinds) > 0)
-            for r, (board, bets) in enumerate(zip(segments[:-1:2], segments[1::2], strict=False))
-            if r < d.num_rounds)
-
     # ---- shared by the states -------------------------------------------------------------
 
     def written(self, cards: tuple[int, ...]) -> str:
         """Cards high to low, as universal_poker and our keys write them: ``3d2c``."""
         return "".join(self.card_names[c] for c in sorted(cards, reverse=True))
-
-    def pieces_of(self, cards: tuple[int, ...], by_round: bool = False) -> tuple[Piece, ...]:
-        """Cards as drawn, high to low (the board round by round when `by_round`)."""
-        if not by_round:
-            return tuple(self._card(c) for c in sorted(cards, reverse=True))
-        out: list[Piece] = []
-        for r in range(self.definition.num_rounds):
-            dealt = cards[self.board_start[r]: self.board_start[r + 1]]
-            out.extend(self._card(c) for c in sorted(dealt, reverse=True))
-        return tuple(out)
-
-    def _card(self, card: int) -> Card:
-        name = self.card_names[card]
-        return Card(name[0], name[1])
 
     # ---- sizes and the compiled tree ------------------------------------------------------
 
@@ -332,7 +228,7 @@ class HoldemGame(PokerStyles, GameDefaults):
     def build(self) -> BuildPlan:
         """HULHE is solved in its bucket abstraction (`solver.runs.hulhe`, ``python -m solver
         hulhe``, under an hour) and played by the bot that re-solves the river over it
-        (`solver.abstractions.holdem.resolving_kind`); a small member exactly, holdem-mini among
+        (`solver.resolving.kind`); a small member exactly, holdem-mini among
         the quick games.  The earlier default bots (E[HS²] buckets by chance sampling, with or
         without re-solving the river) are replaced in the background where a store holds
         them."""
@@ -344,24 +240,6 @@ class HoldemGame(PokerStyles, GameDefaults):
 
     cache_compiled_tree = True
     """A big member takes seconds to compile: `solver.engine.compile.compile_game` caches it."""
-
-    @property
-    def hand_history_format(self) -> str | None:
-        return "phh" if self.is_heads_up_limit_holdem else None
-
-    def class_spots(self, board: str, line: str) -> ClassSpots:
-        return class_spots(self, board, line)
-
-    def hand_histories(self, hands: Sequence[PlayedHand]) -> str:
-        """PHH, the Poker Hand History format (`solver.games.holdem.history`): several hands
-        in one file, each a table named by its hand number (so that files of consecutive
-        pages join into one)."""
-        if self.hand_history_format is None:
-            raise ValueError(f"{self.name} has no hand-history format: PHH knows heads-up "
-                             "limit hold'em only")
-        return "".join(
-            f"[{hand.number}]\n{hand_history(self, cast(HoldemState, hand.state), hand).dumps()}\n"
-            for hand in hands)
 
     @property
     def is_heads_up_limit_holdem(self) -> bool:

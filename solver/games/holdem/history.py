@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from solver.games.base import PlayedHand
+from solver.games.game_view import PlayedHand
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.rules import HoldemRules
 

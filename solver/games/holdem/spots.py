@@ -13,10 +13,11 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Protocol
 
-from solver.games.base import ClassCell, ClassSpots, State
+from solver.games.base import State
+from solver.games.game_view import ClassCell, ClassSpots
 from solver.games.holdem.betting import CALL, FOLD, RAISE, Betting
 from solver.games.holdem.rules import HoldemRules
-from solver.games.views import HandClasses
+from solver.games.view_values import HandClasses
 
 
 class HoldemGame(Protocol):
@@ -32,8 +33,6 @@ class HoldemGame(Protocol):
     def card_names(self) -> tuple[str, ...]: ...
     @property
     def cards_needed(self) -> tuple[int, ...]: ...
-    @property
-    def hand_classes(self) -> HandClasses | None: ...
     def initial_state(self) -> HoldemState: ...
 
 
@@ -99,11 +98,12 @@ def _walk(game: HoldemGame, hole: tuple[int, ...], board: tuple[int, ...],
     return state
 
 
-def class_spots(game: HoldemGame, board: str, line: str) -> ClassSpots:
-    """The grid's positions at the spot `board` (cards like ``"As Kd 7c"``, empty before the
-    flop) and `line` (``"rc|cr"``) reach; `ValueError` naming what is legal otherwise."""
+def class_spots(game: HoldemGame, classes: HandClasses | None, board: str, line: str
+                ) -> ClassSpots:
+    """The grid's `classes`' positions at the spot `board` (cards like ``"As Kd 7c"``, empty
+    before the flop) and `line` (``"rc|cr"``) reach; `ValueError` naming what is legal
+    otherwise."""
     rules = game.definition
-    classes = game.hand_classes
     if classes is None or rules.hole_cards != 2:
         raise ValueError(f"{game.title} has no grid of two-card hand classes")
     try:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from solver.games.holdem.names import RANK_NAMES
 from solver.games.holdem.rules import HoldemRules
-from solver.games.views import Seat
+from solver.games.view_values import Seat
 
 FOUR_STREETS = ("Preflop", "Flop", "Turn", "River")
 

@@ -64,6 +64,7 @@ SMALL_HOLDEM = "holdem(numRanks=3,numSuits=2,numHoleCards=1,numBoardCards=0 1,ma
 
 @pytest.mark.parametrize(("game", "iterations"), [("kuhn", 200), ("leduc", 60),
                                                   (SMALL_HOLDEM, 60), ("dudo-calzo", 20)])
+@pytest.mark.slow
 def test_against_the_histories(game: str, iterations: int) -> None:
     check_against_histories(compile_game(get_game(game)), get_game(game), iterations)
 

@@ -23,6 +23,7 @@ CASES = {
 
 @pytest.mark.parametrize("algorithm", sorted(SCHEDULES))
 @pytest.mark.parametrize("game", sorted(CASES))
+@pytest.mark.slow
 def test_converges_to_known_value(game: str, algorithm: str) -> None:
     value, iterations, loose, threshold = CASES[game]
     solver = CFRSolver(get_game(game), algorithm)
@@ -44,6 +45,7 @@ def test_exploitability_decreases_with_iterations() -> None:
     assert seen[-1] < seen[0] / 3
 
 
+@pytest.mark.slow
 def test_fastest_reaches_1e4_on_dudo() -> None:
     solver = CFRSolver(get_game("dudo"), "dcfr")
     solver.iterate(1100)
@@ -101,12 +103,14 @@ def assert_iterates_match_openspiel(game: str, openspiel_name: str, algorithm: s
 @pytest.mark.parametrize(("game", "openspiel_name"), [("kuhn", "kuhn_poker"),
                                                   ("leduc", "leduc_poker")])
 @pytest.mark.parametrize("algorithm", ["cfr", "cfr+"])
+@pytest.mark.slow
 def test_iterates_match_openspiel(game: str, openspiel_name: str, algorithm: str) -> None:
     """Same algorithm, same iterates: our CFR and CFR+ reproduce OpenSpiel's C++ solvers."""
     assert_iterates_match_openspiel(game, openspiel_name, algorithm, blocks=3, block=25)
 
 
 @pytest.mark.parametrize("pruning", [False, True])
+@pytest.mark.slow
 def test_dudo_iterates_match_openspiel(pruning: bool) -> None:
     """Dudo's tree has forced moves (only "dudo" after the highest bid: half its decision
     nodes), which the kernels pass through without a regret update; the iterates are still

@@ -30,6 +30,7 @@ def test_values(solved: dict[str, LPResult]) -> None:
 
 
 @pytest.mark.parametrize("name", ["rps", "kuhn", "leduc"])
+@pytest.mark.slow
 def test_policy_is_an_equilibrium(solved: dict[str, LPResult], name: str) -> None:
     game, result = get_game(name), solved[name]
     assert set(result.policy) == set(infosets(game))

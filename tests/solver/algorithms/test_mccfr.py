@@ -25,6 +25,7 @@ DUDO_VALUE = -7 / 258
 
 @pytest.mark.parametrize(("game", "histories"), [("kuhn", 58), ("leduc", 9_457),
                                                  ("dudo", 294_883)])
+@pytest.mark.slow
 def test_history_tree_size(game: str, histories: int) -> None:
     assert compile_history_tree(get_game(game)).num_histories == histories
 
@@ -83,6 +84,7 @@ CONVERGENCE = [
 
 @pytest.mark.parametrize(("game", "algorithm", "iterations", "value", "tolerance", "bound"),
                          CONVERGENCE, ids=[f"{c[0]}-{c[1]}" for c in CONVERGENCE])
+@pytest.mark.slow
 def test_converges(game: str, algorithm: str, iterations: int, value: float, tolerance: float,
                    bound: float) -> None:
     solver = MCCFRSolver(get_game(game), algorithm, seed=0)

@@ -65,6 +65,7 @@ def test_known_uniform_figures() -> None:
 
 @pytest.mark.parametrize(("name", "os_name"), [("kuhn", "kuhn_poker"), ("leduc", "leduc_poker")])
 @pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.slow
 def test_random_policy_matches_openspiel(name: str, os_name: str, seed: int) -> None:
     game, os_game = get_game(name), pyspiel.load_game(os_name)
     policy = _random_policy(name, seed)
@@ -76,6 +77,7 @@ def test_random_policy_matches_openspiel(name: str, os_name: str, seed: int) -> 
         assert value >= own - 1e-12
 
 
+@pytest.mark.slow
 def test_uniform_dudo_value() -> None:
     game = get_game("dudo")
     assert reference.expected_value(game, uniform_policy(game)) == pytest.approx(-0.0324, abs=5e-5)

@@ -183,6 +183,7 @@ def test_referee_agrees_with_pokerkit_hands(referee: PokerkitReferee) -> None:
         assert (pokerkit[i] == pokerkit[i + 1]) == (not stronger)
 
 
+@pytest.mark.slow
 def test_a_million_seven_card_hands_order_like_pokerkit(referee: PokerkitReferee) -> None:
     hands = random_hands(1_000_000, 7, seed=2024)
     assert_same_order(ev.rank_hands(hands), referee.best(hands))

@@ -100,6 +100,7 @@ def _deals(cards: set[int], rounds: tuple[int, ...]) -> Iterator[tuple[tuple[int
     (4, 2, (2,)), (4, 2, (2, 1)), (3, 3, (2, 2)), (5, 4, (2, 2)), (4, 4, (1, 2, 1)),
     (6, 3, (2, 3)), (3, 4, (2, 3)), (13, 1, (2, 3)), (3, 4, (1, 1, 1, 1)),
 ])
+@pytest.mark.slow
 def test_small_decks_against_brute_force(ranks: int, suits: int,
                                          rounds: tuple[int, ...]) -> None:
     # Every deal; its class by brute force is the least deal over all renamings of the suits.

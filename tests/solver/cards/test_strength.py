@@ -179,6 +179,7 @@ def test_ehs_refuses_hands_of_no_street() -> None:
         Streets(Deck(2, 2), board=(1,))
 
 
+@pytest.mark.slow
 def test_full_holdem_tables_against_brute_force() -> None:
     """The real tables (built here if the cache has none: about a minute on two cores)."""
     tables = ehs_tables(progress=False)

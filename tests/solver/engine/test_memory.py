@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from solver.abstractions.dudo_recall import solve as recall_solve
 from solver.algorithms.solve import memory_estimate
 from solver.cli import main
 from solver.engine import memory
@@ -56,7 +57,8 @@ def test_every_lobby_game_builds_within_a_24_gb_machine(
     plan = json.loads(capsys.readouterr().out)
     assert plan["fits"] is True and plan["available_bytes"] == 24 << 30
     assert memory.BASE_BYTES < plan["memory_bytes"] < 16 << 30, plan
-    assert plan["phases"] and all(seconds > 0 for _, seconds in plan["phases"])
+    assert plan["phases"] and all(seconds > 0 for _, seconds, _, _ in plan["phases"])
+    assert all(words and words != name for name, _, words, _ in plan["phases"])  # plain words
     if game == "dudo-2v2":  # the lobby's two-dice game is the recall solve, not the exact one
         assert command[:2] == ["recall", "dudo-2v2"] and "--memory" in command
     # The same command is refused on a machine with too little memory.
@@ -64,6 +66,7 @@ def test_every_lobby_game_builds_within_a_24_gb_machine(
     assert main([*command, "--dry-run"]) == 2
 
 
+@pytest.mark.slow
 def test_the_exact_dudo_2v2_solve_is_refused_before_it_allocates(tmp_path: Path) -> None:
     """What the background build once ran: it grew to 24 GB in 75 s and was killed. Now it
     stops at once, at the interpreter's own size, and says what to run instead."""
@@ -83,6 +86,7 @@ def test_the_exact_dudo_2v2_solve_is_refused_before_it_allocates(tmp_path: Path)
     assert not (tmp_path / "s.sqlite").exists()
 
 
+@pytest.mark.slow
 def test_the_estimate_is_above_what_a_solve_takes(tmp_path: Path) -> None:
     """An exact solve and its storing, in a process of its own: its peak resident memory is
     under the estimate (and the estimate not far above it). Dudo, one die of five faces
@@ -90,8 +94,9 @@ def test_the_estimate_is_above_what_a_solve_takes(tmp_path: Path) -> None:
     (tmp_path / "five_faces.py").write_text(textwrap.dedent("""
         from solver.games import register_game
         from solver.games.dudo.game import DudoGame
+        from solver.games.dudo.view import DudoView
 
-        register_game("dudo-1v2-d5", lambda: DudoGame(dice=(1, 2), faces=5))
+        register_game("dudo-1v2-d5", lambda: DudoGame(dice=(1, 2), faces=5), DudoView)
     """))
     script = textwrap.dedent(f"""
         from solver.algorithms.solve import memory_estimate
@@ -110,3 +115,24 @@ def test_the_estimate_is_above_what_a_solve_takes(tmp_path: Path) -> None:
     assert words[:2] == ["code", "0"], done.stdout + done.stderr
     peak, estimate = 1024 * int(words[3]), int(words[5])
     assert peak < estimate < 2 * peak, (peak, estimate)
+
+
+@pytest.mark.parametrize("command", [
+    ["solve", "kuhn", "--iterations", "2"],   # sized from its compiled tree
+    ["solve", "dudo", "--iterations", "2"],   # sized from its counts, before its tree is built
+    ["recall", "dudo", "--memory", "1", "--iterations", "2"],
+])
+@pytest.mark.slow
+def test_a_run_checks_its_memory_once(command: list[str], tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    checked: list[str] = []
+    real_check = memory.check
+
+    def check(estimate: memory.MemoryEstimate, available: int | None = None) -> None:
+        checked.append(estimate.what)
+        real_check(estimate, available)
+
+    monkeypatch.setattr(memory, "check", check)
+    monkeypatch.setattr(recall_solve, "check", check)
+    assert main([*command, "--quiet", "--store", str(tmp_path / "s.sqlite")]) == 0
+    assert len(checked) == 1, checked

@@ -103,6 +103,7 @@ def test_folding_the_terminals_of_forced_moves_keeps_the_iterates() -> None:
 
 
 @pytest.mark.parametrize("game", ["leduc", "dudo"])
+@pytest.mark.slow
 def test_discounted_cfr_reaches_the_same_exploitability(game: str) -> None:
     plain = solve(get_game(game), "dcfr", target_exploitability=1e-4, pruning=False)
     pruned = solve(get_game(game), "dcfr", target_exploitability=1e-4, pruning=True)

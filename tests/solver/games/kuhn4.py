@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.games.base import CHANCE, TERMINAL, GameDefaults, OpenSpielMapping, legal_action_group
-from solver.games.views import ActionGroup, Card, LabelPart, Piece, PieceKind, PublicView
+from solver.games.base import CHANCE, TERMINAL, GameDefaults, OpenSpielMapping, State
+from solver.games.game_view import ViewDefaults
+from solver.games.view_values import Card, LabelPart, Piece, PieceKind, PublicView
 
 RANKS = "JQKA"
 ENDINGS = {(0, 0), (1, 0), (1, 1), (0, 1, 0), (0, 1, 1)}
@@ -85,31 +86,17 @@ class Kuhn4State:
     def private_key(self, player: int) -> str:
         return RANKS[self.history[player]] if player < len(self.history) else ""
 
-    def private_view(self, player: int) -> str:
-        return self.private_key(player)
+    def contributions(self) -> tuple[int, int]:
+        return self.stakes()
 
-    def private_pieces(self, player: int) -> tuple[Piece, ...]:
-        return (Card(self.private_key(player)),) if player < len(self.history) else ()
-
-    def public_view(self) -> PublicView:
-        stakes = self.stakes()
-        return PublicView(pot=sum(stakes), contributions=stakes)
-
-    def action_groups(self) -> tuple[ActionGroup, ...]:
-        return legal_action_group(self)
-
-    def outcome_text(self, names: tuple[str, str]) -> str:
-        w = self.winner()
-        return f"{names[w].capitalize()} takes the pot of {sum(self.stakes())}."
+    def betting_round(self) -> tuple[int, int]:
+        return (1, 1)
 
 
 class Kuhn4Game(GameDefaults):
     name = "kuhn4"
     title = "Kuhn poker with four cards"
-    rules = ("Four cards J < Q < K < A, one each, ante 1. Check or bet 1; facing a bet, call or "
-             "fold.\nIf nobody folds, the higher card wins the pot.")
     reference_value: float | None = None
-    pieces: PieceKind = "cards"
     openspiel: OpenSpielMapping | None = None
 
     def initial_state(self) -> Kuhn4State:
@@ -118,5 +105,30 @@ class Kuhn4Game(GameDefaults):
     def num_distinct_actions(self) -> int:
         return 2
 
+
+def _kuhn4(state: State) -> Kuhn4State:
+    assert isinstance(state, Kuhn4State)
+    return state
+
+
+class Kuhn4View(ViewDefaults):
+    """How the game is shown: as its own module says, through the one view interface."""
+
+    rules = ("Four cards J < Q < K < A, one each, ante 1. Check or bet 1; facing a bet, call or "
+             "fold.\nIf nobody folds, the higher card wins the pot.")
+    pieces: PieceKind = "cards"
+
     def label_parts(self, label: str) -> tuple[LabelPart, ...]:
         return (Card(label),) if label in RANKS else (label,)
+
+    def private_pieces(self, state: State, player: int) -> tuple[Piece, ...]:
+        return (Card(state.private_key(player)),) if player < len(state.history) else ()
+
+    def public_view(self, state: State) -> PublicView:
+        stakes = _kuhn4(state).stakes()
+        return PublicView(pot=sum(stakes), contributions=stakes)
+
+    def outcome_text(self, state: State, names: tuple[str, str]) -> str:
+        hand = _kuhn4(state)
+        w = hand.winner()
+        return f"{names[w].capitalize()} takes the pot of {sum(hand.stakes())}."

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from solver.algorithms.policy import iter_states
-from solver.games import CHANCE, get_game, legal_labels, play
+from solver.games import CHANCE, get_game, get_view, legal_labels, play
 
 J, Q, K = 0, 1, 2
 PASS, BET = 0, 1
@@ -55,7 +55,7 @@ def test_keys() -> None:
     dealt = play(game, [K, J])
     assert dealt.information_state_key() == "K|"
     assert dealt.information_state_key(1) == "J|"
-    assert dealt.public_key() == "" and dealt.private_view(0) == "K"
+    assert dealt.public_key() == "" and get_view("kuhn").private_view(dealt, 0) == "K"
     state = play(game, [Q, K, PASS, BET])
     assert state.information_state_key() == "Q|pb"
     assert state.public_key() == "pb"
@@ -86,13 +86,14 @@ def test_game_metadata() -> None:
 
 def test_outcome_texts() -> None:
     names = ("you", "the bot")
-    assert play(get_game("kuhn"), [K, Q, BET, BET]).outcome_text(names) == (
+    assert get_view("kuhn").outcome_text(play(get_game("kuhn"), [K, Q, BET, BET]), names) == (
         "Showdown: K beats Q: 2 to you.")
-    assert play(get_game("kuhn"), [J, Q, PASS, PASS]).outcome_text(names) == (
+    assert get_view("kuhn").outcome_text(play(get_game("kuhn"), [J, Q, PASS, PASS]), names) == (
         "Showdown: Q beats J: 1 to the bot.")
-    assert play(get_game("kuhn"), [J, Q, BET, PASS]).outcome_text(names) == (
+    assert get_view("kuhn").outcome_text(play(get_game("kuhn"), [J, Q, BET, PASS]), names) == (
         "The bot folded to the bet: 1 to you.")
-    assert play(get_game("kuhn"), [K, Q, PASS, BET, PASS]).outcome_text(names) == (
+    assert get_view("kuhn").outcome_text(play(get_game("kuhn"), [K, Q, PASS, BET, PASS]),
+                                         names) == (
         "You folded to the bet: 1 to the bot.")
-    view = play(get_game("kuhn"), [K, Q, PASS, BET]).public_view()
+    view = get_view("kuhn").public_view(play(get_game("kuhn"), [K, Q, PASS, BET]))
     assert (view.pot, view.contributions, view.betting) == (3, (1, 2), "pb")

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from solver.algorithms.policy import iter_states
-from solver.games import get_game, legal_labels, play
+from solver.games import get_game, get_view, legal_labels, play
 from solver.games.leduc import CARD_NAMES
 
 JS, JH, QS, QH, KS, KH = range(6)
@@ -74,7 +74,8 @@ def test_keys() -> None:
     assert dealt.public_key() == "" and dealt.private_key(0) == "Ks" and dealt.private_key(1) == ""
     state = play(game, [KS, JH])
     assert state.information_state_key() == "Ks|"
-    assert state.private_view(0) == "Ks" and state.private_view(1) == "Jh"
+    view = get_view("leduc")
+    assert view.private_view(state, 0) == "Ks" and view.private_view(state, 1) == "Jh"
     state = play(game, [KS, JH, R, C, QH, C, R])
     assert state.information_state_key() == "Ks|rc|Qh|cr"
     assert state.information_state_key(1) == "Jh|rc|Qh|cr"
@@ -107,13 +108,14 @@ def test_game_metadata() -> None:
 def test_outcome_texts_and_public_view() -> None:
     names = ("you", "the bot")
     leduc = get_game("leduc")
-    assert play(leduc, [JS, KS, R, C, JH, R, C]).outcome_text(names) == (
+    assert get_view("leduc").outcome_text(play(leduc, [JS, KS, R, C, JH, R, C]), names) == (
         "Showdown with Jh on the board: Jack pairs the board: 7 to you.")
-    assert play(leduc, [KH, QS, C, C, JS, C, C]).outcome_text(names) == (
+    assert get_view("leduc").outcome_text(play(leduc, [KH, QS, C, C, JS, C, C]), names) == (
         "Showdown with Js on the board: King is higher than Queen: 1 to you.")
-    assert play(leduc, [QS, QH, R, R, C, KS, R, C]).outcome_text(names) == (
+    assert get_view("leduc").outcome_text(play(leduc, [QS, QH, R, R, C, KS, R, C]), names) == (
         "Showdown with Ks on the board: both hold a Queen, the pot is split.")
-    assert play(leduc, [JS, KS, R, R, F]).outcome_text(names) == "You folded: 3 to the bot."
-    view = play(leduc, [JS, KS, R, C, QH, C]).public_view()
+    assert get_view("leduc").outcome_text(play(leduc, [JS, KS, R, R, F]), names) == (
+        "You folded: 3 to the bot.")
+    view = get_view("leduc").public_view(play(leduc, [JS, KS, R, C, QH, C]))
     assert (view.pot, view.round, view.rounds, view.betting) == (6, 2, 2, "rc/c")
     assert [str(card) for card in view.board] == ["Qh"]

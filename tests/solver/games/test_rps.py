@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver.games import TERMINAL, action_from_label, get_game, legal_labels, play
+from solver.games import TERMINAL, action_from_label, get_game, get_view, legal_labels, play
 
 
 def test_payoffs_of_all_nine_outcomes() -> None:
@@ -56,13 +56,15 @@ def test_game_metadata() -> None:
     game = get_game("rps")
     assert game.name == "rps" and game.reference_value == 0.0
     assert game.num_distinct_actions() == 3
-    assert len(game.rules.splitlines()) == 2
+    assert len(get_view(game.name).rules.splitlines()) == 2
 
 
 def test_outcome_texts() -> None:
     rps = get_game("rps")
-    assert play(rps, [0, 2]).outcome_text(("you", "the bot")) == "Rock beats scissors: 1 to you."
-    assert play(rps, [0, 1]).outcome_text(("you", "the bot")) == (
+    assert get_view("rps").outcome_text(play(rps, [0, 2]), ("you", "the bot")) == (
+        "Rock beats scissors: 1 to you.")
+    assert get_view("rps").outcome_text(play(rps, [0, 1]), ("you", "the bot")) == (
         "Paper beats rock: 1 to the bot.")
-    assert play(rps, [1, 1]).outcome_text(("you", "the bot")) == "Both chose paper: a tie."
-    assert rps.simultaneous and rps.pieces == "moves"
+    assert get_view("rps").outcome_text(play(rps, [1, 1]), ("you", "the bot")) == (
+        "Both chose paper: a tie.")
+    assert rps.simultaneous and get_view(rps.name).pieces == "moves"

@@ -26,7 +26,7 @@ import sys
 
 from solver.games import register_game
 from solver.games.base import BuildPlan
-from tests.solver.games.kuhn4 import Kuhn4Game
+from tests.solver.games.kuhn4 import Kuhn4Game, Kuhn4View
 
 
 class Broken(Kuhn4Game):
@@ -46,12 +46,13 @@ class Killed(Kuhn4Game):
 if "kuhn4-killed" in sys.argv[1:3] and os.getpid() != int(os.environ["TEST_PARENT_PID"]):
     os.kill(os.getpid(), signal.SIGKILL)
 
-register_game("kuhn4", Kuhn4Game)
-register_game("kuhn4-broken", Broken)
-register_game("kuhn4-killed", Killed)
+register_game("kuhn4", Kuhn4Game, Kuhn4View)
+register_game("kuhn4-broken", Broken, Kuhn4View)
+register_game("kuhn4-killed", Killed, Kuhn4View)
 """
 
 
+@pytest.mark.slow
 def test_background_build_reports_its_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     """The long builds of the lobby's games run one after the other by their own commands,
@@ -76,6 +77,10 @@ def test_background_build_reports_its_progress(tmp_path: Path, monkeypatch: pyte
         assert "compiling the tree" in out.out and "storing" in out.out  # its phases
         report = read_status(status)
         assert report is not None and report["current"] is None and report["pending"] == []
+        # What it measured of this machine's pace: planned and actual seconds of each phase
+        # of the build that finished, its last one too (the killed one measured nothing).
+        measured = report["measured"]
+        assert len(measured) == 3 and all(p > 0 and a >= 0 for p, a in measured), measured
         assert sorted(report["failed"]) == ["kuhn4-broken", "kuhn4-killed"]
         assert "cannot run" in report["failed"]["kuhn4-broken"]
         assert "killed (SIGKILL" in report["failed"]["kuhn4-killed"]
@@ -122,7 +127,7 @@ def test_a_store_holding_a_superseded_bot_builds_its_successor(tmp_path: Path) -
     from solver.games import register_game
     from solver.games.base import BuildPlan
     from solver.runs.build_status import background_games
-    from tests.solver.games.kuhn4 import Kuhn4Game
+    from tests.solver.games.kuhn4 import Kuhn4Game, Kuhn4View
 
     class Upgraded(Kuhn4Game):
         name = "kuhn4-upgraded"
@@ -131,7 +136,7 @@ def test_a_store_holding_a_superseded_bot_builds_its_successor(tmp_path: Path) -
         def build(self) -> BuildPlan:
             return BuildPlan(("solve", "kuhn4-upgraded"), supersedes=("recall=1",))
 
-    register_game("kuhn4-upgraded", Upgraded)
+    register_game("kuhn4-upgraded", Upgraded, Kuhn4View)
     store = tmp_path / "s.sqlite"
     try:
         assert "kuhn4-upgraded" in background_games(store)  # not in the store at all

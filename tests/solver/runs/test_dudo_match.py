@@ -12,9 +12,10 @@ import pytest
 from solver.abstractions import abstraction_for
 from solver.cli import main
 from solver.games import get_game
-from solver.games.dudo.match import DudoMatchState, Round, loser_payoffs, table_path
+from solver.games.dudo.match import DudoMatchState, Round, loser_payoffs
 from solver.runs.dudo_match import default_recall, depends_on
 from strategies import StrategyStore
+from strategies.figures import WIN_CHANCES
 
 
 def test_rounds_pay_in_match_chances() -> None:
@@ -31,14 +32,19 @@ def test_rounds_pay_in_match_chances() -> None:
     assert recall.memory((5, 5)) == 1 and recall.memory((3, 2)) == 2
 
 
+@pytest.mark.slow
 def test_match_table_on_a_local_cluster(tmp_path: Path,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     store = tmp_path / "strategies.sqlite"
     assert main(["match", "--max-dice", "2", "--recall", "2;1v1=all", "--iterations", "100",
                  "--workers", "2", "--quiet", "--json", "--store", str(store)]) == 0
     summary = json.loads(capsys.readouterr().out)
-    table = json.loads(table_path(store).read_text())["table"]
+    with StrategyStore.open(store) as opened:  # the table is in the store, nothing beside it
+        solved = opened.latest_solve("dudo-match")
+        assert solved is not None
+        table = opened.figures(solved.id)[WIN_CHANCES]
     assert table == summary["table"]
+    assert [p.name for p in tmp_path.iterdir() if not p.name.startswith(store.name)] == []
     assert table["1v1"] == pytest.approx((1 - 7 / 258) / 2, abs=2e-4)
     assert summary["exploitability"]["1v1"] <= 1e-4
     # More dice, better chances; the opener of an even round is close to even.

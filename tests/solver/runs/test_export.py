@@ -43,6 +43,7 @@ def lockstep(name: str) -> Iterator[tuple[State, Any]]:
 
 
 @pytest.mark.parametrize("name", GAMES)
+@pytest.mark.slow
 def test_trees_match_openspiel_at_every_history(name: str) -> None:
     count = 0
     for ours, theirs in lockstep(name):
@@ -63,6 +64,7 @@ def test_trees_match_openspiel_at_every_history(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
+@pytest.mark.slow
 def test_information_state_strings_match_openspiel(name: str) -> None:
     ours_to_theirs: dict[str, str] = {}
     for ours, theirs in lockstep(name):
@@ -103,6 +105,7 @@ def test_exported_uniform_policy_is_openspiels_uniform_policy(name: str) -> None
     )
 
 
+@pytest.mark.slow
 def test_exported_dudo_policy_names_exactly_openspiels_infosets() -> None:
     exported = openspiel_policy("dudo", uniform("dudo"))
     theirs = {

@@ -46,6 +46,7 @@ def test_lossless_buckets_solve_as_the_real_game(recall: str) -> None:
     assert solved.abstract.num_infosets < compile_game(get_game(GAME)).num_infosets  # suits merged
 
 
+@pytest.mark.slow
 def test_coarser_buckets_cost_more_in_the_real_game() -> None:
     _, exact = _exact()
     assert exact < 2e-3
@@ -109,6 +110,7 @@ def test_every_hand_of_a_bucket_plays_the_same_strategy() -> None:
     assert len(by_key) == abstract.num_infosets
 
 
+@pytest.mark.slow
 def test_three_rounds_perfect_recall_nests_and_imperfect_recall_forgets() -> None:
     """Six cards, a board card before each of two later rounds.  Every class apart with
     perfect recall is the real game; imperfect recall forgets the order the board came in,

@@ -17,10 +17,14 @@ from solver.abstractions.holdem.betting_tree import betting_tree
 from solver.abstractions.holdem.bot import HulheBot
 from solver.abstractions.holdem.percentiles import Percentiles, PercentileSpec, round_buckets
 from solver.abstractions.holdem.public_kernel import run_public
-from solver.abstractions.holdem.sampled_cfr import Plan, Solver, kernel_cards, plan_layout, run
-from solver.algorithms.exploitability import exploitability
+from solver.abstractions.holdem.sampled_cfr import (
+    SampledSetup,
+    Solver,
+    kernel_cards,
+    run,
+    setup_layout,
+)
 from solver.algorithms.names import describe_algorithm
-from solver.algorithms.policy import uniform_policy
 from solver.cli import main
 from solver.evaluation.holdem.baselines import Uniform
 from solver.evaluation.holdem.policy import exact_evaluation
@@ -40,40 +44,42 @@ def _member(name: str) -> HoldemGame:
 
 
 @pytest.mark.parametrize(("schedule", "floor"), [("plus", 0.005), ("linear", 0.008)])
+@pytest.mark.slow
 def test_public_sampling_converges_on_holdem_mini(schedule: str, floor: float) -> None:
     """Every class apart, so the abstract game is the real one: 20,000 boards reach an exact
     exploitability under 0.5% of the uniform strategy's with regret matching+ (measured
     0.0107 against 3.3), under 0.8% with the linear schedule (0.0190)."""
     game = _member("holdem-mini")
-    plan = Plan("holdem-mini", PercentileSpec((None,)), 250, seed=3, algorithm="pcs",
+    setup = SampledSetup("holdem-mini", PercentileSpec((None,)), 250, seed=3, algorithm="pcs",
                 schedule=schedule)
-    solver = Solver(plan)
+    solver = Solver(setup)
     run(solver, 80)
     assert solver.iterations == 20_000
     if schedule == "plus":
         assert solver.regrets.min() >= 0.0
     bot = HulheBot.from_solver(solver)
     evaluation = exact_evaluation(game, [bot])
-    uniform = exploitability(game, uniform_policy(game))
+    uniform = exact_evaluation(game, [Uniform()]).exploitability
     assert evaluation.exploitability < floor * uniform, evaluation.exploitability
     assert evaluation.value == pytest.approx(-0.12211, abs=0.01)  # the game's value
 
 
 def test_the_schedule_defaults_by_sampler() -> None:
-    assert Plan("holdem-mini").schedule == "plus"  # the default build's
-    assert Plan("holdem-mini", algorithm="cs").schedule == "linear"
+    assert SampledSetup("holdem-mini").schedule == "plus"  # the default build's
+    assert SampledSetup("holdem-mini", algorithm="cs").schedule == "linear"
     with pytest.raises(ValueError, match="linear or plus"):
-        Plan("holdem-mini", algorithm="pcs", schedule="cfr+")
+        SampledSetup("holdem-mini", algorithm="pcs", schedule="cfr+")
 
 
+@pytest.mark.slow
 def test_an_iteration_values_the_uniform_profile_without_bias() -> None:
     """With no regrets both players play uniformly; each iteration returns seat 0's value on
     its board, whose mean over boards is the exact value of uniform against uniform."""
     game = _member(TWELVE)
-    plan = Plan(TWELVE, PercentileSpec((None, None)), 1, algorithm="pcs")
-    layout = plan_layout(plan)
+    setup = SampledSetup(TWELVE, PercentileSpec((None, None)), 1, algorithm="pcs")
+    layout = setup_layout(setup)
     tree = betting_tree(game.definition)
-    cards = kernel_cards(game.definition, round_buckets(game.definition, plan.spec))
+    cards = kernel_cards(game.definition, round_buckets(game.definition, setup.spec))
     rows = np.array([tree.rows(r) for r in range(3)], np.int64)
     ks = np.array(layout.buckets, np.int64)
     values = [run_public(tree.arrays, cards, layout.starts, rows, ks, 1, seed,
@@ -106,6 +112,7 @@ def test_hist_buckets_cut_the_rounds_before_the_last_by_histograms() -> None:
         PercentileSpec((4, 4), "emd")
 
 
+@pytest.mark.slow
 def test_public_sampling_on_hist_buckets_from_the_command(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`hulhe --algorithm pcs --metric hist` on the 12-card member: stored with its
@@ -125,10 +132,11 @@ def test_public_sampling_on_hist_buckets_from_the_command(
         assert (info.abstraction, info.algorithm) == ("hist=k:8,8", "pcs-cfr+")
     bot = HulheBot.from_store(game.name, str(store))
     measured = exact_evaluation(game, [bot]).exploitability
-    uniform = exploitability(game, uniform_policy(game))
+    uniform = exact_evaluation(game, [Uniform()]).exploitability
     assert measured < 0.15 * uniform, (measured, uniform)
 
 
+@pytest.mark.slow
 def test_a_finer_opponent_makes_the_bot_less_exploitable() -> None:
     """Asymmetric abstraction: holdem-mini's bot in 8 buckets, solved against an opponent who
     tells every class apart, is judged exactly in the real game far less exploitable than
@@ -137,8 +145,8 @@ def test_a_finer_opponent_makes_the_bot_less_exploitable() -> None:
     game = _member("holdem-mini")
     measured = {}
     for opponent in (None, PercentileSpec((None,))):
-        solver = Solver(Plan("holdem-mini", PercentileSpec((8,)), 250, seed=3, algorithm="pcs",
-                             opponent=opponent))
+        solver = Solver(SampledSetup("holdem-mini", PercentileSpec((8,)), 250, seed=3,
+                                     algorithm="pcs", opponent=opponent))
         run(solver, 20)
         assert solver.average_strategy().shape == (solver.layout.size,)  # the bot's tables
         measured[opponent] = exact_evaluation(game, [HulheBot.from_solver(solver)])
@@ -146,9 +154,10 @@ def test_a_finer_opponent_makes_the_bot_less_exploitable() -> None:
     assert alone.exploitability > 0.4
     assert against_finer.exploitability < 0.5 * alone.exploitability, measured
     with pytest.raises(ValueError, match="public chance sampling"):
-        Plan("holdem-mini", algorithm="cs", opponent=PercentileSpec((None,)))
+        SampledSetup("holdem-mini", algorithm="cs", opponent=PercentileSpec((None,)))
 
 
+@pytest.mark.slow
 def test_the_command_solves_against_a_finer_opponent(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`hulhe --opponent-buckets`: the dry run counts the opponent's tables, the store keeps
@@ -182,5 +191,5 @@ def test_the_command_solves_against_a_finer_opponent(
     assert "against an opponent in finer buckets (hist=k:16,16)" in described
     assert described.startswith("public chance sampling CFR with regret matching+")
     bot = HulheBot.from_store(game.name, str(store))
-    assert exact_evaluation(game, [bot]).exploitability < exploitability(
-        game, uniform_policy(game))
+    assert (exact_evaluation(game, [bot]).exploitability
+            < exact_evaluation(game, [Uniform()]).exploitability)

@@ -19,7 +19,7 @@ from solver.abstractions.holdem.betting_tree import betting_tree
 from solver.abstractions.holdem.bot import HulheBot, table_of
 from solver.abstractions.holdem.percentiles import PercentileSpec
 from solver.abstractions.holdem.sampled_cfr import (
-    Plan,
+    SampledSetup,
     Solver,
     _worker_epoch,
     default_checkpoint,
@@ -39,8 +39,8 @@ from solver.games.holdem.rules import HOLDEM_MINI, HULHE
 from solver.runs.dask import dask_client
 from strategies import StrategyStore
 
-MINI = Plan(game="holdem-mini", spec=PercentileSpec((None,)), iterations_per_epoch=5000,
-            seed=3, algorithm="cs")
+MINI = SampledSetup(game="holdem-mini", spec=PercentileSpec((None,)), iterations_per_epoch=5000,
+                    seed=3, algorithm="cs")
 """holdem-mini with every class apart: the abstraction is lossless, so its solve is a solve
 of the real game and exploitability measures it exactly."""
 
@@ -105,6 +105,7 @@ def _policy(bot: HulheBot, game_name: str) -> dict[str, dict[int, float]]:
     return policy
 
 
+@pytest.mark.slow
 def test_converges_on_holdem_mini_and_quantising_costs_nothing_measurable() -> None:
     uniform = exploitability(get_game("holdem-mini"), uniform_policy(get_game("holdem-mini")))
     solver = Solver(MINI)
@@ -143,14 +144,15 @@ def test_resuming_a_checkpoint_goes_on_as_if_never_stopped(tmp_path: Path) -> No
     assert resumed.iterations == straight.iterations == 20_000
     np.testing.assert_array_equal(resumed.regrets, straight.regrets)
     np.testing.assert_array_equal(resumed.average, straight.average)
-    other = Solver(Plan(game="holdem-mini", spec=PercentileSpec((None,)), seed=4, algorithm="cs"))
+    other = Solver(SampledSetup(game="holdem-mini", spec=PercentileSpec((None,)), seed=4,
+                                algorithm="cs"))
     with pytest.raises(ValueError, match="checkpoint of another solve"):
         other.load_checkpoint(checkpoint)
     # Another schedule is another solve, chance sampling's too.
     plus = Solver(replace(MINI, schedule="plus"))
     with pytest.raises(ValueError, match="checkpoint of another solve"):
         plus.load_checkpoint(checkpoint)
-    assert default_checkpoint(plus.plan) != default_checkpoint(MINI)
+    assert default_checkpoint(plus.setup) != default_checkpoint(MINI)
 
 
 def test_sigterm_checkpoints_like_ctrl_c(tmp_path: Path) -> None:
@@ -186,6 +188,7 @@ def test_an_interrupt_waits_until_the_epoch_is_applied_whole() -> None:
     np.testing.assert_array_equal(solver.average, result[1] * np.float32(0.5))
 
 
+@pytest.mark.slow
 def test_epochs_on_a_two_worker_local_cluster(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     # The cluster's epoch is the sum of the workers' shares, each from its own seed.
@@ -273,11 +276,13 @@ def state_before_showdown() -> HoldemState:
     return state
 
 
+@pytest.mark.slow
 def test_build_runs_a_games_own_command(tmp_path: Path) -> None:
     """`build --games G` runs G's build command when it has one of its own (as holdem's
     `hulhe`), here a stand-in that solves holdem-mini in a few epochs in this process."""
     from solver.games import register_game, unregister_game
     from solver.games.holdem.game import HoldemGame
+    from solver.games.holdem.view import HoldemView
 
     class Sampled(HoldemGame):
         @property
@@ -287,7 +292,8 @@ def test_build_runs_a_games_own_command(tmp_path: Path) -> None:
                               "--algorithm", "cs", "--checkpoint", "none"))
 
     store = tmp_path / "s.sqlite"
-    register_game("holdem-mini-sampled", lambda: Sampled(HOLDEM_MINI, "holdem-mini-sampled"))
+    register_game("holdem-mini-sampled", lambda: Sampled(HOLDEM_MINI, "holdem-mini-sampled"),
+                  HoldemView)
     try:
         assert main(["build", "--games", "holdem-mini-sampled", "--quiet", "--store",
                      str(store)]) == 0

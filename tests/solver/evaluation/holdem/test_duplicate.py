@@ -91,6 +91,7 @@ def test_checked_refuses_illegal_answers(mini: HoldemGame) -> None:
 
 @pytest.mark.parametrize("policy", [AlwaysCall(), AlwaysRaise(), Uniform()],
                          ids=lambda p: p.name)
+@pytest.mark.slow
 def test_a_policy_against_itself_scores_zero_on_every_deal(
         mini: HoldemGame, policy: HoldemPolicy) -> None:
     """The two games of a deal draw the same numbers seat by seat, so a policy against itself
@@ -105,6 +106,7 @@ def test_a_policy_against_itself_scores_zero_on_every_deal(
     assert result.estimate.mean == 0.0 and result.estimate.half_width == 0.0
 
 
+@pytest.mark.slow
 def test_the_solved_strategy_and_equity_against_themselves_score_zero(
         mini: HoldemGame, solved: TabularPolicy, equity: EquityThreshold) -> None:
     for policy in (solved, equity):
@@ -135,6 +137,7 @@ def test_always_raise_against_always_call_is_zero_on_every_hulhe_deal(
     assert result.adjusted.half_width == pytest.approx(0.0, abs=1e-9)
 
 
+@pytest.mark.slow
 def test_matches_are_reproducible(mini: HoldemGame) -> None:
     one = duplicate_match(mini, Uniform(), AlwaysCall(), 2000, seed=7)
     two = duplicate_match(mini, Uniform(), AlwaysCall(), 2000, seed=7)
@@ -143,6 +146,7 @@ def test_matches_are_reproducible(mini: HoldemGame) -> None:
     assert other.estimate != one.estimate
 
 
+@pytest.mark.slow
 def test_duplicate_estimates_cover_the_exact_values(mini: HoldemGame,
                                                     equity: EquityThreshold) -> None:
     pairs: list[tuple[HoldemPolicy, HoldemPolicy]] = [

@@ -83,6 +83,7 @@ def _game() -> HoldemGame:
 
 
 @pytest.mark.parametrize(("line", "flop"), [("rc/cr", (0,)), ("rc/cr", (5,)), ("rc/c", (3,))])
+@pytest.mark.slow
 def test_each_action_is_valued_as_the_game_itself_plays_it_out(line: str, flop: tuple[int]
                                                                ) -> None:
     game = _game()

@@ -95,6 +95,7 @@ def exact(mini: HoldemGame, solved: TabularPolicy) -> dict[str, float]:
 
 
 @pytest.mark.parametrize("rollouts", [200, 2])
+@pytest.mark.slow
 def test_lbr_against_always_call_is_positive_and_below_the_best_response(
         mini: HoldemGame, exact: dict[str, float], rollouts: int) -> None:
     """With 2 rollouts LBR samples 2 of the 6 cards the board card can be before it is dealt
@@ -104,6 +105,7 @@ def test_lbr_against_always_call_is_positive_and_below_the_best_response(
     assert result.estimate.low > 500
 
 
+@pytest.mark.slow
 def test_lbr_against_uniform_is_positive_and_below_the_best_response(
         mini: HoldemGame, exact: dict[str, float]) -> None:
     result = local_best_response(mini, Uniform(), 1500, seed=2)
@@ -111,6 +113,7 @@ def test_lbr_against_uniform_is_positive_and_below_the_best_response(
     assert result.estimate.low > 1000
 
 
+@pytest.mark.slow
 def test_lbr_cannot_beat_an_exact_solution(mini: HoldemGame, solved: TabularPolicy,
                                           exact: dict[str, float]) -> None:
     result = local_best_response(mini, solved, 1500, seed=3)
@@ -239,6 +242,7 @@ def _exact_lbr(game: HoldemGame, policy: HoldemPolicy) -> float:
     return total / count * mbb(rules)
 
 
+@pytest.mark.slow
 def test_the_estimate_without_luck_finds_the_exact_lbr_value_from_fewer_hands(
         mini: HoldemGame, solved: TabularPolicy) -> None:
     """Against the uniform bot (LBR wins much) and the solved one (LBR wins nothing) both

@@ -57,6 +57,7 @@ def test_tabular_policy_plays_the_solved_strategy(mini: HoldemGame) -> None:
     assert rows.shape == (2, 3) and (rows[:, 0] == 0).all()
 
 
+@pytest.mark.slow
 def test_tabular_policy_from_the_store(mini: HoldemGame, tmp_path: object) -> None:
     path = f"{tmp_path}/store.sqlite"
     stored = solve_and_store(mini.name, "dcfr", iterations=50, store_path=path)

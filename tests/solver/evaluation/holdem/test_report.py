@@ -11,6 +11,7 @@ from solver.evaluation.holdem.report import make_policy, policy_names, register_
 from solver.games.holdem.game import HoldemGame
 
 
+@pytest.mark.slow
 def test_evaluate_holdem_command(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["evaluate-holdem", "holdem-mini", "--policy", "solve", "--against",
                  "always-call,uniform", "--deals", "3000", "--lbr-hands", "400", "--exact",

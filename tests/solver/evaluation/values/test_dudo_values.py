@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 
 from solver.abstractions.dudo_recall.graph import real_strategy, recall_graph
-from solver.abstractions.dudo_recall.memory import Recall
+from solver.abstractions.dudo_recall.remembered_bids import Recall
 from solver.algorithms.action_values import ActionValues, action_values
 from solver.algorithms.fsicfr import FSICFRSolver
 from solver.engine.tree import PublicTree
 from solver.evaluation.values.base import Habits, habit_counts, habit_mix
 from solver.evaluation.values.dudo import DudoValues, rows_by_prefix
-from solver.evaluation.values.tree import TreeValues
+from solver.evaluation.values.exact import TreeValues
 from solver.games import CHANCE, get_game
 from solver.games.dudo.game import DudoGame
 from solver.games.dudo.match import DudoMatchGame, DudoMatchState, Round, loser_payoffs
@@ -195,6 +195,7 @@ class SmallMatch(DudoMatchGame):
         return DudoMatchState(rounds=(Round((2, 2), 0),))
 
 
+@pytest.mark.slow
 def test_a_match_by_rounds() -> None:
     """A match's hand is its rounds: each a segment starting at 2P - 1 of its dice counts
     (the human's side of it), each round's values in match units, exact in the real round."""

@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from solver.abstractions.holdem.bot import HulheBot
 from solver.abstractions.holdem.percentiles import PercentileSpec, hand_codes
-from solver.abstractions.holdem.sampled_cfr import Plan, Solver, run
+from solver.abstractions.holdem.sampled_cfr import SampledSetup, Solver, run
 from solver.algorithms.action_values import ActionValues, action_values
 from solver.engine.compile import compile_game
 from solver.engine.tree import PublicTree
@@ -49,7 +49,8 @@ def mini() -> HoldemGame:
 def small_bot() -> HulheBot:
     """holdem-mini's bucket solver with every class apart, after a few thousand deals: a
     strategy with every kind of probability in it (what it is worth does not matter here)."""
-    solver = Solver(Plan("holdem-mini", PercentileSpec((None,)), 2000, seed=1, algorithm="cs"))
+    solver = Solver(SampledSetup("holdem-mini", PercentileSpec((None,)), 2000, seed=1,
+                                 algorithm="cs"))
     run(solver, epochs=3)
     return HulheBot.from_solver(solver)
 
@@ -143,6 +144,7 @@ def compare(game: HoldemGame, tree: PublicTree, values: HoldemValues, hands: lis
 
 
 @pytest.mark.parametrize("start", ["strategy", "choices"])
+@pytest.mark.slow
 def test_values_are_the_exact_action_values(mini: HoldemGame, bot: HulheBot, start: str
                                             ) -> None:
     """With the habits' model started from the bot's strategy, and from the player's choices
@@ -156,6 +158,7 @@ def test_values_are_the_exact_action_values(mini: HoldemGame, bot: HulheBot, sta
                    references, habits) > 75
 
 
+@pytest.mark.slow
 def test_sampled_values_are_unbiased(mini: HoldemGame, bot: HulheBot) -> None:
     """Forced to sample (no deal enumerated), the values of a decision scatter around the
     exact ones: the mean of 40 independent estimates lies within 4 standard errors; so do the

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from solver.algorithms.policy import iter_states
-from solver.games import Die, get_game, legal_labels, play
+from solver.games import Die, get_game, get_view, legal_labels, play
 from solver.games.dudo.rules import BID_LABELS, CALZO, DUDO
 
 
@@ -86,7 +86,7 @@ def test_keys() -> None:
     assert root.public_key() == "" and root.private_key(0) == ""
     state = play(game, [roll(3), roll(6)])
     assert state.information_state_key() == "3|"
-    assert state.private_key(1) == "6" and state.private_view(0) == "3"
+    assert state.private_key(1) == "6" and get_view("dudo").private_view(state, 0) == "3"
     state = play(game, [roll(3), roll(6), bid("1x2"), bid("2x5")])
     assert state.information_state_key() == "3|1x2,2x5"
     assert state.information_state_key(1) == "6|1x2,2x5"
@@ -101,6 +101,7 @@ def count_tree(name: str) -> tuple[int, int]:
     return histories, len(infosets)
 
 
+@pytest.mark.slow
 def test_counts() -> None:
     assert count_tree("dudo") == (294_883, 24_576)
     # Per roll: 4,096 bid sequences, 4,095 of them end in a bid and take dudo or calzo.
@@ -113,7 +114,7 @@ def test_game_metadata() -> None:
     assert (calzo.name, calzo.title) == ("dudo-calzo", "Dudo with calzo")
     assert plain.reference_value == pytest.approx(-7 / 258) and calzo.reference_value is None
     assert (plain.num_distinct_actions(), calzo.num_distinct_actions()) == (13, 14)
-    assert all(len(g.rules.splitlines()) == 2 for g in (plain, calzo))
+    assert all(len(get_view(g.name).rules.splitlines()) == 2 for g in (plain, calzo))
 
 
 def test_get_game_is_cached_and_lists_names_on_error() -> None:
@@ -126,20 +127,20 @@ def test_outcome_texts_explain_the_count() -> None:
     names = ("you", "the bot")
     # Dice 5 and 1; player 0 bids 2x5, player 1 calls dudo: a 5 and a wild 1 make 2.
     state = play(get_game("dudo"), [roll(5), roll(1), bid("2x5"), DUDO])
-    assert state.outcome_text(names) == (
+    assert get_view("dudo").outcome_text(state, names) == (
         "The bot called dudo on 2x5: one 5 and a wild 1 make 2, the bid stands: 1 to you.")
     state = play(get_game("dudo"), [roll(3), roll(4), bid("1x2"), bid("2x6"), DUDO])
-    assert state.outcome_text(names) == (
+    assert get_view("dudo").outcome_text(state, names) == (
         "You called dudo on 2x6: no 6 and no wild 1, the bid fails: 1 to you.")
     state = play(get_game("dudo"), [roll(1), roll(1), bid("2x1"), DUDO])
-    assert state.outcome_text(names) == (
+    assert get_view("dudo").outcome_text(state, names) == (
         "The bot called dudo on 2x1: two 1s make 2, the bid stands: 1 to you.")
     calzo = get_game("dudo-calzo")
     state = play(calzo, [roll(2), roll(1), bid("1x2"), CALZO])
-    assert state.outcome_text(names) == (
+    assert get_view("dudo").outcome_text(state, names) == (
         "The bot called calzo on 1x2: one 2 and a wild 1 make 2, not exactly 1: 1 to you.")
     state = play(calzo, [roll(2), roll(3), bid("1x2"), CALZO])
-    assert state.outcome_text(("the bot", "you")) == (
+    assert get_view("dudo").outcome_text(state, ("the bot", "you")) == (
         "You called calzo on 1x2: one 2 makes 1, exactly right: 1 to you.")
 
 
@@ -182,23 +183,23 @@ def test_one_die_against_two() -> None:
     assert len(root.chance_outcomes()) == 6
     state = play(game, [0, 5])  # player 0 rolls 1, player 1 rolls 1 and 6
     assert state.information_state_key() == "1|" and state.private_key(1) == "16"
-    assert [str(d) for d in state.private_pieces(1)] == ["1", "6"]
+    assert [str(d) for d in get_view("dudo").private_pieces(state, 1)] == ["1", "6"]
     labels = bid_labels(3)
     state = state.apply_action(labels.index("2x6")).apply_action(labels.index("3x2"))
     assert state.information_state_key() == "1|2x6,3x2"
-    view = state.public_view()
+    view = get_view("dudo").public_view(state)
     assert view.bids == ("2x6", "3x2") and view.last_bid == "3x2" and view.pieces_held == (1, 2)
-    bids, calls = state.action_groups()
+    bids, calls = get_view("dudo").action_groups(state)
     # A row per quantity, the 1s in a column of their own: every bid once.
     assert bids.labels == tuple(f"{q}x{f}" for q in (1, 2, 3) for f in (2, 3, 4, 5, 6, 1))
     assert sorted(bids.labels) == sorted(labels) and bids.columns == 6
     assert calls.labels == ("dudo",)
     end = state.apply_action(18)
     assert end.returns() == (1.0, -1.0)  # two wild 1s make 2 < 3: the bid fails
-    assert end.outcome_text(("you", "the bot")) == (
+    assert get_view("dudo").outcome_text(end, ("you", "the bot")) == (
         "You called dudo on 3x2: your dice 1, the bot's 1 6; two wild 1s make 2, the bid "
         "fails: 1 to you.")
-    assert game.label_parts("16") == (Die(1), Die(6))
+    assert get_view(game.name).label_parts("16") == (Die(1), Die(6))
 
 
 def test_every_dice_count_is_registered() -> None:

@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
 import pytest
 
-from solver.games import CHANCE, TERMINAL, Die, get_game
-from solver.games.dudo.match import (
-    DUDO,
-    DudoMatchState,
-    Round,
-    match_table,
-    table_path,
-    win_chances,
-)
+from solver.games import CHANCE, TERMINAL, Die, get_game, get_view
+from solver.games.dudo.match import DUDO, DudoMatchState, Round, win_chances
 from solver.games.dudo.rules import bid_labels
+from strategies.figures import WIN_CHANCES
 
 
 def roll(state: DudoMatchState, dice: str) -> DudoMatchState:
@@ -51,9 +43,9 @@ def test_a_round_ends_with_a_die_lost_and_the_loser_opens() -> None:
     assert state.counts == (5, 4) and state.number == 2 and state.current.opener == 1
     assert state.current_player() == CHANCE
     assert state.public_key() == "11234-56666:3x6,7x6,dudo/5v4:"
-    (done,) = state.public_view().finished_rounds
+    (done,) = get_view("dudo-match").public_view(state).finished_rounds
     assert done.loser == 1 and done.pieces[1] == tuple(map(Die, (5, 6, 6, 6, 6)))
-    view = state.public_view()
+    view = get_view("dudo-match").public_view(state)
     assert view.pieces_held == (5, 4) and view.round == 2 and view.bids == ()
     state = roll(roll(state, "12345"), "6666")
     assert state.current_player() == 1  # the loser opens
@@ -65,7 +57,8 @@ def test_counting_and_the_end_of_the_match() -> None:
     state = DudoMatchState()
     state = roll(roll(state, "11234"), "56666")
     state = bid(bid(state, "3x6"), "7x6").apply_action(DUDO)
-    assert state.public_view().finished_rounds[0].explain(("you", "the bot")) == (
+    finished = get_view("dudo-match").public_view(state).finished_rounds
+    assert finished[0].explain(("you", "the bot")) == (
         "You called dudo on 7x6: your dice 1 1 2 3 4, the bot's 5 6 6 6 6; four 6s and two "
         "wild 1s make 6, the bid fails: the bot loses a die.")
     rng = random.Random(7)
@@ -82,38 +75,41 @@ def test_counting_and_the_end_of_the_match() -> None:
     winner = 0 if state.counts[1] == 0 else 1
     assert state.returns() == ((1.0, -1.0) if winner == 0 else (-1.0, 1.0))
     names = ("you", "the bot")
-    assert state.outcome_text(names).endswith(
+    assert get_view("dudo-match").outcome_text(state, names).endswith(
         f"so {'you win' if winner == 0 else 'the bot wins'} the match in {state.number} rounds.")
-    assert len(state.public_view().finished_rounds) == state.number
+    assert len(get_view("dudo-match").public_view(state).finished_rounds) == state.number
 
 
 def test_bids_follow_the_dice_in_play() -> None:
     state = roll(roll(DudoMatchState(), "11234"), "56666")
-    (bids, calls) = state.action_groups()
+    (bids, calls) = get_view("dudo-match").action_groups(state)
     assert len(bids.labels) == 60 and bids.columns == 6 and calls.labels == ("dudo",)
     assert state.legal_actions() == tuple(range(60))
     with pytest.raises(ValueError, match="legal actions"):
         state.apply_action(DUDO)  # nothing to doubt yet
 
 
-def test_win_chances_come_from_the_table_beside_the_store(tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    store = tmp_path / "strategies.sqlite"
-    monkeypatch.setenv("STRATEGY_STORE", str(store))
-    assert match_table() is None and win_chances((5, 5), 0) is None
-    table_path(store).write_text(json.dumps({"table": {"5v5": 0.52, "4v5": 0.4}}))
-    assert match_table() == {"5v5": 0.52, "4v5": 0.4}
-    assert win_chances((5, 4), 1) == pytest.approx((0.6, 0.4))
+def test_win_chances_come_from_the_solves_table() -> None:
+    """The table of winning chances is one of the solve's figures; the game reads each
+    seat's chance at the start of the round being played from it, and none without it."""
+    game = get_game("dudo-match")
+    figures = {WIN_CHANCES: {"5v5": 0.52, "4v5": 0.4}}
+    assert win_chances((5, 4), 1, figures[WIN_CHANCES]) == pytest.approx((0.6, 0.4))
+    assert win_chances((3, 4), 1, figures[WIN_CHANCES]) is None
     state = roll(roll(DudoMatchState(), "11234"), "56666")
-    chances = state.public_view().win_chances
+    chances = get_view(game.name).win_chances(state, figures)
     assert chances is not None and chances[0] == 0.52 and chances[1] == pytest.approx(0.48)
+    assert get_view(game.name).win_chances(state, {}) is None
+    assert get_view(game.name).required_figures == (WIN_CHANCES,)
+    assert get_view("dudo").required_figures == ()
+    assert get_view("dudo").win_chances(get_game("dudo").initial_state(), figures) is None
 
 
 def test_the_bid_grid_lines_up_by_face_with_the_1s_apart() -> None:
     """A row per quantity, a column per face with the 1s last: with 7 dice in play the bids
     in their order of strength would put 2x1 among the 3s, so the grid is not that order."""
     state = roll(roll(DudoMatchState((Round((3, 4), 0),)), "123"), "1234")
-    (bids, _) = state.action_groups()
+    (bids, _) = get_view("dudo-match").action_groups(state)
     rows = [bids.labels[i:i + bids.columns] for i in range(0, len(bids.labels), bids.columns)]
     assert len(rows) == 7 and all(len(r) == 6 for r in rows)
     for quantity, row in enumerate(rows, 1):
@@ -124,13 +120,13 @@ def test_the_bid_grid_lines_up_by_face_with_the_1s_apart() -> None:
 def test_a_stored_round_is_described_as_a_round_not_the_match() -> None:
     game = get_game("dudo-match")
     # Stored keys remember the round's counts (opener first) and its last bids only.
-    assert game.describe_history("") == "The opening bid of a round"
-    assert game.describe_history("2x3,3x4") == (
+    assert get_view(game.name).describe_history("") == "The opening bid of a round"
+    assert get_view(game.name).describe_history("2x3,3x4") == (
         "Bids remembered (the last of this round): 2x3, 3x4")
-    assert game.label_parts("1v1:3") == ("round of 1 die each: ", Die(3))
-    assert game.label_parts("5v4:16")[0] == "round of 5 v 4 dice: "
+    assert get_view(game.name).label_parts("1v1:3") == ("round of 1 die each: ", Die(3))
+    assert get_view(game.name).label_parts("5v4:16")[0] == "round of 5 v 4 dice: "
     # The match's own public key says which round and with how many dice.
-    assert game.describe_history("12356-2245:1x2,dudo/4v5:2x3") == (
+    assert get_view(game.name).describe_history("12356-2245:1x2,dudo/4v5:2x3") == (
         "Round 2, dice 4 against 5 (the first player's first): bids 2x3")
     assert DudoMatchState().public_key() == "5v5:"
-    assert game.describe_history("5v5:").endswith("the opening bid")
+    assert get_view(game.name).describe_history("5v5:").endswith("the opening bid")

@@ -17,6 +17,7 @@ from solver.engine.tree import PublicTree
 from solver.games import Game, get_game, register_game, unregister_game
 from solver.games.dudo.game import DudoGame
 from solver.games.dudo.tree import bid_tree, compile_dudo
+from solver.games.dudo.view import DudoView
 
 SMALL = [DudoGame(dice=(1, 2), faces=3), DudoGame(dice=(2, 1), faces=3),
          DudoGame(dice=(2, 2), faces=3), DudoGame(dice=(2, 1), faces=3, calzo=True)]
@@ -29,7 +30,7 @@ def _factory(game: DudoGame) -> Callable[[], Game]:
 @pytest.fixture(scope="module", autouse=True)
 def three_faced_games() -> Iterator[None]:
     for game in SMALL:
-        register_game(game.name, _factory(game))
+        register_game(game.name, _factory(game), DudoView)
     yield
     for game in SMALL:
         unregister_game(game.name)
@@ -42,6 +43,7 @@ def terminal_matrices(tree: PublicTree) -> np.ndarray:
                            for n in np.flatnonzero(a.kind == TERMINAL_NODE)])
 
 
+@pytest.mark.slow  # the engine's generic walk of each Dudo game's states, to compare with
 @pytest.mark.parametrize("name", ["dudo", "dudo-calzo", *(g.name for g in SMALL)])
 def test_direct_tree_is_the_walked_tree(name: str) -> None:
     game = get_game(name)

@@ -8,11 +8,11 @@ from collections import Counter
 
 import pytest
 
-from solver.games import game_names, get_game, legal_labels, named_games, play
+from solver.games import game_names, get_game, get_view, legal_labels, named_games, play
 from solver.games.holdem import HOLDEM_MINI, HULHE, HoldemGame, HoldemRules, HoldemState
 from solver.games.holdem.betting import count_sequences
 from solver.games.holdem.rules import from_spec, parse
-from solver.games.views import Card
+from solver.games.view_values import Card
 
 # holdem-mini's cards: id = rank * 2 + suit.
 C2, D2, C3, D3, C4, D4, C5, D5 = range(8)
@@ -129,31 +129,33 @@ def test_keys() -> None:
 
 def test_how_a_hand_is_seen() -> None:
     state = mini(C2, D3, D4, D5, R, R, R, C, C4, C, R)
-    view = state.public_view()
+    view = get_view("holdem-mini").public_view(state)
     assert (view.pot, view.contributions, view.round, view.rounds) == (20, (8, 12), 2, 2)
     assert view.betting == "rrrc/cr" and view.board_slots == 1
     assert view.board == (Card("4", "c"),)
-    assert state.private_pieces(1) == (Card("5", "d"), Card("4", "d"))
-    assert state.apply_action(C).outcome_text(NAMES) == (
+    assert get_view("holdem-mini").private_pieces(state, 1) == (Card("5", "d"), Card("4", "d"))
+    assert get_view("holdem-mini").outcome_text(state.apply_action(C), NAMES) == (
         "Showdown: a pair of Fours beats Four high: 12 to the bot.")
-    assert state.apply_action(F).outcome_text(NAMES) == "You folded: 8 to the bot."
-    assert mini(C5, C3, D5, D2, C, C, D3, C, C).outcome_text(NAMES) == (
+    assert get_view("holdem-mini").outcome_text(state.apply_action(F), NAMES) == (
+        "You folded: 8 to the bot.")
+    assert get_view("holdem-mini").outcome_text(mini(C5, C3, D5, D2, C, C, D3, C, C), NAMES) == (
         "Showdown: a pair of Threes beats Five high: 2 to you.")
-    assert mini(C5, C2, D5, D2, C, C, C3, C, C).outcome_text(NAMES) == (
+    assert get_view("holdem-mini").outcome_text(mini(C5, C2, D5, D2, C, C, C3, C, C), NAMES) == (
         "Showdown: both play Five high, the pot is split.")
     # 5c3c against 5d2d on 4c: Five-Four-Three against Five-Four-Two.
-    assert mini(C5, C3, D5, D2, C, C, C4, C, C).outcome_text(("the bot", "you")) == (
+    assert get_view("holdem-mini").outcome_text(mini(C5, C3, D5, D2, C, C, C4, C, C),
+                                                ("the bot", "you")) == (
         "Showdown: Five high beats Five high on the kicker, Three against Two: 2 to the bot.")
     game = get_game("holdem-mini")
-    assert game.label_parts("3d2c") == (Card("3", "d"), Card("2", "c"))
-    assert game.label_parts("raise") == ("raise",)
+    assert get_view(game.name).label_parts("3d2c") == (Card("3", "d"), Card("2", "c"))
+    assert get_view(game.name).label_parts("raise") == ("raise",)
     # In words: the small blind faces the big blind's extra chip, so its c calls and its r
     # raises; after the board nobody faces a bet until somebody bets.
-    assert game.describe_history("rrrc|4c|cr") == (
+    assert get_view(game.name).describe_history("rrrc|4c|cr") == (
         "Round 1: raise, raise, raise, call; Round 2 (4♣): check, bet")
-    assert get_game("holdem").describe_history("rc|Ks7d2c|cr|9h|") == (
+    assert get_view("holdem").describe_history("rc|Ks7d2c|cr|9h|") == (
         "Preflop: raise, call; Flop (K♠ 7♦ 2♣): check, bet; Turn (9♥): nothing yet")
-    assert get_game("holdem").describe_history("cr|Ks7d2c|rrf") == (
+    assert get_view("holdem").describe_history("cr|Ks7d2c|rrf") == (
         "Preflop: call, raise; Flop (K♠ 7♦ 2♣): bet, raise, fold")
 
 
@@ -180,7 +182,7 @@ def test_hand_classes_make_poker_s_grid_of_169() -> None:
     classes of 4 and 78 offsuit of 12, each in its own cell of the 13×13 grid."""
     game = get_game("holdem")
     assert isinstance(game, HoldemGame)
-    classes = game.hand_classes
+    classes = get_view(game.name).hand_classes
     assert classes is not None and classes.ranks == "AKQJT98765432"
     counts = Counter(classes.cell(game.written(pair))
                      for pair in itertools.combinations(range(52), 2))
@@ -193,5 +195,5 @@ def test_hand_classes_make_poker_s_grid_of_169() -> None:
     assert classes.label(1, 0) == "AKo" and classes.label(12, 11) == "32o"
     assert classes.cell("AsKs") == (0, 1) and classes.cell("KsAd") == (1, 0)
     assert classes.cell("As") is None and classes.cell("Xs2d") is None
-    unit = game.result_unit
+    unit = get_view(game.name).result_unit
     assert unit is not None and unit.name == "mbb/hand" and unit.per_chip == 500

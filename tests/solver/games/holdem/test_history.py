@@ -8,8 +8,8 @@ import random
 import pytest
 from pokerkit import HandHistory
 
-from solver.games import get_game
-from solver.games.base import PlayedHand
+from solver.games import get_game, get_view
+from solver.games.game_view import PlayedHand
 from solver.games.holdem.game import HoldemGame, HoldemState
 from solver.games.holdem.history import STARTING_STACK, hand_history
 
@@ -36,10 +36,11 @@ def test_pokerkit_replays_our_hands_to_the_same_end(seed: int) -> None:
 
 def test_a_file_of_hands_round_trips_and_only_the_standard_game_has_one() -> None:
     game = get_game("holdem")
-    assert game.hand_history_format == "phh"
+    assert get_view(game.name).hand_history_format == "phh"
     hands = [(n, random_hand(n)) for n in range(1, 6)]
     played = [PlayedHand(n, state, ("bot", "you")) for n, state in hands]
-    text = game.hand_histories(played[:2]) + game.hand_histories(played[2:])  # two pages
+    view = get_view(game.name)
+    text = view.hand_histories(played[:2]) + view.hand_histories(played[2:])  # two pages
     read = list(HandHistory.loads_all(text))
     assert [h.hand for h in read] == [1, 2, 3, 4, 5]
     assert all(h.players == ["bot", "you"] for h in read)
@@ -47,6 +48,6 @@ def test_a_file_of_hands_round_trips_and_only_the_standard_game_has_one() -> Non
         final = list(history)[-1]
         assert [s - STARTING_STACK for s in final.stacks] == list(state.returns())
     mini = get_game("holdem-mini")
-    assert mini.hand_history_format is None
+    assert get_view(mini.name).hand_history_format is None
     with pytest.raises(ValueError, match="no hand-history format"):
-        mini.hand_histories([])
+        get_view(mini.name).hand_histories([])

@@ -76,6 +76,7 @@ def playouts(name: str, count: int, seed: int) -> tuple[int, int, int]:
 
 
 @pytest.mark.parametrize("name", ["holdem", "holdem-mini"])
+@pytest.mark.slow
 def test_random_playouts_agree_with_universal_poker(name: str) -> None:
     steps, showdowns, capped = playouts(name, PLAYOUTS, seed=10)
     assert showdowns > PLAYOUTS // 3 and capped > PLAYOUTS // 10  # the walk went deep

@@ -92,6 +92,7 @@ def assert_same_game(direct: PublicTree, walked: PublicTree, seeds: int = 3) -> 
                            rtol=1e-9, atol=1e-12), name
 
 
+@pytest.mark.slow  # the engine's generic walk of holdem-mini's states, to compare with
 def test_holdem_mini_compiles_to_the_walks_tree() -> None:
     game = holdem("holdem-mini")
     direct = game.compile_public_tree()
@@ -107,6 +108,7 @@ def test_small_members_compile_to_the_walks_tree(spec: str) -> None:
     assert_same_game(game.compile_public_tree(), _build(game))
 
 
+@pytest.mark.slow
 def test_a_flop_against_the_recursive_evaluators() -> None:
     game = holdem(FLOP)
     tree = game.compile_public_tree()
@@ -157,6 +159,7 @@ def test_small_members_solve(algorithm: str, iterations: int) -> None:
         assert late <= 1e-3 and late < early / 10, spec
 
 
+@pytest.mark.slow
 def test_cfr_plus_iterates_are_openspiels() -> None:
     """Two cards each from six and one board card: OpenSpiel's C++ CFR+ on universal_poker
     and ours go through the same first iterates.  (From the third on they part: regrets that

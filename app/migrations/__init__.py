@@ -1,2 +1,0 @@
-"""The play database's Alembic migrations (`app.migrate` runs them; ``alembic.ini`` points the
-``alembic`` command here for writing new ones)."""

@@ -1,0 +1,147 @@
+"""How a player sees a member of the limit hold'em family (`solver.games.game_view`): the
+cards, the board round by round, the pot, the showdown in words, the 13×13 grid of hand
+classes, the spots of the explorer and hands written as PHH."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from solver.cards.deck import RANK_CHARS
+from solver.games.base import State
+from solver.games.game_view import ClassSpots, PlayedHand, ViewDefaults
+from solver.games.holdem.game import HoldemGame, HoldemState
+from solver.games.holdem.history import hand_history
+from solver.games.holdem.names import kicker, name_hand
+from solver.games.holdem.spots import class_spots
+from solver.games.holdem.words import notes, rules_text, seat_of, street
+from solver.games.view_values import (
+    Card,
+    HandClasses,
+    LabelPart,
+    Piece,
+    PieceKind,
+    PublicView,
+    ResultUnit,
+    betting_words,
+    cards_text,
+)
+
+
+def _hand(state: State) -> HoldemState:
+    if not isinstance(state, HoldemState):
+        raise TypeError(f"not a position of limit hold'em: {state!r}")
+    return state
+
+
+class HoldemView(ViewDefaults):
+    """How one member is shown, all from its `HoldemRules`."""
+
+    pieces: PieceKind = "cards"
+
+    def __init__(self, game: HoldemGame) -> None:
+        super().__init__(game)
+        self.holdem = game
+        d = game.definition
+        self.rules = rules_text(d)
+        self.notes = notes(d)
+        self.seats = (seat_of(d, 0), seat_of(d, 1))
+        self.history_legend = (
+            "History: c = check or call, r = bet or raise, f = fold; the first round's betting, "
+            "then each later round's board cards and betting, separated by |.")
+        self.spot_legend = (
+            "The board: none before the flop, then the flop's cards, the turn's and the river's "
+            "(like As Kd 7c). The betting: c checks or calls, r bets or raises, f folds; the "
+            "rounds may be split by |. When a betting round ends, add the next board cards."
+            if d.num_rounds > 1 else "The betting: c checks or calls, r bets or raises, f folds.")
+        self.history_example = "e.g. " + ("rc|4c|cr" if d.num_rounds > 1 else "rc")
+        self._card_ids = {name: c for c, name in enumerate(game.card_names)}
+        big_blind = max(d.blinds)
+        self.result_unit: ResultUnit | None = ResultUnit(
+            "mbb/hand", 1000 / big_blind,
+            f"thousandths of the big blind ({big_blind} chips) per hand, poker's usual rate")
+        self.hand_classes: HandClasses | None = (
+            HandClasses(RANK_CHARS[:d.num_ranks][::-1]) if d.hole_cards == 2 else None)
+
+    def label_parts(self, label: str) -> tuple[LabelPart, ...]:
+        """A card, or several written together (``3d2c``), as cards; anything else as text."""
+        if label and len(label) % 2 == 0:
+            ids = [self._card_ids.get(label[i:i + 2]) for i in range(0, len(label), 2)]
+            if all(c is not None for c in ids):
+                return tuple(self._card(c) for c in ids if c is not None)
+        return (label,)
+
+    def describe_history(self, public: str) -> str:
+        if not public:
+            return "Opening move: nothing has happened yet"
+        d = self.holdem.definition
+        # Each round's board and betting; a last round whose board is out may have no betting.
+        segments = [""] * (d.board_cards[0] == 0) + public.split("|") + [""]
+        blind = d.blinds[d.first_player[0]] < max(d.blinds)  # the first to act faces a blind
+        return "; ".join(
+            f"{street(d, r)}{f' ({cards_text(board)})' if board else ''}: "
+            + betting_words(bets, facing=r == 0 and blind, opened=r == 0 and max(d.blinds) > 0)
+            for r, (board, bets) in enumerate(zip(segments[:-1:2], segments[1::2], strict=False))
+            if r < d.num_rounds)
+
+    def pieces_of(self, cards: tuple[int, ...], by_round: bool = False) -> tuple[Piece, ...]:
+        """Cards as drawn, high to low (the board round by round when `by_round`)."""
+        if not by_round:
+            return tuple(self._card(c) for c in sorted(cards, reverse=True))
+        out: list[Piece] = []
+        starts = self.holdem.board_start
+        for r in range(self.holdem.definition.num_rounds):
+            dealt = cards[starts[r]: starts[r + 1]]
+            out.extend(self._card(c) for c in sorted(dealt, reverse=True))
+        return tuple(out)
+
+    def _card(self, card: int) -> Card:
+        name = self.holdem.card_names[card]
+        return Card(name[0], name[1])
+
+    @property
+    def hand_history_format(self) -> str | None:
+        return "phh" if self.holdem.is_heads_up_limit_holdem else None
+
+    def class_spots(self, board: str, line: str) -> ClassSpots:
+        return class_spots(self.holdem, self.hand_classes, board, line)
+
+    def hand_histories(self, hands: Sequence[PlayedHand]) -> str:
+        """PHH, the Poker Hand History format (`solver.games.holdem.history`): several hands
+        in one file, each a table named by its hand number (so that files of consecutive
+        pages join into one)."""
+        if self.hand_history_format is None:
+            raise ValueError(f"{self.holdem.name} has no hand-history format: PHH knows "
+                             "heads-up limit hold'em only")
+        return "".join(
+            f"[{hand.number}]\n{hand_history(self.holdem, _hand(hand.state), hand).dumps()}\n"
+            for hand in hands)
+
+    def private_pieces(self, state: State, player: int) -> tuple[Piece, ...]:
+        return self.pieces_of(_hand(state).hole(player))
+
+    def public_view(self, state: State) -> PublicView:
+        position = _hand(state)
+        definition = self.holdem.definition
+        spent = position.betting.spent
+        return PublicView(pot=spent[0] + spent[1], contributions=spent,
+                          round=position.betting.round + 1, rounds=definition.num_rounds,
+                          board=self.pieces_of(position.board(), by_round=True),
+                          board_slots=sum(definition.board_cards),
+                          betting=position.betting.acpc())
+
+    def outcome_text(self, state: State, names: tuple[str, str]) -> str:
+        position = _hand(state)
+        betting = position.betting
+        if not betting.over:
+            return ""
+        spent, folded = betting.spent, betting.folded
+        if folded >= 0:
+            return f"{names[folded].capitalize()} folded: {spent[folded]} to {names[1 - folded]}."
+        deck, board = self.holdem.definition.deck, position.board()
+        hands = [name_hand(position.hole(p) + board, deck) for p in (0, 1)]
+        winner = position.winner()
+        if winner is None:
+            return f"Showdown: both play {hands[0].text}, the pot is split."
+        won, lost = hands[winner], hands[1 - winner]
+        return (f"Showdown: {won.text} beats {lost.text}{kicker(won, lost)}: "
+                f"{spent[1 - winner]} to {names[winner]}.")
