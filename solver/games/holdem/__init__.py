@@ -1,9 +1,10 @@
-"""The limit hold'em family: one parameterised game (`HoldemRules`, the parameters of an ACPC
-game definition / OpenSpiel's ``universal_poker``) and its named members.
+"""The hold'em family, limit and no-limit: one parameterised game (`HoldemRules`, the
+parameters of an ACPC game definition / OpenSpiel's ``universal_poker``) and its named members.
 
 * `solver.games.holdem.rules`: the parameters and the two ways of writing them
   (``universal_poker(...)`` and our ``holdem(...)`` spec);
-* `solver.games.holdem.betting`: limit betting, cards aside;
+* `solver.games.holdem.betting`: limit and no-limit betting, cards aside;
+* `solver.games.holdem.bet_sizes`: bet abstractions, the raise sizes a no-limit solver keeps;
 * `solver.games.holdem.game`: the game and its states, move for move universal_poker's;
 * `solver.games.holdem.names`: poker hands in words;
 * `solver.games.holdem.words`: the rules, notes, rounds and seats in words, for the lobby and

@@ -31,7 +31,7 @@ from solver.games.base import (
     State,
     private_then_public_key,
 )
-from solver.games.holdem.betting import Betting
+from solver.games.holdem.betting import CALL, Betting
 from solver.games.holdem.rules import HOLDEM_MINI, HULHE, UNLIMITED_STACK, HoldemRules
 from solver.games.holdem.tree import HoldemEngine
 from solver.games.poker_style import PokerStyles
@@ -50,14 +50,15 @@ class HoldemState:
     # ---- rules ----------------------------------------------------------------------------
 
     def current_player(self) -> int:
-        if self.betting.over:
-            return TERMINAL
-        if len(self.cards) < self.game.cards_needed[self.betting.round]:
+        betting = self.betting
+        # All-in and called, no-limit: the rest of the board comes before the showdown.
+        if (len(self.cards) < self.game.cards_needed[betting.round]
+                and (not betting.over or betting.folded < 0)):
             return CHANCE
-        return self.betting.player
+        return TERMINAL if betting.over else betting.player
 
     def is_terminal(self) -> bool:
-        return self.betting.over
+        return self.current_player() == TERMINAL
 
     def is_chance(self) -> bool:
         return self.current_player() == CHANCE
@@ -74,8 +75,8 @@ class HoldemState:
             if not 0 <= action < self.game.definition.num_cards:
                 raise ValueError(f"no card {action} in {self.game.definition.deck}")
             return self.game.card_names[action]
-        if not 0 <= action < 3:
-            raise ValueError(f"no action {action} in limit hold'em (0 fold, 1 call, 2 raise)")
+        if not self.betting.is_legal(action):
+            raise ValueError(f"no action {action} here; legal: {self.betting.legal_words()}")
         return self.betting.label(action)
 
     def chance_outcomes(self) -> tuple[tuple[int, float], ...]:
@@ -105,12 +106,12 @@ class HoldemState:
         return self.cards[2 * self.game.definition.hole_cards:]
 
     def returns(self) -> tuple[float, float]:
-        if not self.betting.over:
+        if not self.is_terminal():
             return (0.0, 0.0)
         winner = self.winner()
         if winner is None:
             return (0.0, 0.0)
-        won = float(self.betting.spent[1 - winner])
+        won = float(self.betting.won())
         return (won, -won) if winner == 0 else (-won, won)
 
     def winner(self) -> int | None:
@@ -151,14 +152,17 @@ class HoldemState:
 
 
 class HoldemOpenSpiel:
-    """universal_poker with the same parameters: the same chance and action ids; its
-    information state is ``[Round r][Player: p][Pot: n][Money: a b][Private: cards]``
-    ``[Public: cards][Sequences: r0|r1...]`` with 0-based rounds, the pot written as twice the
-    larger contribution, stacks of 2**31 - 1 less what each has put in, and cards high to low
-    (the whole board as one set)."""
+    """universal_poker with the same parameters: the same chance and action ids (for a bet
+    abstraction, the id universal_poker gives the size: `action_id`); its information state is
+    ``[Round r][Player: p][Pot: n][Money: a b][Private: cards][Public: cards]``
+    ``[Sequences: r0|r1...]`` with 0-based rounds, the pot written as twice the larger
+    contribution, stacks (2**31 - 1 in a limit game) less what each has put in, and cards high
+    to low (the whole board as one set)."""
 
     def __init__(self, definition: HoldemRules) -> None:
         self.game_string = definition.game_string
+        self.stacks = definition.stacks or (UNLIMITED_STACK, UNLIMITED_STACK)
+        self.bets = definition.bets
 
     def information_state_string(self, state: State, player: int) -> str:
         assert isinstance(state, HoldemState)
@@ -166,13 +170,24 @@ class HoldemOpenSpiel:
         a, b = betting.spent
         written = state.game.written
         return (f"[Round {betting.round}][Player: {state.current_player()}]"
-                f"[Pot: {2 * max(a, b)}][Money: {UNLIMITED_STACK - a} {UNLIMITED_STACK - b}]"
+                f"[Pot: {2 * max(a, b)}][Money: {self.stacks[0] - a} {self.stacks[1] - b}]"
                 f"[Private: {written(state.hole(player))}][Public: {written(state.board())}]"
                 f"[Sequences: {'|'.join(betting.rounds)}]")
 
     def action_id(self, state: State, action: int) -> int:
-        return action
+        """universal_poker's id of `action` at `state`: the same, but for a raise under its
+        ``fcpa`` abstraction, 2 for the pot-sized raise and 3 for all-in."""
+        assert isinstance(state, HoldemState)
+        if self.bets is None or action <= CALL or state.is_chance():
+            return action
+        betting = state.betting
+        top = max(betting.spent)
+        pot_raise_to = sum(betting.spent) + 2 * top - betting.spent[betting.player]
+        return POT_BET if action == pot_raise_to else ALL_IN
 
+
+POT_BET, ALL_IN = 2, 3
+"""universal_poker's ids of the pot-sized raise and all-in under its ``fcpa`` abstraction."""
 
 EARLIER_HULHE_BOTS = ("ehs2=k:128,128,128",
                       "resolving=from:4;mode:maxmargin;iterations:200;"
@@ -192,7 +207,8 @@ class HoldemGame(PokerStyles, GameDefaults):
         self.name = name or definition.spec
         d = definition
         deck = d.deck
-        self.title = title or (f"Limit hold'em, {d.num_cards} cards, {d.num_rounds} "
+        kind = "No-limit" if d.no_limit else "Limit"
+        self.title = title or (f"{kind} hold'em, {d.num_cards} cards, {d.num_rounds} "
                                f"round{'s' if d.num_rounds > 1 else ''}")
         self.card_names = tuple(deck.name(c) for c in range(d.num_cards))
         self.cards_needed = tuple(2 * d.hole_cards + d.board_dealt(r) for r in range(d.num_rounds))
@@ -209,7 +225,10 @@ class HoldemGame(PokerStyles, GameDefaults):
         return HoldemState(self, (), (), Betting.start(self.definition))
 
     def num_distinct_actions(self) -> int:
-        return 3
+        """universal_poker's: fold, call, raise; in no-limit every raise-to amount up to the
+        larger stack."""
+        stacks = self.definition.stacks
+        return 3 if stacks is None else max(stacks) + 1
 
     # ---- shared by the states -------------------------------------------------------------
 

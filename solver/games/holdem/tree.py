@@ -52,6 +52,11 @@ take about 3 GB.  (The benchmark's 16-card, three-round member has 37.5 M and it
 at 4.7 GB.)"""
 
 
+MAX_BETTING_NODES = 500_000
+"""The most betting positions (cards aside) a member's tree may have: far more than any limit
+member's (HULHE has 6,378 decisions), far fewer than the full no-limit game's at deep stacks."""
+
+
 @dataclass(frozen=True, slots=True)
 class _BettingNode:
     """One betting position, its legal actions and their labels, and its children (indices in
@@ -152,11 +157,20 @@ class HoldemEngine:
             public += boards
             slots += boards * hands
             if b.rounds[-1] == "" and not b.over:  # a round starts: the cards before it
-                before = self.cards_dealt[r - 1] if r > 0 else 0
-                histories += sum(math.perm(n, i) for i in range(before, self.cards_dealt[r]))
-                if d.board_cards[r] > 0:  # a public chance node deals the board
-                    public += self.boards(r - 1)
-                    slots += self.boards(r - 1) * math.comb(n - d.board_dealt(r - 1), k)
+                dealing: tuple[int, ...] = (r,)
+            elif b.over and b.folded < 0:  # all-in and called: the rest of the board
+                dealing = tuple(range(max(i for i, bets in enumerate(b.rounds) if bets) + 1,
+                                      r + 1))
+            else:
+                dealing = ()
+            for k_round in dealing:
+                before = self.cards_dealt[k_round - 1] if k_round > 0 else 0
+                histories += sum(math.perm(n, i)
+                                 for i in range(before, self.cards_dealt[k_round]))
+                if d.board_cards[k_round] > 0:  # a public chance node deals the board
+                    public += self.boards(k_round - 1)
+                    slots += (self.boards(k_round - 1)
+                              * math.comb(n - d.board_dealt(k_round - 1), k))
             if not b.over:
                 sequences += 1
                 infosets += boards * hands
@@ -228,10 +242,12 @@ class HoldemEngine:
             if with_keys:
                 nodes.add(self._public_key(betting, here), moved,
                           weight if betting.over else 0.0)
-            if not betting.over and here.round < r and d.board_cards[r] > 0:
+            deal = next((k for k in range(here.round + 1, r + 1) if d.board_cards[k] > 0), -1)
+            # A no-limit all-in called before the last round deals the rest one round at a time.
+            if deal >= 0 and (not betting.over or betting.folded < 0):
                 chance = add(CHANCE_NODE, -1, above, board, index)
-                dealt = self._deal(here, r, boards, children_of, board)
-                stack.extend((b_index, child, chance, -1, boards[child].written[r])
+                dealt = self._deal(here, deal, boards, children_of, board)
+                stack.extend((b_index, child, chance, -1, boards[child].written[deal])
                              for child in reversed(dealt))
                 continue
             if betting.over:
@@ -241,7 +257,7 @@ class HoldemEngine:
                     add(FOLD_NODE, -1, above, board, index,
                         weight * (-lost if folded == 0 else lost))
                 else:
-                    add(SHOWDOWN_NODE, -1, above, board, index, weight * betting.spent[0])
+                    add(SHOWDOWN_NODE, -1, above, board, index, weight * betting.won())
                 continue
             me = add(DECISION_NODE, betting.player, above, board, index,
                      actions=len(node.actions))
@@ -381,16 +397,21 @@ def _betting_tree(rules: HoldemRules) -> tuple[_BettingNode, ...]:
     nodes: list[_BettingNode] = []
     order: list[Betting] = []
     children: list[list[int]] = []
-
-    def visit(betting: Betting) -> int:
-        me = len(order)
+    start = Betting.start(rules)
+    stack: list[tuple[Betting, int, int]] = [(start, -1, -1)]
+    while stack:  # depth first, children in action order; each made when its turn comes
+        before, action, parent = stack.pop()
+        betting = before if action < 0 else before.apply(action)
+        if len(order) == MAX_BETTING_NODES:
+            raise ValueError(
+                f"{rules.spec} has more than {MAX_BETTING_NODES:,} betting positions, too many "
+                f"to build: give it a bet abstraction (bettingAbstraction=fcpa, or sizes such "
+                f"as 0.5p p a) or smaller stacks")
+        if parent >= 0:
+            children[parent].append(len(order))
+        stack.extend((betting, a, len(order)) for a in reversed(betting.legal_actions()))
         order.append(betting)
         children.append([])
-        for action in betting.legal_actions():
-            children[me].append(visit(betting.apply(action)))
-        return me
-
-    visit(Betting.start(rules))
     for betting, kids in zip(order, children, strict=True):
         actions = betting.legal_actions()
         nodes.append(_BettingNode(betting, actions, tuple(betting.label(a) for a in actions),

@@ -61,7 +61,7 @@ def test_specs_take_hulhe_for_what_they_leave_out() -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("universal_poker(betting=nolimit,numPlayers=2,maxRaises=1 1)", "only betting=limit"),
+    ("universal_poker(betting=pot,numPlayers=2,maxRaises=1 1)", "betting must be limit or nolimit"),
     ("universal_poker(betting=limit,numPlayers=3,maxRaises=1 1)", "numPlayers=2"),
     ("universal_poker(betting=limit,numPlayers=2)", "maxRaises is required"),
     ("holdem(numRanks=6,stacks=9)", "unknown parameters stacks"),
@@ -70,7 +70,11 @@ def test_specs_take_hulhe_for_what_they_leave_out() -> None:
     ("holdem(numHoleCards=3)", "numHoleCards must be 1 or 2"),
     ("holdem(numBoardCards=0 3 1 2)", "at most 7 hole and board cards"),
     ("holdem(numRanks=2,numSuits=2)", "cannot deal"),
-    ("holdem(bettingAbstraction=fc)", "not supported"),
+    ("holdem(bettingAbstraction=fc)", "a limit game has no bet abstraction"),
+    ("holdem(betting=nolimit,raiseSize=2 2 4 4)", "a no-limit game has no raiseSize"),
+    ("holdem(betting=nolimit,stack=100 20000)", "each stack must be more than its blind"),
+    ("holdem(betting=nolimit,stack=500)", "stack needs one amount per player"),
+    ("holdem(betting=nolimit,bettingAbstraction=p a 3x)", "bet size '3x' is not one of"),
     ("holdem(numRanks=x)", "numRanks must be an integer"),
 ])
 def test_bad_parameters_are_named(text: str, message: str) -> None:

@@ -33,6 +33,12 @@ WALKABLE = (
     "firstPlayer=1 1,raiseSize=1 2,maxRaises=2 1)",
     # Two cards each from six, a round with no board card.
     "holdem(numRanks=3,numSuits=2,numBoardCards=0 1 0,maxRaises=2 1 1)",
+    # No-limit under universal_poker's fcpa, and three rounds with half-pot raises too, where
+    # an all-in called in the first round deals both later cards before the showdown.
+    "holdem(betting=nolimit,numRanks=3,numSuits=2,numHoleCards=1,numBoardCards=0 1,blind=2 1,"
+    "firstPlayer=2 1,stack=10 10,bettingAbstraction=fcpa)",
+    "holdem(betting=nolimit,numRanks=3,numSuits=2,numHoleCards=1,numBoardCards=0 1 1,"
+    "blind=2 1,firstPlayer=2 1 1,stack=12 12,bettingAbstraction=0.5p p a)",
 )
 FLOP = "holdem(numRanks=3,numSuits=2,numHoleCards=1,numBoardCards=0 3,maxRaises=1 2)"
 """A board of three cards at once: the walk cannot compile it (the order the cards come in
