@@ -9,8 +9,8 @@ Three ways to name a game:
 
 * `_REGISTRY`: the games that ship, in the order the lobby shows them (`game_names`);
 * `_NAMED`: games known by name to `get_game` and the CLI that the lobby does not show
-  (`named_games`; none at present — full heads-up limit hold'em waited here for its
-  abstraction bot);
+  (`named_games`): push or fold at 5, 10, 15 and 20 big blinds, until the table plays
+  no-limit;
 * `_FAMILIES`: a family's members by their parameters, ``holdem(numRanks=6,numSuits=2)`` or
   ``universal_poker(...)``; a member that is also a named game resolves to it.
 """
@@ -109,7 +109,12 @@ _REGISTRY: dict[str, Entry] = {
        for a in range(1, MAX_DICE + 1) for b in range(1, MAX_DICE + 1) if (a, b) != (1, 1)},
 }
 
-_NAMED: dict[str, Entry] = {}
+def _push_or_fold(stack_bb: int) -> Callable[[], Game]:
+    return lambda: holdem.push_or_fold(stack_bb)
+
+
+_NAMED: dict[str, Entry] = {holdem.push_fold.name(bb): (_push_or_fold(bb), HoldemView)
+                            for bb in holdem.push_fold.STACKS_BB}
 
 _FAMILIES: dict[str, tuple[Callable[[str], Game], ViewOf]] = {
     "holdem": (holdem.from_text, HoldemView),

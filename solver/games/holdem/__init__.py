@@ -14,12 +14,14 @@ parameters of an ACPC game definition / OpenSpiel's ``universal_poker``) and its
 * `solver.games.holdem.tree`: the compiled public tree, built from the rules (card removal,
   showdowns by sorted hand strength);
 * `solver.games.holdem.history`: hands written as PHH, the Poker Hand History format.
+* `solver.games.holdem.push_fold`: push or fold, no-limit at a few big blinds, solved exactly.
 * `solver.games.holdem.policy`: `HoldemPolicy`, what a strategy of any member answers for a
   whole range of hole cards at once (the bots' and the evaluations' shared interface).
 
 Its card abstractions (hands bucketed by strength) are in `solver.abstractions.holdem`.
 """
 
+from solver.games.holdem import push_fold
 from solver.games.holdem.game import HoldemGame, HoldemState
 from solver.games.holdem.rules import HOLDEM_MINI, HULHE, HoldemRules, parse
 
@@ -43,8 +45,19 @@ def from_text(text: str) -> HoldemGame:
     for name, (named, title) in MEMBERS.items():
         if named == rules:
             return HoldemGame(rules, name, title)
+    if push_fold.is_push_fold(rules):
+        stack = (rules.stacks or (0, 0))[0]
+        named_stack = stack // rules.big_blind
+        if stack % rules.big_blind == 0 and named_stack in push_fold.STACKS_BB:
+            return push_fold.PushFoldGame(rules, push_fold.name(named_stack))
+        return push_fold.PushFoldGame(rules)
     return HoldemGame(rules)
 
 
+def push_or_fold(stack_bb: int) -> HoldemGame:
+    """Push or fold at `stack_bb` big blinds."""
+    return push_fold.PushFoldGame(push_fold.rules(stack_bb), push_fold.name(stack_bb))
+
+
 __all__ = ["HOLDEM_MINI", "HULHE", "MEMBERS", "HoldemGame", "HoldemRules", "HoldemState",
-           "from_text", "member"]
+           "from_text", "member", "push_or_fold"]

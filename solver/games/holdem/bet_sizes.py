@@ -15,6 +15,9 @@ A size below the minimum raise becomes the minimum raise and one at or beyond th
 becomes all-in (so sizes never leave the rules); equal amounts count once.  Folding and calling
 are always kept.
 
+``pushfold`` is push-or-fold: the small blind's first move is all-in or fold (no call of the
+big blind), and nobody raises after it.
+
 Written as text: sizes separated by spaces, raise depths by ``;`` and rounds by ``/``; the
 last depth's list holds for deeper raises and the last round's for later rounds, so ``p a`` is
 "pot or all-in, always".  Named abstractions, as ``universal_poker``'s ``bettingAbstraction``
@@ -42,6 +45,7 @@ from dataclasses import dataclass
 NAMED = {"fcpa": "p a", "fc": ""}
 """universal_poker's names for abstractions we play the same way."""
 FULL_GAME = "fullgame"
+PUSH_FOLD = "pushfold"
 _SIZE = re.compile(r"^(?:a|m|(\d+(?:\.\d+)?)?p)$")
 
 
@@ -50,10 +54,14 @@ class BetSizes:
     """A bet abstraction: `table[round][depth]` the size tokens kept there (see the module)."""
 
     table: tuple[tuple[tuple[str, ...], ...], ...]
+    open_limp: bool = True
+    """Whether the small blind may open by calling the big blind."""
 
     @property
     def text(self) -> str:
         """The abstraction as a spec writes it: a name where it has one."""
+        if not self.open_limp:
+            return PUSH_FOLD
         written = "/".join(";".join(" ".join(sizes) for sizes in round_)
                            for round_ in self.table)
         for name, text in NAMED.items():
@@ -95,6 +103,8 @@ def parse(text: str) -> BetSizes | None:
     text = " ".join(text.split())
     if text == FULL_GAME:
         return None
+    if text == PUSH_FOLD:
+        return BetSizes(((("a",), ()),), open_limp=False)
     text = NAMED.get(text, text)
     table = []
     for round_text in text.split("/"):
@@ -111,4 +121,4 @@ def parse(text: str) -> BetSizes | None:
     return BetSizes(tuple(table))
 
 
-__all__ = ["FULL_GAME", "NAMED", "BetSizes", "parse", "round_half_away"]
+__all__ = ["FULL_GAME", "NAMED", "PUSH_FOLD", "BetSizes", "parse", "round_half_away"]

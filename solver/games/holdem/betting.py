@@ -91,8 +91,7 @@ class Betting:
         if self.player == OVER:
             return ()
         if self.rules.no_limit:
-            calls = (FOLD, CALL) if self.facing else (CALL,)
-            return calls + self.raise_amounts()
+            return self._calls() + self.raise_amounts()
         can_raise = self.raises < self.rules.max_raises[self.round]
         if self.facing:
             return (FOLD, CALL, RAISE) if can_raise else (FOLD, CALL)
@@ -111,7 +110,7 @@ class Betting:
         1 (call), 4..20 (raise to that amount)``."""
         if self.player == OVER:
             return "none"
-        calls = (FOLD, CALL) if self.facing else (CALL,)
+        calls = self._calls()
         if not self.rules.no_limit or self.rules.bets is not None:
             return ", ".join(f"{a} ({self.label(a)})" for a in self.legal_actions())
         words = [f"{a} ({self.label(a)})" for a in calls]
@@ -151,6 +150,15 @@ class Betting:
         if self.min_raise_to <= stack:
             return self.min_raise_to, stack
         return None if max(self.spent) >= stack else (stack, stack)
+
+    def _calls(self) -> tuple[int, ...]:
+        """Fold (when facing a bet) and call, or fold alone where the bet abstraction forbids
+        the small blind's opening call."""
+        if not self.facing:
+            return (CALL,)
+        bets = self.rules.bets
+        opening = self.round == 0 and self.raises == 0 and len(self.rounds[0]) == 0
+        return (FOLD,) if bets is not None and not bets.open_limp and opening else (FOLD, CALL)
 
     def raise_amounts(self) -> tuple[int, ...]:
         """The amounts the player to act may raise to: every legal one, or the bet
