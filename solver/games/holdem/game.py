@@ -17,7 +17,7 @@ and a bet.  A member dealing board cards before the first betting round writes t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from solver.cards.evaluator import evaluate
@@ -32,7 +32,7 @@ from solver.games.base import (
     private_then_public_key,
 )
 from solver.games.holdem.betting import CALL, Betting
-from solver.games.holdem.rules import HOLDEM_MINI, HULHE, UNLIMITED_STACK, HoldemRules
+from solver.games.holdem.rules import HOLDEM_MINI, HULHE, HUNL, UNLIMITED_STACK, HoldemRules
 from solver.games.holdem.tree import HoldemEngine
 from solver.games.poker_style import PokerStyles
 
@@ -259,6 +259,18 @@ class HoldemGame(PokerStyles, GameDefaults):
 
     cache_compiled_tree = True
     """A big member takes seconds to compile: `solver.engine.compile.compile_game` caches it."""
+
+    @property
+    def phh_variant(self) -> str | None:
+        """PHH's name of this member's variant: ``FT`` (fixed-limit Texas hold'em) for HULHE,
+        ``NT`` (no-limit Texas hold'em) for heads-up no-limit at any stacks and any bet
+        abstraction; None for the other members, which PHH has no variant for."""
+        if self.is_heads_up_limit_holdem:
+            return "FT"
+        d = self.definition
+        if d.no_limit and replace(d, stacks=HUNL.stacks, bets=None) == HUNL:
+            return "NT"
+        return None
 
     @property
     def is_heads_up_limit_holdem(self) -> bool:

@@ -1,5 +1,7 @@
-"""Heads-up limit hold'em hands as PHH hand histories (the Poker Hand History format that
-pokerkit reads and writes), so that a hand played here opens in any tool that reads PHH.
+"""Heads-up limit and no-limit hold'em hands as PHH hand histories (the Poker Hand History
+format that pokerkit reads and writes), so that a hand played here opens in any tool that reads
+PHH.  A limit hand is variant ``FT`` (fixed-limit Texas hold'em), a no-limit one ``NT`` with each
+seat's real stack and raises to the amount the player put in on that street.
 
 PHH (as pokerkit reads it) lists the blinds from the small, but heads-up the button posts the
 small blind and is the last player: ``p1`` is the big blind and ``p2`` the small blind, who
@@ -19,7 +21,7 @@ if TYPE_CHECKING:
     from pokerkit import HandHistory
 
 STARTING_STACK = 1_000
-"""Chips each player starts with in the history: more than a limit hand can cost (48)."""
+"""Chips each player starts with in a limit history: more than a limit hand can cost (48)."""
 _PHH_ACTIONS = {"fold": "f", "check": "cc", "call": "cc", "bet": "cbr", "raise": "cbr"}
 
 
@@ -52,7 +54,8 @@ class Table(Protocol):
     @property
     def card_names(self) -> tuple[str, ...]: ...
     @property
-    def is_heads_up_limit_holdem(self) -> bool: ...
+    @property
+    def phh_variant(self) -> str | None: ...
     def initial_state(self) -> Replay: ...
 
 
@@ -62,13 +65,15 @@ def phh_player(seat: int) -> str:
 
 def hand_history(game: Table, state: Replay,
                  played: PlayedHand | None = None) -> HandHistory:
-    """The finished (or unfinished) hand `state` as a pokerkit `HandHistory` of fixed-limit
-    Texas hold'em, numbered and its players named as `played` says; `ValueError` for a member
-    of the family that is not heads-up limit hold'em (PHH knows the standard game only)."""
+    """The finished (or unfinished) hand `state` as a pokerkit `HandHistory` of fixed-limit or
+    no-limit Texas hold'em, numbered and its players named as `played` says; `ValueError` for a
+    member of the family that PHH has no variant for (a deck other than 52 cards, say)."""
     from pokerkit import HandHistory  # a second to import: only when a history is written
 
-    if not game.is_heads_up_limit_holdem:
-        raise ValueError(f"{game.name} is not heads-up limit hold'em: PHH has no variant for it")
+    variant = game.phh_variant
+    if variant is None:
+        raise ValueError(f"{game.name} is not heads-up Texas hold'em (limit or no-limit): PHH "
+                         f"has no variant for it")
     names = game.card_names
     d = game.definition
     actions: list[str] = []
@@ -76,6 +81,7 @@ def hand_history(game: Table, state: Replay,
     board_seen = 0
     street_start: tuple[int, ...] = (0, 0)  # what each player had put in at the round start
     street = 0
+    streets = {d.board_dealt(r) for r in range(d.num_rounds) if d.board_cards[r]}
     for action in state.history:
         if replay.is_chance():
             replay = replay.apply_action(action)
@@ -84,14 +90,15 @@ def hand_history(game: Table, state: Replay,
                 actions += [f"d dh p1 {_cards(names, replay.hole(0))}",
                             f"d dh p2 {_cards(names, replay.hole(1))}"]
             board = replay.board()
-            if len(board) > board_seen and not replay.is_chance():
+            # One line per street, also when an all-in runs the board out street by street.
+            if len(board) > board_seen and len(board) in streets:
                 actions.append(f"d db {_cards(names, board[board_seen:])}")
                 board_seen = len(board)
             continue
         player = replay.current_player()
         if replay.betting.round != street:
             street, street_start = replay.betting.round, tuple(replay.betting.spent)
-        move = _PHH_ACTIONS[replay.action_label(action)]
+        move = _PHH_ACTIONS[replay.action_label(action).split()[0]]
         replay = replay.apply_action(action)
         if move == "cbr":  # PHH names the amount raised to in this betting round
             move += f" {replay.betting.spent[player] - street_start[player]}"
@@ -99,10 +106,17 @@ def hand_history(game: Table, state: Replay,
     if replay.is_terminal() and replay.betting.folded < 0:
         for seat in (0, 1):
             actions.append(f"{phh_player(seat)} sm {_cards(names, replay.hole(seat))}")
+    hand = None if played is None else played.number
+    players = ["player 0", "player 1"] if played is None else list(played.players)
+    if variant == "NT":
+        small, big = sorted(d.blinds)
+        stacks = list(d.stacks or (0, 0))
+        return HandHistory(variant="NT", antes=[0, 0], blinds_or_straddles=[small, big],
+                           min_bet=big, starting_stacks=stacks, actions=actions, hand=hand,
+                           players=players)
     return HandHistory(variant="FT", antes=[0, 0], blinds_or_straddles=[1, 2], small_bet=2,
                        big_bet=4, starting_stacks=[STARTING_STACK, STARTING_STACK],
-                       actions=actions, hand=None if played is None else played.number,
-                       players=["player 0", "player 1"] if played is None else list(played.players))
+                       actions=actions, hand=hand, players=players)
 
 
 def _cards(names: tuple[str, ...], cards: tuple[int, ...]) -> str:

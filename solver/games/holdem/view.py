@@ -100,7 +100,7 @@ class HoldemView(ViewDefaults):
 
     @property
     def hand_history_format(self) -> str | None:
-        return "phh" if self.holdem.is_heads_up_limit_holdem else None
+        return "phh" if self.holdem.phh_variant is not None else None
 
     def class_spots(self, board: str, line: str) -> ClassSpots:
         return class_spots(self.holdem, self.hand_classes, board, line)
@@ -111,7 +111,7 @@ class HoldemView(ViewDefaults):
         pages join into one)."""
         if self.hand_history_format is None:
             raise ValueError(f"{self.holdem.name} has no hand-history format: PHH knows "
-                             "heads-up limit hold'em only")
+                             "heads-up Texas hold'em (limit and no-limit) only")
         return "".join(
             f"[{hand.number}]\n{hand_history(self.holdem, _hand(hand.state), hand).dumps()}\n"
             for hand in hands)

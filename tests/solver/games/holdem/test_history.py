@@ -13,12 +13,19 @@ from solver.games.game_view import PlayedHand
 from solver.games.holdem.game import HoldemGame, HoldemState
 from solver.games.holdem.history import STARTING_STACK, hand_history
 
+NO_LIMIT = "holdem(betting=nolimit,stack=2000 1500)"
+"""Heads-up no-limit at 20 and 15 big blinds: all-ins, runouts and an all-in for less come
+often."""
 
-def random_hand(seed: int) -> HoldemState:
+
+def random_hand(seed: int, name: str = "holdem") -> HoldemState:
     rng = random.Random(seed)
-    state = get_game("holdem").initial_state()
+    state = get_game(name).initial_state()
     while not state.is_terminal():
-        state = state.apply_action(rng.choice(state.legal_actions()))
+        legal = state.legal_actions()
+        calls = [a for a in legal if a <= 1]
+        # No-limit: a call or fold as often as a raise, the raise's amount uniform.
+        state = state.apply_action(rng.choice(calls if calls and rng.random() < 0.6 else legal))
     assert isinstance(state, HoldemState)
     return state
 
@@ -51,3 +58,18 @@ def test_a_file_of_hands_round_trips_and_only_the_standard_game_has_one() -> Non
     assert get_view(mini.name).hand_history_format is None
     with pytest.raises(ValueError, match="no hand-history format"):
         get_view(mini.name).hand_histories([])
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_pokerkit_replays_our_no_limit_hands_to_the_same_end(seed: int) -> None:
+    name = NO_LIMIT if seed % 4 else "push-fold-10bb"
+    state = random_hand(seed, name)
+    game = get_game(name)
+    assert isinstance(game, HoldemGame) and game.phh_variant == "NT"
+    history = hand_history(game, state, PlayedHand(seed, state, ("you", "bot")))
+    final = list(HandHistory.loads(history.dumps()))[-1]
+    assert not final.status
+    stacks = game.definition.stacks
+    assert stacks is not None
+    assert [s - start for s, start in zip(final.stacks, stacks, strict=True)] == list(
+        state.returns())
