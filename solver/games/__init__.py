@@ -9,8 +9,7 @@ Three ways to name a game:
 
 * `_REGISTRY`: the games that ship, in the order the lobby shows them (`game_names`);
 * `_NAMED`: games known by name to `get_game` and the CLI that the lobby does not show
-  (`named_games`): push or fold at 5, 10, 15 and 20 big blinds, until the table plays
-  no-limit;
+  (`named_games`; none at present);
 * `_FAMILIES`: a family's members by their parameters, ``holdem(numRanks=6,numSuits=2)`` or
   ``universal_poker(...)``; a member that is also a named game resolves to it.
 """
@@ -96,6 +95,10 @@ def _dudo(dice: tuple[int, int]) -> Callable[[], Game]:
     return lambda: DudoGame(dice=dice)
 
 
+def _push_or_fold(stack_bb: int) -> Callable[[], Game]:
+    return lambda: holdem.push_or_fold(stack_bb)
+
+
 _REGISTRY: dict[str, Entry] = {
     "rps": (RPSGame, RPSView),
     "kuhn": (KuhnGame, KuhnView),
@@ -103,18 +106,17 @@ _REGISTRY: dict[str, Entry] = {
     "dudo": (DudoGame, DudoView),
     "dudo-calzo": (lambda: DudoGame(calzo=True), DudoView),
     "holdem-mini": (lambda: holdem.member("holdem-mini"), HoldemView),
+    # Push or fold before HULHE: the background build takes them in this order, and theirs
+    # take minutes where HULHE's takes an hour.
+    **{holdem.push_fold.name(bb): (_push_or_fold(bb), HoldemView)
+       for bb in holdem.push_fold.STACKS_BB},
     "holdem": (lambda: holdem.member("holdem"), HoldemView),
     "dudo-match": (DudoMatchGame, DudoMatchView),
     **{game_name((a, b)): (_dudo((a, b)), DudoView)
        for a in range(1, MAX_DICE + 1) for b in range(1, MAX_DICE + 1) if (a, b) != (1, 1)},
 }
 
-def _push_or_fold(stack_bb: int) -> Callable[[], Game]:
-    return lambda: holdem.push_or_fold(stack_bb)
-
-
-_NAMED: dict[str, Entry] = {holdem.push_fold.name(bb): (_push_or_fold(bb), HoldemView)
-                            for bb in holdem.push_fold.STACKS_BB}
+_NAMED: dict[str, Entry] = {}
 
 _FAMILIES: dict[str, tuple[Callable[[str], Game], ViewOf]] = {
     "holdem": (holdem.from_text, HoldemView),

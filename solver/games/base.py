@@ -148,6 +148,16 @@ class CountsItself(Protocol):
         ...
 
 
+@runtime_checkable
+class TimesItsCompile(Protocol):
+    """A game whose compile is not in proportion to its tree (push or fold: a table of every
+    board, a minute the first time, then read from disk), which says how long it will take."""
+
+    def compile_seconds(self) -> float:
+        """About how long compiling the tree will take on a two-core machine, now."""
+        ...
+
+
 class OpenSpielMapping(Protocol):
     """How our states and actions are named in the OpenSpiel game that equals ours."""
 

@@ -33,7 +33,7 @@ from solver.cards.strength import _cache_folder
 from solver.engine import memory, progress
 from solver.engine.memory import BASE_BYTES, MemoryEstimate, tree_bytes
 from solver.engine.progress import Phase
-from solver.games.base import CountsItself, Game
+from solver.games.base import CountsItself, Game, TimesItsCompile
 from solver.games.dudo.game import DudoGame
 from solver.games.dudo.rules import DudoRules
 from solver.games.dudo.tree import tree_sizes
@@ -113,7 +113,9 @@ def solve_plan(game: Game, iterations: int | None, seconds: float | None) -> Run
         return RunPlan(estimate, (phase("compiling the tree", 5.0), phase("solving", 30.0),
                                   phase("storing", 5.0)))
     solving = seconds or (iterations or ITERATIONS_GUESS) * slots * SLOT_ITERATION_SECONDS
-    return RunPlan(estimate, (phase("compiling the tree", slots * SLOT_SECONDS),
+    compiling = (game.compile_seconds() if isinstance(game, TimesItsCompile)
+                 else slots * SLOT_SECONDS)
+    return RunPlan(estimate, (phase("compiling the tree", compiling),
                               phase("solving", solving, fixed=bool(seconds)),
                               phase("storing", infosets * STORE_SECONDS_PER_INFOSET)))
 

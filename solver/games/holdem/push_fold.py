@@ -23,7 +23,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from solver.cards.matchups import boards, hands, table
+from solver.cards.matchups import boards, cached_path, hands, table
 from solver.engine.node_kinds import DECISION_NODE, TERMINAL_NODE
 from solver.engine.tree import PublicTree, pack_tree
 from solver.games.base import BuildPlan
@@ -52,7 +52,7 @@ def is_push_fold(definition: HoldemRules) -> bool:
 
 
 def name(stack_bb: int) -> str:
-    return f"push-fold-{stack_bb}bb"
+    return f"pushfold-{stack_bb}bb"
 
 
 class PushFoldGame(HoldemGame):
@@ -68,8 +68,15 @@ class PushFoldGame(HoldemGame):
 
     @property
     def build(self) -> BuildPlan:
-        """Solved exactly; the table of all-in results takes minutes the first time."""
+        """Solved exactly; the table of all-in results takes a minute or more the first
+        time."""
         return BuildPlan(("solve", self.name, "--target-exploitability", "5e-5"), background=True)
+
+    def compile_seconds(self) -> float:
+        """The table of all-in results takes about a minute of two cores the first time (65 s
+        measured on a quiet machine, 191 s on a loaded one); after that the tree takes a
+        second."""
+        return 2.0 if cached_path().exists() else 70.0
 
     def compile_public_tree(self) -> PublicTree:
         """The small blind's decision over its 1,326 hands, the big blind's after a push, and

@@ -27,12 +27,32 @@ def rules_text(d: HoldemRules) -> str:
     dealt = [str(b) for b in d.board_cards if b]
     board = (" and ".join([", ".join(dealt[:-1]), dealt[-1]] if len(dealt) > 1 else dealt)
              + f" board card{'s' if sum(d.board_cards) > 1 else ''}") if dealt else "no board"
+    dealt_text = (f"{deck}; {d.hole_cards} private card{'s' if d.hole_cards > 1 else ''} "
+                  f"each, then {board}; blinds {max(d.blinds)} and {min(d.blinds)}.\n")
+    if d.no_limit:
+        stack = _stacks(d)
+        if _push_or_fold(d):
+            return (f"{dealt_text}{stack.capitalize()}; the small blind goes all-in or folds, "
+                    f"the big blind calls or folds; the best hand of private and board cards "
+                    f"wins.")
+        return (f"{dealt_text}No limit: {stack}, raise to any amount up to all-in; the best "
+                f"hand of private and board cards wins.")
     caps = (str(d.max_raises[0]) if len(set(d.max_raises)) == 1
             else "/".join(map(str, d.max_raises)))
-    return (f"{deck}; {d.hole_cards} private card{'s' if d.hole_cards > 1 else ''} each, "
-            f"then {board}; blinds {max(d.blinds)} and {min(d.blinds)}.\n"
-            f"Fixed bets of {'/'.join(map(str, d.raise_sizes))} by round, at most {caps} "
-            f"bets and raises a round; the best hand of private and board cards wins.")
+    return (f"{dealt_text}Fixed bets of {'/'.join(map(str, d.raise_sizes))} by round, at most "
+            f"{caps} bets and raises a round; the best hand of private and board cards wins.")
+
+
+def _stacks(d: HoldemRules) -> str:
+    """The stacks in words: ``stacks of 1000 chips (10 big blinds)``."""
+    stacks = d.stacks or (0, 0)
+    big = d.big_blind
+    each = [f"{s} chips ({s / big:g} big blinds)" for s in stacks]
+    return f"stacks of {each[0]}" if stacks[0] == stacks[1] else f"stacks of {' and '.join(each)}"
+
+
+def _push_or_fold(d: HoldemRules) -> bool:
+    return d.bets is not None and not d.bets.open_limp
 
 
 def role(d: HoldemRules, seat: int) -> str:
@@ -75,17 +95,7 @@ def notes(d: HoldemRules) -> tuple[str, ...]:
                   else ", and the later rounds alternate as the rules say.")
     else:
         order += "."
-    sizes = ", ".join(f"{size} in round {r + 1}" for r, size in enumerate(d.raise_sizes))
-    caps = (f"{d.max_raises[0]}" if len(set(d.max_raises)) == 1
-            else " / ".join(map(str, d.max_raises)) + " (round by round)")
-    notes = [
-        order,
-        f"Bets and raises have a fixed size: {sizes}. Each round allows at most {caps} bets "
-        f"and raises, the blinds not counted (a raise in the first round raises the big "
-        f"blind).",
-        "Facing a bet you may fold, call or raise; otherwise check or bet. A round ends "
-        "when a bet is called or both players check.",
-    ]
+    notes = [order, *_betting_notes(d)]
     total = d.hole_cards + sum(d.board_cards)
     if total >= 5:
         notes.append("At the showdown the best five of your cards and the board play, "
@@ -99,3 +109,27 @@ def notes(d: HoldemRules) -> tuple[str, ...]:
                      f"or flushes: from the best, {', '.join(kinds)} (higher ranks first, "
                      f"then the kickers). Equal hands split the pot.")
     return tuple(notes)
+
+
+def _betting_notes(d: HoldemRules) -> list[str]:
+    if _push_or_fold(d):
+        return [f"Push or fold: {_stacks(d)}, reset every hand. The small blind either goes "
+                f"all-in (a raise to its whole stack) or folds; facing the all-in the big blind "
+                f"calls or folds, and a called all-in deals the board to the river.",
+                "This is a restriction of no-limit hold'em: close to the best play at short "
+                "stacks, not at deep ones, where smaller raises and limps matter."]
+    if d.no_limit:
+        return [f"No limit: {_stacks(d)}, reset every hand. A bet or raise goes to any amount "
+                f"from the minimum raise (the big blind, or the last raise's size on top of "
+                f"the bet) to all-in; with fewer chips you may still go all-in.",
+                "Facing a bet you may fold, call or raise; otherwise check or bet. A round "
+                "ends when a bet is called or both players check; an all-in that is called "
+                "deals the rest of the board."]
+    sizes = ", ".join(f"{size} in round {r + 1}" for r, size in enumerate(d.raise_sizes))
+    caps = (f"{d.max_raises[0]}" if len(set(d.max_raises)) == 1
+            else " / ".join(map(str, d.max_raises)) + " (round by round)")
+    return [f"Bets and raises have a fixed size: {sizes}. Each round allows at most {caps} bets "
+            f"and raises, the blinds not counted (a raise in the first round raises the big "
+            f"blind).",
+            "Facing a bet you may fold, call or raise; otherwise check or bet. A round ends "
+            "when a bet is called or both players check."]

@@ -64,7 +64,7 @@ def test_a_small_deck_is_its_boards_enumerated() -> None:
 
 @pytest.mark.slow
 def test_the_whole_deck_is_its_boards_enumerated_and_pokerkit_agrees() -> None:
-    """The table on 52 cards (minutes the first time, then cached): a few pairs enumerated,
+    """The table on 52 cards (a minute or more the first time, then cached): a few pairs enumerated,
     and pokerkit's verdict on a sample of their boards the same as our evaluator's."""
     pairs, result = hands(), table()
     assert result.shape == (1_326, 1_326) and (result == -result.T).all()

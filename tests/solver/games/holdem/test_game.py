@@ -42,7 +42,8 @@ def test_named_members_and_the_lobby() -> None:
     other = get_game("holdem(numRanks=6, numSuits=2, numBoardCards=0 1 1)")
     assert other.name == "holdem(numSuits=2,numRanks=6,numBoardCards=0 1 1)"
     assert get_game(other.name).name == other.name
-    with pytest.raises(KeyError, match=r"holdem-mini, holdem, .*holdem\(\.\.\.\)"):
+    with pytest.raises(KeyError,
+                       match=r"holdem-mini, pushfold-5bb, .*, holdem, .*holdem\(\.\.\.\)"):
         get_game("texas")
 
 

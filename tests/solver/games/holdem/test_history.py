@@ -62,7 +62,7 @@ def test_a_file_of_hands_round_trips_and_only_the_standard_game_has_one() -> Non
 
 @pytest.mark.parametrize("seed", range(40))
 def test_pokerkit_replays_our_no_limit_hands_to_the_same_end(seed: int) -> None:
-    name = NO_LIMIT if seed % 4 else "push-fold-10bb"
+    name = NO_LIMIT if seed % 4 else "pushfold-10bb"
     state = random_hand(seed, name)
     game = get_game(name)
     assert isinstance(game, HoldemGame) and game.phh_variant == "NT"

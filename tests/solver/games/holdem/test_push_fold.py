@@ -2,8 +2,8 @@
 terminals pay what the rules say, and each stack solves to at most 1e-6 big blinds for both
 seats, with the ranges players know from push/fold charts.
 
-Every test here needs the table of all-in results (`solver.cards.matchups`): minutes of two
-cores the first time, then read from the cache."""
+Every test here needs the table of all-in results (`solver.cards.matchups`): a minute or more
+of two cores the first time, then read from the cache."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from solver.algorithms.cfr import CFRSolver
 from solver.algorithms.exploitability import evaluate_strategy
 from solver.engine.tree import PublicTree
-from solver.games import get_game, named_games
+from solver.games import game_names, get_game
 from solver.games.holdem import HoldemGame, from_text
 from solver.games.holdem.betting import CALL, FOLD
 from solver.games.holdem.push_fold import STACKS_BB, PushFoldGame
@@ -25,7 +25,7 @@ BIG_BLIND = 100
 
 @pytest.fixture(scope="module")
 def trees() -> dict[int, PublicTree]:
-    games = {bb: get_game(f"push-fold-{bb}bb") for bb in STACKS_BB}
+    games = {bb: get_game(f"pushfold-{bb}bb") for bb in STACKS_BB}
     return {bb: game.compile_public_tree() for bb, game in games.items()
             if isinstance(game, PushFoldGame)}
 
@@ -39,18 +39,18 @@ def _pure(tree: PublicTree, push: float, call: float) -> np.ndarray:
 
 
 def test_the_members_are_named_and_read_back() -> None:
-    assert {f"push-fold-{bb}bb" for bb in STACKS_BB} <= set(named_games())
-    game = get_game("push-fold-10bb")
+    assert {f"pushfold-{bb}bb" for bb in STACKS_BB} <= set(game_names())
+    game = get_game("pushfold-10bb")
     assert isinstance(game, PushFoldGame) and game.stack_bb == 10
     assert game.definition.spec == ("holdem(betting=nolimit,stack=1000 1000,"
                                     "bettingAbstraction=pushfold)")
-    assert from_text(game.definition.spec).name == "push-fold-10bb"
+    assert from_text(game.definition.spec).name == "pushfold-10bb"
     other = from_text("holdem(betting=nolimit,stack=1250 1250,bettingAbstraction=pushfold)")
     assert isinstance(other, PushFoldGame) and other.stack_bb == 12.5
 
 
 def test_the_tree_is_the_states(trees: dict[int, PublicTree]) -> None:
-    game = get_game("push-fold-15bb")
+    game = get_game("pushfold-15bb")
     assert isinstance(game, HoldemGame)
     tree = trees[15]
     keys = {key: i for i, key in enumerate(tree.infoset_keys)}
