@@ -60,10 +60,16 @@ def brute_force(game: Game, policy: dict[str, dict[int, float]]
 
 
 SMALL_HOLDEM = "holdem(numRanks=3,numSuits=2,numHoleCards=1,numBoardCards=0 1,maxRaises=2 2)"
+SMALL_NO_LIMIT = ("holdem(betting=nolimit,numRanks=3,numSuits=2,numHoleCards=1,"
+                  "numBoardCards=0 1,blind=1 1,firstPlayer=1 1,stack={stack})")
+"""No-limit on a Leduc-sized deck: every size at 5 chips a stack, and half pot, pot and all-in
+at 12 (all-ins run out the board)."""
 
 
-@pytest.mark.parametrize(("game", "iterations"), [("kuhn", 200), ("leduc", 60),
-                                                  (SMALL_HOLDEM, 60), ("dudo-calzo", 20)])
+@pytest.mark.parametrize(("game", "iterations"), [
+    ("kuhn", 200), ("leduc", 60), (SMALL_HOLDEM, 60), ("dudo-calzo", 20),
+    (SMALL_NO_LIMIT.format(stack="5 5"), 30),
+    (SMALL_NO_LIMIT.format(stack="12 12").replace(")", ",bettingAbstraction=0.5p p a)"), 30)])
 @pytest.mark.slow
 def test_against_the_histories(game: str, iterations: int) -> None:
     check_against_histories(compile_game(get_game(game)), get_game(game), iterations)
