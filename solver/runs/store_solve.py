@@ -154,13 +154,15 @@ def solve_and_store(game: str, algorithm: str, *, iterations: int | None = None,
         stored.info.id                   # the solve's row in the store (1 in a new store)
         stored.result.exploitability     # at most 1e-5
     """
-    result = solve(get_game(game), algorithm, iterations=iterations,
+    solved = get_game(game)  # stored under its own name: a spec's canonical writing
+    result = solve(solved, algorithm, iterations=iterations,
                    target_exploitability=target, seconds=seconds, seed=seed,
                    on_checkpoint=on_checkpoint, pruning=pruning,
                    memory_checked=memory_checked)
     phase("storing")
     record = SolveRecord(
-        game=game, algorithm=algorithm, iterations=result.iterations, seconds=result.seconds,
+        game=solved.name, algorithm=algorithm, iterations=result.iterations,
+        seconds=result.seconds,
         exploitability=result.exploitability, value=result.value,
         strategy=infoset_rows(result.tree, result.strategy), nodes=node_rows(result.tree),
         trace=[TracePoint(p.iteration, p.seconds, p.exploitability, p.value)

@@ -33,12 +33,17 @@ from solver.evaluation.values.dudo import DudoValues, rows_by_prefix
 from solver.evaluation.values.exact import TreeValues
 from solver.games import Game, State, get_game
 from solver.games.dudo.game import DudoGame
+from solver.runs.store_solve import solve_and_store
 from strategies import InfosetStrategy, StrategyStore
 from tests.app.conftest import AppFactory, new_match, play_random_hand
 from tests.app.simulated import RULES, Rule, chooser, play, rule_result
+from tests.conftest import copy_store
 from tests.solver.evaluation.values.test_dudo_values import solve_abstract
 
-HANDS = {"leduc": 600, "holdem-mini": 250, "dudo": 600}
+NO_LIMIT = ("holdem(betting=nolimit,numRanks=3,numSuits=2,numHoleCards=1,numBoardCards=0 1,"
+            "blind=1 1,firstPlayer=1 1,stack=12 12,bettingAbstraction=0.5p p a)")
+"""No-limit on a Leduc-sized deck, half pot, pot and all-in at 12 chips a stack: solved here."""
+HANDS = {"leduc": 600, "holdem-mini": 250, "dudo": 600, "no-limit": 400}
 """Hands a player: about 1 s of CPU per 100 hands of Leduc or Dudo, 4 s of holdem-mini (the
 docs/playing-and-learning.md's figures are over 3,000 and 1,500 hands, `experiments/luck.py`)."""
 NARROWER = {("leduc", "tight"): 2.2, ("dudo", "uniform"): 1.5}
@@ -51,7 +56,7 @@ hands where this player's cards, not its choices, told what it did), Dudo's unif
 uniform player keeps the spread of its own coin flips, which no estimator that does not know
 its strategy can remove (with the exact model of its play, that is what is left)."""
 Z_999 = 3.29
-"""Thirty-six intervals are checked (three for each game and player): each must cover the exact
+"""Forty-eight intervals are checked (three for each game and player): each must cover the exact
 value at 99.9%."""
 
 
@@ -81,14 +86,17 @@ class RowsBot:
 
 
 @pytest.fixture(scope="module")
-def subjects(store_path: Path) -> Iterator[dict[str, Subject]]:
-    source = StrategySource(store_path)
+def subjects(store_path: Path, tmp_path_factory: pytest.TempPathFactory
+             ) -> Iterator[dict[str, Subject]]:
+    path = copy_store(store_path, tmp_path_factory.mktemp("coach") / "with-no-limit.sqlite")
+    solve_and_store(NO_LIMIT, "dcfr", target=1e-4, store_path=path)
+    source = StrategySource(path)
     bot = services.StoredStrategyBot(source)
     out = {}
-    with StrategyStore.open(store_path) as store:
-        for name in ("leduc", "holdem-mini"):
-            game = get_game(name)
-            info = store.latest_solve(name)
+    with StrategyStore.open(path) as store:
+        for name in ("leduc", "holdem-mini", "no-limit"):
+            game = get_game(NO_LIMIT if name == "no-limit" else name)
+            info = store.latest_solve(game.name)
             assert info is not None
             valuer = valuer_for(game, info, store)
             assert isinstance(valuer, TreeValues)  # an exact solve: values on the real tree
@@ -130,7 +138,7 @@ def width(stats: results.Stats) -> float:
     return stats.ci95_high - stats.ci95_low
 
 
-@pytest.mark.slow  # twelve cases of 250 to 600 simulated hands, about 10 CPU seconds each
+@pytest.mark.slow  # sixteen cases of 250 to 600 simulated hands, about 10 CPU seconds each
 @pytest.mark.parametrize(("game", "name"), [(g, p) for g in HANDS for p in PLAYERS])
 def test_adjusted_results_are_unbiased_and_tighter(subjects: dict[str, Subject], game: str,
                                                    name: str) -> None:
