@@ -110,10 +110,9 @@ class Betting:
         1 (call), 4..20 (raise to that amount)``."""
         if self.player == OVER:
             return "none"
-        calls = self._calls()
         if not self.rules.no_limit or self.rules.bets is not None:
             return ", ".join(f"{a} ({self.label(a)})" for a in self.legal_actions())
-        words = [f"{a} ({self.label(a)})" for a in calls]
+        words = [f"{a} ({self.label(a)})" for a in self._calls()]
         limits = self.raise_range()
         if limits is not None:
             low, high = limits
@@ -156,9 +155,8 @@ class Betting:
         the small blind's opening call."""
         if not self.facing:
             return (CALL,)
-        bets = self.rules.bets
-        opening = self.round == 0 and self.raises == 0 and len(self.rounds[0]) == 0
-        return (FOLD,) if bets is not None and not bets.open_limp and opening else (FOLD, CALL)
+        opening = self.rounds == ("",)  # the small blind's first move
+        return (FOLD,) if opening and self.rules.push_or_fold else (FOLD, CALL)
 
     def raise_amounts(self) -> tuple[int, ...]:
         """The amounts the player to act may raise to: every legal one, or the bet

@@ -17,7 +17,7 @@ and a bet.  A member dealing board cards before the first betting round writes t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 
 from solver.cards.evaluator import evaluate
@@ -32,7 +32,7 @@ from solver.games.base import (
     private_then_public_key,
 )
 from solver.games.holdem.betting import CALL, Betting
-from solver.games.holdem.rules import HOLDEM_MINI, HULHE, HUNL, UNLIMITED_STACK, HoldemRules
+from solver.games.holdem.rules import HOLDEM_MINI, HULHE, UNLIMITED_STACK, HoldemRules
 from solver.games.holdem.tree import HoldemEngine
 from solver.games.poker_style import PokerStyles
 
@@ -267,10 +267,7 @@ class HoldemGame(PokerStyles, GameDefaults):
         abstraction; None for the other members, which PHH has no variant for."""
         if self.is_heads_up_limit_holdem:
             return "FT"
-        d = self.definition
-        if d.no_limit and replace(d, stacks=HUNL.stacks, bets=None) == HUNL:
-            return "NT"
-        return None
+        return "NT" if self.definition.heads_up_no_limit_texas else None
 
     @property
     def is_heads_up_limit_holdem(self) -> bool:

@@ -46,9 +46,7 @@ def rules(stack_bb: int) -> HoldemRules:
 
 def is_push_fold(definition: HoldemRules) -> bool:
     """Whether `definition` is push-or-fold on the whole deck (a game this module compiles)."""
-    if definition.bets is None or definition.bets.open_limp:
-        return False
-    return replace(definition, stacks=HUNL.stacks, bets=None) == HUNL
+    return definition.push_or_fold and definition.heads_up_no_limit_texas
 
 
 def name(stack_bb: int) -> str:
@@ -98,10 +96,9 @@ class PushFoldGame(HoldemGame):
         kind = [DECISION_NODE, TERMINAL_NODE, DECISION_NODE, TERMINAL_NODE, TERMINAL_NODE]
         parent = [-1, 0, 0, 2, 2]
         every = np.arange(n)
-        slot_parent = [np.concatenate([np.full(n, -1), every, every, n + n + every,
-                                       n + n + every]),
-                       np.concatenate([np.full(n, -1), every, every, n + n + every,
-                                       n + n + every])]
+        # Both players' slots: the root's, then each node's hands below the same hands above.
+        parents = np.concatenate([np.full(n, -1), every, every, 2 * n + every, 2 * n + every])
+        slot_parent = [parents, parents]
         none = np.full(n, -1)
         slot_action = [np.concatenate([none, none, none, np.zeros(n), np.ones(n)]),
                        np.concatenate([none, np.zeros(n), np.ones(n), none, none])]

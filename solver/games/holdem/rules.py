@@ -143,6 +143,17 @@ class HoldemRules:
         return self.betting == "nolimit"
 
     @property
+    def push_or_fold(self) -> bool:
+        """Whether the bet abstraction is push or fold (the small blind all-in or out)."""
+        return self.bets is not None and not self.bets.open_limp
+
+    @property
+    def heads_up_no_limit_texas(self) -> bool:
+        """Heads-up no-limit Texas hold'em at any stacks and bet abstraction: the game PHH's
+        ``NT`` variant writes and push or fold restricts."""
+        return self.no_limit and replace(self, stacks=HUNL.stacks, bets=None) == HUNL
+
+    @property
     def deck(self) -> Deck:
         return Deck(self.num_ranks, self.num_suits)
 

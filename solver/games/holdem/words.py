@@ -31,7 +31,7 @@ def rules_text(d: HoldemRules) -> str:
                   f"each, then {board}; blinds {max(d.blinds)} and {min(d.blinds)}.\n")
     if d.no_limit:
         stack = _stacks(d)
-        if _push_or_fold(d):
+        if d.push_or_fold:
             return (f"{dealt_text}{stack.capitalize()}; the small blind goes all-in or folds, "
                     f"the big blind calls or folds; the best hand of private and board cards "
                     f"wins.")
@@ -50,9 +50,6 @@ def _stacks(d: HoldemRules) -> str:
     each = [f"{s} chips ({s / big:g} big blinds)" for s in stacks]
     return f"stacks of {each[0]}" if stacks[0] == stacks[1] else f"stacks of {' and '.join(each)}"
 
-
-def _push_or_fold(d: HoldemRules) -> bool:
-    return d.bets is not None and not d.bets.open_limp
 
 
 def role(d: HoldemRules, seat: int) -> str:
@@ -112,7 +109,7 @@ def notes(d: HoldemRules) -> tuple[str, ...]:
 
 
 def _betting_notes(d: HoldemRules) -> list[str]:
-    if _push_or_fold(d):
+    if d.push_or_fold:
         return [f"Push or fold: {_stacks(d)}, reset every hand. The small blind either goes "
                 f"all-in (a raise to its whole stack) or folds; facing the all-in the big blind "
                 f"calls or folds, and a called all-in deals the board to the river.",
