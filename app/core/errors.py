@@ -82,6 +82,11 @@ class IllegalActionError(ConflictError):
         self.legal_actions = legal_actions
 
 
+class IllegalAmountError(IllegalActionError):
+    """An amount outside the legal range (or where the position has none to choose); its
+    message names the range."""
+
+
 class HandFinishedError(IllegalActionError):
     """An action in a hand that is over; `match_id` names where the next hand is dealt."""
 

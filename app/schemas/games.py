@@ -84,6 +84,15 @@ class OpponentOut(Frozen):
                                  "(`bot.measured` of the game); null otherwise.")
 
 
+class ChartSpot(Frozen):
+    """A spot whose grid of hand classes players know as a chart (push or fold: who goes
+    all-in, who calls); ``GET /games/{name}/grid`` with its board and line draws it."""
+
+    title: str
+    board: str
+    line: str
+
+
 class GameDescription(Frozen):
     """What a game is and how it is shown, from the game itself."""
 
@@ -108,6 +117,8 @@ class GameDescription(Frozen):
     hand_history_format: str | None = Field(
         default=None, description="The standard hand-history format a match's hands export "
         "to (``phh``, Poker Hand History, for poker), if the game has one.")
+    charts: list[ChartSpot] = Field(
+        default_factory=list, description="The spots players know as charts, if any.")
 
 
 class BuildProgress(Frozen):

@@ -62,7 +62,13 @@ class ActionRequest(BaseModel):
     refused (422) and nothing is played."""
 
     model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=_seq_is_required)
-    action: str = Field(min_length=1, max_length=32, examples=["bet"])
+    action: str = Field(min_length=1, max_length=32, examples=["bet"], description=(
+        "A label among ``legal_actions``, or the ``action`` of the hand view's "
+        "``amount_choice`` together with an ``amount``."))
+    amount: int | None = Field(
+        default=None, ge=0, le=1_000_000_000, examples=[300], description=(
+            "With the ``amount_choice``'s action: the chips the raise goes *to* (ACPC's "
+            "``r300``), any whole number in its range; otherwise leave it out."))
     seq: Annotated[int, Field(ge=0, le=1_000_000), BeforeValidator(_whole)] | None = Field(
         default=None, examples=[3],
         description="The ``seq`` of the hand view the action was chosen on. If the hand has "
@@ -142,6 +148,27 @@ class ActionGroupOut(Frozen):
     title: str
     labels: list[str]
     columns: int
+
+
+class NamedAmount(Frozen):
+    name: str = Field(examples=["pot"])
+    amount: int
+    label: str = Field(description="The move's label among ``legal_actions``.")
+
+
+class AmountChoiceOut(Frozen):
+    """A move whose size you choose (a no-limit raise): send ``{"action": action, "amount":
+    N}`` with any whole N from ``min`` to ``max`` (chips the raise goes *to*, as ACPC writes
+    it), or the move's label (``raise to N``)."""
+
+    action: str = Field(examples=["raise"])
+    min: int
+    max: int
+    quick: list[NamedAmount] = Field(
+        description="Amounts players reach for (the smallest raise, half the pot, the pot, "
+        "all-in), inside the range.")
+    words: str = Field(examples=["raise to any amount from 4 to 12"])
+    prompt: str = Field(examples=["raise to"], description="The move before its amount.")
 
 
 class BotDecision(Frozen):
@@ -262,6 +289,9 @@ class HandView(Frozen):
         "OpenSpiel policy can be queried directly.")
     action_groups: list[ActionGroupOut] = Field(
         description="How a table draws your choices; empty if not your turn.")
+    amount_choice: AmountChoiceOut | None = Field(
+        default=None, description="At your turn, where you choose a move's size: its legal "
+        "range.")
     hint: list[ActionProbability] | None = Field(
         default=None, description="Equilibrium strategy at your information set, if asked for."
     )

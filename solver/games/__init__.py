@@ -44,6 +44,7 @@ from solver.games.leduc import LeducGame, LeducView
 from solver.games.rps import RPSGame, RPSView
 from solver.games.view_values import (
     ActionGroup,
+    AmountChoice,
     Card,
     Die,
     LabelPart,
@@ -60,6 +61,7 @@ __all__ = [
     "GAME_NAMES",
     "TERMINAL",
     "ActionGroup",
+    "AmountChoice",
     "Card",
     "ClassSpots",
     "Die",
@@ -110,6 +112,7 @@ _REGISTRY: dict[str, Entry] = {
     # take minutes where HULHE's takes an hour.
     **{holdem.push_fold.name(bb): (_push_or_fold(bb), HoldemView)
        for bb in holdem.push_fold.STACKS_BB},
+    "nolimit-leduc": (lambda: holdem.member("nolimit-leduc"), HoldemView),
     "holdem": (lambda: holdem.member("holdem"), HoldemView),
     "dudo-match": (DudoMatchGame, DudoMatchView),
     **{game_name((a, b)): (_dudo((a, b)), DudoView)

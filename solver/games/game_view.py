@@ -20,6 +20,7 @@ from solver.games.base import Game, State
 from solver.games.view_values import (
     IN_TURN,
     ActionGroup,
+    AmountChoice,
     HandClasses,
     LabelPart,
     Piece,
@@ -111,6 +112,10 @@ class GameView(Protocol):
     """The figures (`strategies.figures`) its solve must carry beside the strategy for the
     app to show it: without them the stored solve is incomplete, and the app says so instead
     of playing it."""
+    chart_spots: tuple[tuple[str, str, str], ...]
+    """The spots whose grids of hand classes players know as charts (push or fold: who goes
+    all-in, who calls), each as its title, board and betting line (`class_spots`): the lobby
+    shows them."""
 
     @property
     def hand_history_format(self) -> str | None:
@@ -157,6 +162,11 @@ class GameView(Protocol):
         """How to lay out the choices of the player to move."""
         ...
 
+    def amount_choice(self, state: State) -> AmountChoice | None:
+        """The move of the player to move whose size they choose (a no-limit raise), if the
+        position has one; its amounts are among the legal actions, one label each."""
+        ...
+
     def outcome_text(self, state: State, names: tuple[str, str]) -> str:
         """At a terminal state, why it ended as it did, naming the seats `names` (``("you",
         "the bot")``): ``"dudo on 2x5: one 5 and a wild 1 make 2, the bid stands"``."""
@@ -185,6 +195,7 @@ class ViewDefaults:
     history_legend: str = ""
     history_example: str = ""
     required_figures: tuple[str, ...] = ()
+    chart_spots: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def hand_history_format(self) -> str | None:
@@ -214,3 +225,6 @@ class ViewDefaults:
 
     def action_groups(self, state: State) -> tuple[ActionGroup, ...]:
         return legal_action_group(state)
+
+    def amount_choice(self, state: State) -> AmountChoice | None:
+        return None

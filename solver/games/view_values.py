@@ -6,6 +6,7 @@ draws them without knowing which game it is."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -120,6 +121,40 @@ class ActionGroup:
 
 
 @dataclass(frozen=True, slots=True)
+class AmountChoice:
+    """A move whose size the player chooses: any whole amount from `low` to `high` (a
+    no-limit bet or raise, to that many chips in all this hand, as ACPC counts it).
+
+    A client names it by one of `verbs` and the amount; `label` gives the action label the
+    move has among the legal actions.  `quick` names the amounts players reach for (the
+    smallest raise, half the pot, the pot, all-in), each inside the range.
+
+    >>> choice = AmountChoice(("bet", "raise"), 4, 12, "raise to {}", (("pot", 8),))
+    >>> choice.label(8), choice.allows(13)
+    ('raise to 8', False)
+    """
+
+    verbs: tuple[str, ...]
+    low: int
+    high: int
+    template: str
+    quick: tuple[tuple[str, int], ...] = ()
+
+    def label(self, amount: int) -> str:
+        return self.template.format(amount)
+
+    def allows(self, amount: int) -> bool:
+        return self.low <= amount <= self.high
+
+    @property
+    def range_words(self) -> str:
+        """``"raise to any amount from 4 to 12"``."""
+        if self.low == self.high:
+            return self.label(self.low)
+        return f"{self.template.format('any amount')} from {self.low} to {self.high}"
+
+
+@dataclass(frozen=True, slots=True)
 class ResultUnit:
     """The unit players of a game quote results in, beside the game's own chips: poker players
     think in milli-big-blinds per hand, whatever the stakes."""
@@ -181,18 +216,21 @@ opportunity in the hand may be left out."""
 
 
 def betting_words(letters: str, facing: bool = False, opened: bool = False) -> str:
-    """A round of limit betting written ``c``/``r``/``f`` (check or call, bet or raise, fold)
-    in words: ``"rc"`` -> ``"bet, call"``. `facing`: the first to act faces a bet (a blind);
-    `opened`: a bet is already in (so the first ``r`` raises)."""
+    """A round of betting written ``c``/``r``/``f`` (check or call, bet or raise, fold; a
+    no-limit raise with the amount it goes to, ``r300``) in words: ``"rc"`` -> ``"bet,
+    call"``, ``"r300c"`` -> ``"bet 300, call"``. `facing`: the first to act faces a bet (a
+    blind); `opened`: a bet is already in (so the first ``r`` raises)."""
     words = []
-    for letter in letters:
-        if letter == "f":
+    for move in re.findall(r"r\d*|[^r]", letters):
+        if move == "f":
             words.append("fold")
-        elif letter == "c":
+        elif move == "c":
             words.append("call" if facing else "check")
             facing = False
         else:
-            words.append("raise" if facing or opened else "bet")
+            verb = "raise" if facing or opened else "bet"
+            words.append(f"{verb} to {move[1:]}" if move[1:] and verb == "raise"
+                         else f"{verb} {move[1:]}".strip())
             facing = opened = True
     return ", ".join(words) or "nothing yet"
 

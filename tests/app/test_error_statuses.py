@@ -25,6 +25,7 @@ EXPECTED = {
     errors.TooManyAttemptsError: 429,
     errors.ConflictError: 409,
     errors.IllegalActionError: 409,
+    errors.IllegalAmountError: 409,
     errors.HandFinishedError: 409,
     errors.StaleHandError: 409,
     errors.HandBusyError: 409,

@@ -51,3 +51,28 @@ def test_hands_of_push_or_fold_over_the_api(tmp_path: Path, store_path: Path,
         assert history.hand == view["number"]
         final = list(history)[-1]
         assert [s - STACK for s in final.stacks] == list(state.returns())
+
+
+@pytest.mark.slow
+def test_the_charts_of_push_or_fold(tmp_path: Path, store_path: Path,
+                                    make_app: AppFactory) -> None:
+    """The lobby names both seats' charts; each is the spot's grid over the API and as the
+    card's partial: aces always go all-in and call, seven-deuce offsuit never calls."""
+    store = copy_store(store_path, tmp_path / "with-push-or-fold.sqlite")
+    solve_and_store(GAME, "dcfr", target=5e-5, store_path=store)
+    api = make_app(store=store)
+    listed = {g["name"]: g for g in api.client.get(f"{API}/games").json()}
+    charts = listed[GAME]["charts"]
+    assert [(c["board"], c["line"]) for c in charts] == [("", ""), ("", "r")]
+    assert listed["leduc"]["charts"] == []
+    for chart, (move, weak) in zip(charts, (("raise to 1000", None), ("call", "72o")),
+                                   strict=True):
+        spot = api.client.get(f"{API}/games/{GAME}/grid", params={"line": chart["line"]})
+        assert spot.status_code == 200, spot.text
+        cells = {c["label"]: {a["label"]: a["probability"] for a in c["actions"]}
+                 for row in spot.json()["blueprint"]["cells"] for c in row}
+        assert len(cells) == 169 and cells["AA"][move] > 0.999
+        if weak is not None:
+            assert cells[weak][move] < 0.001
+        page = api.client.get(f"/games/{GAME}/chart", params={"line": chart["line"]})
+        assert page.status_code == 200 and page.text.count('data-class="') == 169

@@ -19,6 +19,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -64,23 +65,31 @@ def _free_port() -> int:
 @pytest.fixture(scope="session")
 def server(browser_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a uvicorn server running the app; stopped at the end of the session."""
+    with serve(browser_store, tmp_path_factory.mktemp("server")) as base:
+        yield base
+
+
+@contextmanager
+def serve(store: Path, data: Path, **env: str) -> Iterator[str]:
+    """A uvicorn server running the app on `store` with its play database in `data` (and
+    `env` added to its environment): its base URL, until the block ends."""
     if not (REPO_ROOT / "node_modules" / "htmx.org" / "dist" / "htmx.min.js").is_file():
         pytest.fail("htmx is not installed: run `npm ci` in the repository first")
-    data = tmp_path_factory.mktemp("server")
     port = _free_port()
-    env = {
+    environment = {
         **os.environ,
         "PYTHONPATH": str(REPO_ROOT),
         "DATABASE_URL": f"sqlite:///{data / 'app.sqlite'}",
-        "STRATEGY_STORE": str(browser_store),
+        "STRATEGY_STORE": str(store),
         "SECRET_KEY": "browser-test-secret",
         "APP_DATA_DIR": str(data),
+        **env,
     }
     log = (data / "server.log").open("w")
     process = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port",
          str(port), "--log-level", "warning"],
-        cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        cwd=REPO_ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
     try:

@@ -60,8 +60,10 @@ async def act(
     body: ActionRequest, hand_id: HandIdPath, access: TokenDep, backend: BackendDep,
     response: Response, idempotency_key: IdempotencyKey = None, hint: QueryBool = False,
 ) -> HandView:
-    """Play an action by its label (one of ``legal_actions``) with the ``seq`` of the hand
-    view you chose it on; the answer includes the bot's replies. Every action is played exactly
+    """Play an action by its label (one of ``legal_actions``), or a move whose size you
+    choose as ``{"action": "raise", "amount": N}`` (the hand view's ``amount_choice`` gives
+    the range), with the ``seq`` of the hand view you chose it on; the answer includes the
+    bot's replies. Every action is played exactly
     once: a stale ``seq`` (a double click, another tab, a retry after the hand moved on) is
     refused with 409, and with an ``Idempotency-Key`` header as well a retry gets the first
     answer again. 409 with the legal actions if it is illegal, not your turn, or the hand is
@@ -70,7 +72,8 @@ async def act(
     once; one with neither is a 422 and nothing is played.)"""
 
     played = await backend.call(
-        services.act, backend.source, backend.bot, hand_id, access, body.action, seq=body.seq,
+        services.act, backend.source, backend.bot, hand_id, access, body.action,
+        amount=body.amount, seq=body.seq,
         idempotency_key=idempotency_key, rng=backend.rng, hint=hint)
     if played.replayed:
         response.headers["Idempotent-Replayed"] = "true"

@@ -124,6 +124,8 @@ def _description_fields(game: Game) -> dict[str, object]:
         "build_command": shlex.join(("python", "-m", "solver", *game.build.command)),
         "hand_history_format": view.hand_history_format,
         "result_unit": view.result_unit.name if view.result_unit is not None else None,
+        "charts": [{"title": title, "board": board, "line": line}
+                   for title, board, line in view.chart_spots],
     }
 
 

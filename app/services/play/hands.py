@@ -30,6 +30,7 @@ from app.core.errors import (
     HandInProgressError,
     IdempotencyKeyReuseError,
     IllegalActionError,
+    IllegalAmountError,
     StaleHandError,
     StrategyUnavailableError,
     UnguardedActionError,
@@ -51,7 +52,15 @@ from app.services.play.tokens import (
     open_hand,
     open_match,
 )
-from solver.games import CHANCE, action_from_label, get_game, legal_labels
+from solver.games import (
+    CHANCE,
+    AmountChoice,
+    State,
+    action_from_label,
+    get_game,
+    get_view,
+    legal_labels,
+)
 
 _SYSTEM_RANDOM = secrets.SystemRandom()
 """Dealing uses the OS's secure randomness unless a caller injects its own rng."""
@@ -104,9 +113,13 @@ def start_hand(session: Session, source: StrategySource, bot: Bot, match_id: str
 
 
 def act(session: Session, source: StrategySource, bot: Bot, hand_id: str, access: Access,
-        label: str, *, seq: int | None = None, idempotency_key: str | None = None,
-        rng: random.Random | None = None, hint: bool = False) -> Played:
-    """Play the human's action `label` and the bot's replies, all in one transaction.
+        label: str, *, amount: int | None = None, seq: int | None = None,
+        idempotency_key: str | None = None, rng: random.Random | None = None,
+        hint: bool = False) -> Played:
+    """Play the human's action `label` and the bot's replies, all in one transaction. With an
+    `amount`, `label` names a move whose size the player chooses (``raise``: the view's
+    `amount_choice`) and the amount its size; `IllegalAmountError`, naming the range, if it
+    is not legal.
 
     `seq` is the ``seq`` of the view the action was chosen on: if the hand has changed since
     (a double click, two tabs, a retry), nothing is played (`StaleHandError`). With an
@@ -128,7 +141,8 @@ def act(session: Session, source: StrategySource, bot: Bot, hand_id: str, access
                 "was played")
         if not held:
             raise HandBusyError(BUSY)
-        fingerprint = _fingerprint(hand_id, label, seq)
+        fingerprint = _fingerprint(hand_id, label if amount is None else f"{label} {amount}",
+                                   seq)
         # The key is looked up after the hand's version was read: if the first request with
         # this key commits in between, it is found here; if later, the version guard stops us.
         if idempotency_key is not None:
@@ -164,6 +178,9 @@ def act(session: Session, source: StrategySource, bot: Bot, hand_id: str, access
                 "it was not your turn: the bot has just moved; look at the hand again and "
                 f"choose among the legal actions: {', '.join(view.legal_actions) or 'none'}",
                 view.legal_actions)
+        choice = get_view(hand.match.game).amount_choice(state)
+        if amount is not None or (choice is not None and label in choice.verbs):
+            label = _sized(choice, label, amount, state)
         try:
             action = action_from_label(state, label)
         except ValueError:
@@ -177,6 +194,25 @@ def act(session: Session, source: StrategySource, bot: Bot, hand_id: str, access
         key = (idempotency_key, fingerprint) if idempotency_key is not None else None
         return _play_out(session, bot, hand, trace, since, rng, hint,
                          _saver(session, hand, key))
+
+
+def _sized(choice: AmountChoice | None, verb: str, amount: int | None, state: State) -> str:
+    """The label of the move `verb` to `amount` (``raise`` to 300: ``raise to 300``)."""
+    if choice is None:
+        raise IllegalAmountError(
+            "there is no amount to choose here; choose among the legal actions: "
+            f"{', '.join(legal_labels(state))}", legal_labels(state))
+    if verb not in choice.verbs:
+        raise IllegalAmountError(
+            f"an amount goes with {' or '.join(repr(v) for v in choice.verbs)}, not {verb!r}: "
+            f"{choice.range_words}", legal_labels(state))
+    if amount is None:
+        raise IllegalAmountError(f"say how much: {choice.range_words}; nothing was played",
+                                 legal_labels(state))
+    if not choice.allows(amount):
+        raise IllegalAmountError(f"{amount} is not a legal amount: {choice.range_words}; "
+                                 "nothing was played", legal_labels(state))
+    return choice.label(amount)
 
 
 def hand_view(session: Session, bot: Bot, hand_id: str, access: Access, hint: bool = False

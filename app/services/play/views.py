@@ -18,12 +18,14 @@ from app.schemas import (
     ActionGroupOut,
     ActionProbability,
     ActionValue,
+    AmountChoiceOut,
     BotDecision,
     CoachDecision,
     Event,
     HandOutcome,
     HandReplay,
     HandView,
+    NamedAmount,
     PieceOut,
     PublicState,
     ReplayStep,
@@ -35,7 +37,18 @@ from app.services.analysis.coach import NEGLIGIBLE, HandReview, Judged, Parts
 from app.services.analysis.results import signed
 from app.services.analysis.trace import Step, Trace
 from app.services.bots.bot import Policy
-from solver.games import CHANCE, Card, Die, Game, GameView, Piece, State, get_view, legal_labels
+from solver.games import (
+    CHANCE,
+    AmountChoice,
+    Card,
+    Die,
+    Game,
+    GameView,
+    Piece,
+    State,
+    get_view,
+    legal_labels,
+)
 
 SEAT_NAMES = ("you", "the bot")
 FORFEIT = ("You left this hand unfinished for too long, so it was settled as a forfeit at "
@@ -216,12 +229,23 @@ def hand_view(hand: HandRow, trace: Trace, since: int, hint: Policy | None,
         if mine and game.openspiel is not None else None,
         action_groups=[ActionGroupOut(title=g.title, labels=list(g.labels), columns=g.columns)
                        for g in view.action_groups(state)] if mine else [],
+        amount_choice=amount_choice_out(view.amount_choice(state)) if mine else None,
         hint=[ActionProbability(label=label, probability=p)
               for label, p in zip(hint.labels, hint.probabilities, strict=True)]
         if hint is not None and mine else None,
         outcome=outcome,
         seq=trace.seq,
     )
+
+
+def amount_choice_out(choice: AmountChoice | None) -> AmountChoiceOut | None:
+    if choice is None:
+        return None
+    return AmountChoiceOut(
+        action=choice.verbs[-1], min=choice.low, max=choice.high, words=choice.range_words,
+        prompt=choice.template.replace("{}", "").strip(),
+        quick=[NamedAmount(name=name, amount=amount, label=choice.label(amount))
+               for name, amount in choice.quick])
 
 
 def coach_decision(judged: Judged) -> CoachDecision:

@@ -168,6 +168,17 @@ def strategy_page(request: Request, game: GamePath, source: SourceDep,
                                       status_code=spot["spot_status"] if spot else 200)
 
 
+@router.get("/games/{game}/chart", name="chart")
+def chart(request: Request, game: GamePath, source: SourceDep,
+          board: Annotated[str, Query(max_length=40)] = "",
+          line: Annotated[str, Query(max_length=60)] = "") -> Response:
+    """One of the game's charts (`GameView.chart_spots`), the grid of hand classes at its spot,
+    drawn small for the lobby's card."""
+    spot = services.spot_grid(source, game, board=board, line=line)
+    return templates.TemplateResponse(request, "partials/chart.html",
+                                      {"game": services.game_description(game), "spot": spot})
+
+
 def spot_context(source: StrategySource, game: str, board: str, line: str) -> dict[str, Any]:
     """The grid at a board and a line, or the form again with what was wrong (the error's
     status: 422 for a board or line written wrong, 404 for one that names no spot)."""

@@ -27,6 +27,7 @@ from app.core.errors import (
     HandFinishedError,
     HandInProgressError,
     IllegalActionError,
+    IllegalAmountError,
     StaleHandError,
     UnguardedActionError,
 )
@@ -160,13 +161,16 @@ async def match_page(request: Request, match_id: MatchIdPath, backend: BackendDe
 @router.post("/matches/{match_id}/act", name="act", dependencies=[Depends(verify_csrf)])
 async def act(request: Request, match_id: MatchIdPath, backend: BackendDep, access: OwnerDep,
               action: Annotated[str, Form(max_length=32)] = "",
+              amount: Annotated[str, Form(max_length=12)] = "",
               hand: Annotated[str, Form(max_length=64)] = "",
               seq: Annotated[str, Form(max_length=12)] = "",
               hint: Annotated[str | None, Form(max_length=8)] = None) -> Response:
-    """The human's move (an action label), then the bot's replies. ``seq`` is the version of
-    the hand the page showed: if the hand has moved on since, nothing is played (409)."""
+    """The human's move (an action label, or a move and the ``amount`` typed for it), then the
+    bot's replies. ``seq`` is the version of the hand the page showed: if the hand has moved
+    on since, nothing is played (409)."""
     show_hint = _flag(hint)
     expected_seq = int(seq) if seq.strip().isdigit() else None
+    sized = int(amount.strip()) if amount.strip().isdigit() else None
 
     def work(session: Session) -> Table:
         current = services.current_hand(session, match_id, access)
@@ -174,6 +178,9 @@ async def act(request: Request, match_id: MatchIdPath, backend: BackendDep, acce
         view = None
         if not action:
             message = "Choose an action: press one of the buttons."
+        elif amount.strip() and sized is None:
+            message = (f"“{amount.strip()}” is not an amount: type a whole number of chips. "
+                       "Nothing was played.")
         elif current is None or current[1]:
             message = "This hand is over: press “Next hand” to deal a new one."
         elif hand and hand != current[0]:
@@ -182,7 +189,7 @@ async def act(request: Request, match_id: MatchIdPath, backend: BackendDep, acce
         else:
             try:
                 view = services.act(session, backend.source, backend.bot, current[0], access,
-                                    action, seq=expected_seq, rng=backend.rng,
+                                    action, amount=sized, seq=expected_seq, rng=backend.rng,
                                     hint=show_hint).view
             except (StaleHandError, HandBusyError):
                 message = STALE_CLICK
@@ -191,6 +198,8 @@ async def act(request: Request, match_id: MatchIdPath, backend: BackendDep, acce
                            "played. Here is the hand as it is now.")
             except HandFinishedError:
                 message = "This hand is over: press “Next hand” to deal a new one."
+            except IllegalAmountError as exc:
+                message = exc.message[:1].upper() + exc.message[1:] + "."
             except IllegalActionError as exc:
                 legal = ", ".join(exc.legal_actions)
                 message = exc.message if not legal or legal in exc.message else (

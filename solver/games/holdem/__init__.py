@@ -23,17 +23,18 @@ Its card abstractions (hands bucketed by strength) are in `solver.abstractions.h
 
 from solver.games.holdem import push_fold
 from solver.games.holdem.game import HoldemGame, HoldemState
-from solver.games.holdem.rules import HOLDEM_MINI, HULHE, HoldemRules, parse
+from solver.games.holdem.rules import HOLDEM_MINI, HULHE, NO_LIMIT_LEDUC, HoldemRules, parse
 
 MEMBERS: dict[str, tuple[HoldemRules, str]] = {
     "holdem": (HULHE, "Heads-up limit Texas hold'em"),
     "holdem-mini": (HOLDEM_MINI, "Hold'em mini"),
+    "nolimit-leduc": (NO_LIMIT_LEDUC, "No-limit Leduc"),
 }
 """The named members: name -> (rules, title)."""
 
 
 def member(name: str) -> HoldemGame:
-    """A named member (``holdem``, ``holdem-mini``)."""
+    """A named member (``holdem``, ``holdem-mini``, ``nolimit-leduc``)."""
     rules, title = MEMBERS[name]
     return HoldemGame(rules, name, title)
 
@@ -59,5 +60,5 @@ def push_or_fold(stack_bb: int) -> HoldemGame:
     return push_fold.PushFoldGame(push_fold.rules(stack_bb), push_fold.name(stack_bb))
 
 
-__all__ = ["HOLDEM_MINI", "HULHE", "MEMBERS", "HoldemGame", "HoldemRules", "HoldemState",
-           "from_text", "member", "push_or_fold"]
+__all__ = ["HOLDEM_MINI", "HULHE", "MEMBERS", "NO_LIMIT_LEDUC", "HoldemGame", "HoldemRules",
+           "HoldemState", "from_text", "member", "push_or_fold"]

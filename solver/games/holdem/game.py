@@ -247,14 +247,16 @@ class HoldemGame(PokerStyles, GameDefaults):
     def build(self) -> BuildPlan:
         """HULHE is solved in its bucket abstraction (`solver.runs.hulhe`, ``python -m solver
         hulhe``, under an hour) and played by the bot that re-solves the river over it
-        (`solver.resolving.kind`); a small member exactly, holdem-mini among
-        the quick games.  The earlier default bots (E[HS²] buckets by chance sampling, with or
-        without re-solving the river) are replaced in the background where a store holds
-        them."""
+        (`solver.resolving.kind`); a small member exactly, holdem-mini among the quick games,
+        a no-limit one to 1e-4 chips in the background (minutes). The earlier default bots
+        (E[HS²] buckets by chance sampling, with or without re-solving the river) are replaced
+        in the background where a store holds them."""
         if self.is_heads_up_limit_holdem:
             return BuildPlan(("hulhe", "--quiet", "--resolve-from", "4"),
                              supersedes=EARLIER_HULHE_BOTS)
         mini = self.definition == HOLDEM_MINI
+        if self.definition.no_limit:
+            return BuildPlan(("solve", self.name, "--target-exploitability", "1e-4"))
         return BuildPlan(("solve", self.name), background=not mini, opponents=mini)
 
     cache_compiled_tree = True

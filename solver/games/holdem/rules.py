@@ -371,3 +371,9 @@ HUNL = HoldemRules(blinds=(100, 50), raise_sizes=(), max_raises=(), betting="nol
                    stacks=(20_000, 20_000))
 """Heads-up no-limit Texas hold'em as the ACPC played it: blinds 50 and 100, stacks of 200 big
 blinds reset every hand, every bet size."""
+NO_LIMIT_LEDUC = HoldemRules(num_ranks=3, num_suits=2, hole_cards=1, board_cards=(0, 1),
+                             blinds=(1, 1), first_player=(0, 0), raise_sizes=(),
+                             max_raises=(), betting="nolimit", stacks=(12, 12))
+"""Leduc's deck and rounds with no-limit betting: an ante of 1 each, 12 chips a stack, every
+size (DeepStack-Leduc's game counted in antes: ante 100, stacks 1,200); small enough to solve
+exactly with every size (9,720 betting sequences)."""

@@ -68,8 +68,7 @@ def _walk(game: HoldemGame, hole: tuple[int, ...], board: tuple[int, ...],
     for card in hole:
         state = state.apply_action(card)
     left = list(board)
-    letters = "fcr"
-    for step, action in enumerate(line):
+    for step, letter in enumerate(line):
         while state.is_chance() and left:
             state = state.apply_action(left.pop(0))
         if state.is_chance():
@@ -77,11 +76,12 @@ def _walk(game: HoldemGame, hole: tuple[int, ...], board: tuple[int, ...],
                              f"were not given: add the next board card(s)")
         if state.is_terminal():
             raise ValueError(f"the hand is over after the line's first {step} actions")
+        action = _by_letter(state, letter)
         if action not in state.legal_actions():
-            legal = ", ".join(f"{letters[a]} ({state.action_label(a)})"
+            legal = ", ".join(f"{_letter(a)} ({state.action_label(a)})"
                               for a in state.legal_actions())
             raise ValueError(f"illegal betting line: action {step + 1} "
-                             f"({letters[action]}) is not legal there; legal: {legal}")
+                             f"({'fcr'[letter]}) is not legal there; legal: {legal}")
         state = state.apply_action(action)
     while state.is_chance() and left:
         state = state.apply_action(left.pop(0))
@@ -96,6 +96,19 @@ def _walk(game: HoldemGame, hole: tuple[int, ...], board: tuple[int, ...],
         raise ValueError(f"the board has {len(left)} card(s) more than the line reaches: the "
                          f"line must finish round {state.betting.round + 1}'s betting first")
     return state
+
+
+def _by_letter(state: HoldemState, letter: int) -> int:
+    """The action a line's letter names (0 f, 1 c, 2 r): in no-limit, ``r`` is the raise
+    where the position has one size only (push or fold's all-in), and names none otherwise."""
+    if letter <= CALL or not state.game.definition.no_limit:
+        return letter
+    raises = [a for a in state.legal_actions() if a > CALL]
+    return raises[0] if len(raises) == 1 else -1
+
+
+def _letter(action: int) -> str:
+    return "fcr"[min(action, 2)]
 
 
 def class_spots(game: HoldemGame, classes: HandClasses | None, board: str, line: str
@@ -118,6 +131,9 @@ def class_spots(game: HoldemGame, classes: HandClasses | None, board: str, line:
     others = [c for c in range(rules.num_cards) if c not in cards]
     template = _walk(game, tuple(others[:4]), cards, actions)
     player = template.current_player()
+    if sum(a > CALL for a in template.legal_actions()) > 1:
+        raise ValueError("this spot has several raise sizes, which a line of letters cannot "
+                         "tell apart: walk the strategy's tree instead")
     cells: dict[tuple[int, int], list[State]] = {}
     for a, b in combinations(others, 2):
         place = classes.cell(game.card_names[a] + game.card_names[b])
@@ -139,7 +155,7 @@ def class_spots(game: HoldemGame, classes: HandClasses | None, board: str, line:
     return ClassSpots(
         public=template.public_key(), player=player, line=_written(actions),
         board=" ".join(game.card_names[c] for c in cards),
-        moves=tuple(("fcr"[a], template.action_label(a)) for a in template.legal_actions()),
+        moves=tuple((_letter(a), template.action_label(a)) for a in template.legal_actions()),
         round=template.betting.round, back=back,
         cells=tuple(ClassCell(r, c, classes.label(r, c), tuple(cells.get((r, c), ())))
                     for r in range(size) for c in range(size)))

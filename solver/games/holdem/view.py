@@ -8,13 +8,16 @@ from collections.abc import Sequence
 
 from solver.cards.deck import RANK_CHARS
 from solver.games.base import State
-from solver.games.game_view import ClassSpots, PlayedHand, ViewDefaults
+from solver.games.game_view import ClassSpots, PlayedHand, ViewDefaults, legal_action_group
+from solver.games.holdem.betting import CALL
 from solver.games.holdem.game import HoldemGame, HoldemState
 from solver.games.holdem.history import hand_history
 from solver.games.holdem.names import kicker, name_hand
 from solver.games.holdem.spots import class_spots
 from solver.games.holdem.words import notes, rules_text, seat_of, street
 from solver.games.view_values import (
+    ActionGroup,
+    AmountChoice,
     Card,
     HandClasses,
     LabelPart,
@@ -56,11 +59,16 @@ class HoldemView(ViewDefaults):
         self.history_example = "e.g. " + ("rc|4c|cr" if d.num_rounds > 1 else "rc")
         self._card_ids = {name: c for c, name in enumerate(game.card_names)}
         big_blind = max(d.blinds)
+        # Equal blinds are antes (Leduc's way): there is no big blind to count in.
         self.result_unit: ResultUnit | None = ResultUnit(
             "mbb/hand", 1000 / big_blind,
-            f"thousandths of the big blind ({big_blind} chips) per hand, poker's usual rate")
+            f"thousandths of the big blind ({big_blind} chips) per hand, poker's usual rate"
+        ) if d.blinds[0] != d.blinds[1] else None
         self.hand_classes: HandClasses | None = (
             HandClasses(RANK_CHARS[:d.num_ranks][::-1]) if d.hole_cards == 2 else None)
+        if d.push_or_fold and self.hand_classes is not None:
+            self.chart_spots = (("The small blind: all-in or fold", "", ""),
+                                ("The big blind: call the all-in or fold", "", "r"))
 
     def label_parts(self, label: str) -> tuple[LabelPart, ...]:
         """A card, or several written together (``3d2c``), as cards; anything else as text."""
@@ -128,6 +136,37 @@ class HoldemView(ViewDefaults):
                           board=self.pieces_of(position.board(), by_round=True),
                           board_slots=sum(definition.board_cards),
                           betting=position.betting.acpc())
+
+    def action_groups(self, state: State) -> tuple[ActionGroup, ...]:
+        """Every legal move in a row; where the size is the player's to choose, only fold,
+        check and call (the amounts have their own controls: `amount_choice`)."""
+        betting = _hand(state).betting
+        if self.amount_choice(state) is None:
+            return legal_action_group(state)
+        calls = tuple(betting.label(a) for a in betting.legal_actions() if a <= CALL)
+        return (ActionGroup("Your move", calls),)
+
+    def amount_choice(self, state: State) -> AmountChoice | None:
+        """In a member that allows every size, the raise to any amount from the smallest legal
+        raise to all-in, with the smallest, half the pot, the pot and all-in named."""
+        betting = _hand(state).betting
+        if not self.holdem.definition.no_limit or self.holdem.definition.bets is not None:
+            return None
+        limits = betting.raise_range() if not betting.over else None
+        if limits is None:
+            return None
+        low, high = limits
+        top = max(betting.spent)
+        after_call = sum(betting.spent) + top - betting.spent[betting.player]
+        named = (("all-in", high), ("min", low), ("½ pot", top + after_call // 2),
+                 ("pot", top + after_call))
+        quick: dict[int, str] = {}
+        for name, amount in named:
+            quick.setdefault(min(max(amount, low), high), name)
+        template = betting.label(low).rpartition(" ")[0] + " {}"  # "raise to {}", "bet {}"
+        return AmountChoice(("bet", "raise"), low, high, template,
+                            tuple(sorted(((n, a) for a, n in quick.items()),
+                                         key=lambda item: item[1])))
 
     def outcome_text(self, state: State, names: tuple[str, str]) -> str:
         position = _hand(state)

@@ -27,8 +27,10 @@ def rules_text(d: HoldemRules) -> str:
     dealt = [str(b) for b in d.board_cards if b]
     board = (" and ".join([", ".join(dealt[:-1]), dealt[-1]] if len(dealt) > 1 else dealt)
              + f" board card{'s' if sum(d.board_cards) > 1 else ''}") if dealt else "no board"
+    posted = (f"an ante of {d.blinds[0]} each" if _antes(d)
+              else f"blinds {max(d.blinds)} and {min(d.blinds)}")
     dealt_text = (f"{deck}; {d.hole_cards} private card{'s' if d.hole_cards > 1 else ''} "
-                  f"each, then {board}; blinds {max(d.blinds)} and {min(d.blinds)}.\n")
+                  f"each, then {board}; {posted}.\n")
     if d.no_limit:
         stack = _stacks(d)
         if d.push_or_fold:
@@ -47,9 +49,15 @@ def _stacks(d: HoldemRules) -> str:
     """The stacks in words: ``stacks of 1000 chips (10 big blinds)``."""
     stacks = d.stacks or (0, 0)
     big = d.big_blind
-    each = [f"{s} chips ({s / big:g} big blinds)" for s in stacks]
+    unit = "antes" if _antes(d) else "big blinds"
+    each = [f"{s} chips ({s / big:g} {unit})" for s in stacks]
     return f"stacks of {each[0]}" if stacks[0] == stacks[1] else f"stacks of {' and '.join(each)}"
 
+
+
+def _antes(d: HoldemRules) -> bool:
+    """Equal blinds are antes, as in Leduc: nobody is the big blind."""
+    return d.blinds[0] == d.blinds[1]
 
 
 def role(d: HoldemRules, seat: int) -> str:
@@ -80,13 +88,15 @@ def notes(d: HoldemRules) -> tuple[str, ...]:
     """What a newcomer needs at the table beyond the two lines of rules."""
     small, big = sorted(d.blinds)
     if small == big:
-        blinds = f"Both seats post a blind of {big} before the cards"
+        blinds = f"Both seats put in an ante of {big} before the cards"
     else:
         blinds = (f"The first seat posts the {role(d, 0).removeprefix('the ')} "
                   f"({d.blinds[0]}) and the second the "
                   f"{role(d, 1).removeprefix('the ')} ({d.blinds[1]}) before the cards")
     order = f"{blinds}; {role(d, d.first_player[0])} acts first in the first round"
-    if d.num_rounds > 1:
+    if d.num_rounds > 1 and set(d.first_player) == {d.first_player[0]}:
+        order = f"{blinds}; {role(d, d.first_player[0])} acts first in every round."
+    elif d.num_rounds > 1:
         later = {role(d, p) for p in d.first_player[1:]}
         order += (f" and {later.pop()} in the later ones." if len(later) == 1
                   else ", and the later rounds alternate as the rules say.")
@@ -117,8 +127,9 @@ def _betting_notes(d: HoldemRules) -> list[str]:
                 "stacks, not at deep ones, where smaller raises and limps matter."]
     if d.no_limit:
         return [f"No limit: {_stacks(d)}, reset every hand. A bet or raise goes to any amount "
-                f"from the minimum raise (the big blind, or the last raise's size on top of "
-                f"the bet) to all-in; with fewer chips you may still go all-in.",
+                f"from the minimum raise (the {'ante' if _antes(d) else 'big blind'}, or the "
+                f"last raise's size on top of the bet) to all-in; with fewer chips you may "
+                f"still go all-in.",
                 "Facing a bet you may fold, call or raise; otherwise check or bet. A round "
                 "ends when a bet is called or both players check; an all-in that is called "
                 "deals the rest of the board."]

@@ -18,7 +18,7 @@ import pyspiel
 import pytest
 
 from solver.cli import main
-from solver.games import get_game
+from solver.games import CHANCE, ActionGroup, get_game, get_view
 from solver.games.holdem import HoldemGame, HoldemState, bet_sizes
 from solver.games.holdem.betting import CALL, FOLD
 from solver.games.holdem.rules import HUNL, from_game_string, parse
@@ -185,12 +185,19 @@ def test_bet_sizes_doctests() -> None:
 
 
 @pytest.mark.slow
-def test_a_small_member_solved_in_its_abstraction_is_judged_by_openspiel(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Solved to 1e-4 as `solve` does it, exported in OpenSpiel's terms (fcpa's ids), every
-    information set of universal_poker's abstract game covered, and measured by pyspiel."""
-    spec = ("holdem(betting=nolimit,numRanks=3,numSuits=2,numHoleCards=1,numBoardCards=0 1,"
-            "blind=1 1,firstPlayer=1 1,stack=12 12,bettingAbstraction=fcpa)")
+@pytest.mark.parametrize("spec", [
+    "holdem(betting=nolimit,numRanks=3,numSuits=2,numHoleCards=1,numBoardCards=0 1,"
+    "blind=1 1,firstPlayer=1 1,stack=12 12,bettingAbstraction=fcpa)",
+    "holdem(betting=nolimit,numRanks=3,numSuits=2,numHoleCards=1,numBoardCards=0 1,"
+    "blind=1 1,firstPlayer=1 1,stack=6 6)",
+    "holdem(betting=nolimit,numRanks=4,numSuits=2,numBoardCards=0 1,firstPlayer=2 1,"
+    "stack=12 12,blind=2 1,bettingAbstraction=fcpa)",
+], ids=["fcpa-at-12", "every-size-at-6", "mini-fcpa-at-12"])
+def test_a_small_member_is_judged_by_openspiel(
+        spec: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Solved to 1e-4 as `solve` does it, in its abstraction (fcpa) or with every size,
+    exported in OpenSpiel's terms (fcpa's ids, or the amounts), every information set of
+    universal_poker's game covered, and measured by pyspiel."""
     store = str(tmp_path / "s.sqlite")
     assert main(["solve", spec, "--store", store, "--quiet"]) == 0
     capsys.readouterr()
@@ -211,3 +218,33 @@ def test_the_full_game_at_deep_stacks_is_refused_before_it_is_built() -> None:
     """Every size at 200 big blinds is beyond any tree: refused in seconds, the way out named."""
     with pytest.raises(ValueError, match="give it a bet abstraction"):
         holdem(HUNL.spec).sizes()
+
+
+def test_the_table_offers_any_amount_with_the_usual_ones_named() -> None:
+    """Every size from the smallest raise to all-in, as one choice: the smallest, half the
+    pot and all-in named (a pot-sized raise would be more than the stack here), fold and call
+    as buttons; a member with a bet abstraction has buttons only."""
+    view = get_view("nolimit-leduc")
+    state = _dealt(get_game("nolimit-leduc")).apply_action(5)  # the first seat raises to 5
+    choice = view.amount_choice(state)
+    assert choice is not None
+    assert (choice.low, choice.high) == (9, 12)
+    assert choice.quick == (("min", 9), ("½ pot", 10), ("all-in", 12))
+    raises = [state.action_label(a) for a in state.legal_actions() if a > CALL]
+    assert raises == [choice.label(n) for n in range(9, 13)] == [f"raise to {n}" for n in
+                                                                 range(9, 13)]
+    assert choice.range_words == "raise to any amount from 9 to 12"
+    assert view.action_groups(state) == (ActionGroup("Your move", ("fold", "call")),)
+    leduc = get_game("nolimit-leduc")
+    assert isinstance(leduc, HoldemGame)
+    abstract = get_game(leduc.definition.with_bets(bet_sizes.parse("fcpa")).spec)
+    assert get_view(abstract.name).amount_choice(_dealt(abstract)) is None
+
+
+def _dealt(game: object) -> HoldemState:
+    assert isinstance(game, HoldemGame)
+    state = game.initial_state()
+    while state.current_player() == CHANCE:
+        state = state.apply_action(state.chance_outcomes()[0][0])
+    assert isinstance(state, HoldemState)
+    return state
