@@ -65,8 +65,8 @@ class ActionRequest(BaseModel):
     action: str = Field(min_length=1, max_length=32, examples=["bet"], description=(
         "A label among ``legal_actions``, or the ``action`` of the hand view's "
         "``amount_choice`` together with an ``amount``."))
-    amount: int | None = Field(
-        default=None, ge=0, le=1_000_000_000, examples=[300], description=(
+    amount: Annotated[int, Field(ge=0, le=1_000_000_000), BeforeValidator(_whole)] | None = Field(
+        default=None, examples=[300], description=(
             "With the ``amount_choice``'s action: the chips the raise goes *to* (ACPC's "
             "``r300``), any whole number in its range; otherwise leave it out."))
     seq: Annotated[int, Field(ge=0, le=1_000_000), BeforeValidator(_whole)] | None = Field(
