@@ -200,8 +200,8 @@ def hulhe_plan(setup: SampledSetup, workers: int, *, minutes: float, epochs: int
         f"solving {setup.game} in its bucket abstraction", total,
         f"{layout.infosets:,} abstract information sets"
         + (f" (and the opponent's {layouts[1].infosets:,})" if len(layouts) > 1 else "")
-        + f", {workers or 1} "
-        f"worker{'s' if workers != 1 else ''}", "use fewer workers (--workers)")
+        + f", {workers or 1} worker{'s' if workers > 1 else ''}",
+        "use fewer workers (--workers)")
     solving = minutes * 60 if epochs is None else epochs * 30.0 * len(layouts)
     tables, buckets = _hulhe_cached(setup)
     return RunPlan(estimate, (

@@ -5,7 +5,9 @@ share.
 
 The tree lists every betting position as `solver.games.holdem.betting.walk` does, in the same
 pre-order (a parent before its children, a subtree contiguous), so a kernel walks it with
-arrays alone.
+arrays alone.  A node's actions sit in *slots*: fold 0, call 1, and its raises from 2 up, in
+increasing amount (`slot_of`); limit betting has one raise, so three slots, and a no-limit bet
+abstraction as many as its widest node needs.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from solver.abstractions.holdem.sampled_kernel import (
     SLOTS,
     BettingArrays,
 )
-from solver.games.holdem.betting import Betting
+from solver.games.holdem.betting import CALL, Betting
 from solver.games.holdem.rules import HoldemRules
 
 IntArray = NDArray[np.int64]
@@ -45,6 +47,11 @@ class BettingTree:
     def num_nodes(self) -> int:
         return len(self.sequences)
 
+    @property
+    def slots(self) -> int:
+        """Action slots per node: 3 in limit betting, more with several raise sizes."""
+        return int(self.arrays.child.shape[1])
+
     def decisions(self, round_: int | None = None) -> IntArray:
         a = self.arrays
         mask = a.kind == DECISION
@@ -63,6 +70,14 @@ class BettingTree:
             raise ValueError(f"no betting {betting.acpc()!r} in {self.rules.spec}") from None
 
 
+def slot_of(betting: Betting, action: int) -> int:
+    """Where `action` sits among the node's slots: fold 0, call 1, the k-th smallest raise
+    2 + k (in limit betting, universal_poker's action id itself)."""
+    if action <= CALL or not betting.rules.no_limit:
+        return action
+    return CALL + 1 + betting.raise_amounts().index(action)
+
+
 @cache
 def betting_tree(rules: HoldemRules) -> BettingTree:
     """Every betting position of `rules` (as `solver.games.holdem.betting.walk` lists them, in
@@ -70,7 +85,7 @@ def betting_tree(rules: HoldemRules) -> BettingTree:
     kind: list[int] = []
     player: list[int] = []
     round_: list[int] = []
-    child: list[list[int]] = []
+    child: list[dict[int, int]] = []
     end: list[int] = []
     payoff: list[float] = []
     sequences: list[str] = []
@@ -82,7 +97,7 @@ def betting_tree(rules: HoldemRules) -> BettingTree:
         labels.append(tuple(betting.label(a) for a in betting.legal_actions()))
         round_.append(betting.round if not betting.over else len(betting.rounds) - 1)
         player.append(max(betting.player, -1))
-        child.append([-1, -1, -1])
+        child.append({})
         end.append(-1)
         if betting.over:
             folded = betting.folded
@@ -97,18 +112,23 @@ def betting_tree(rules: HoldemRules) -> BettingTree:
             kind.append(DECISION)
             payoff.append(0.0)
             for action in betting.legal_actions():
-                child[n][action] = visit(betting.apply(action))
+                child[n][slot_of(betting, action)] = visit(betting.apply(action))
         end[n] = len(kind)
         return n
 
     visit(Betting.start(rules))
     rounds = np.array(round_, np.int8)
     kinds = np.array(kind, np.int8)
+    width = max(SLOTS, 1 + max(max(slots, default=0) for slots in child))
+    children = np.full((len(kinds), width), -1, np.int32)
+    for n, slots in enumerate(child):
+        for slot, c in slots.items():
+            children[n, slot] = c
     row = np.full(len(kinds), -1, np.int32)
     for r in range(rules.num_rounds):
         mine = np.flatnonzero((kinds == DECISION) & (rounds == r))
         row[mine] = np.arange(len(mine))
-    arrays = BettingArrays(kinds, np.array(player, np.int8), rounds, np.array(child, np.int32),
+    arrays = BettingArrays(kinds, np.array(player, np.int8), rounds, children,
                            np.array(end, np.int32), row, np.array(payoff, np.float32))
     return BettingTree(rules, arrays, tuple(sequences), tuple(labels),
                        {s: i for i, s in enumerate(sequences)})
@@ -131,7 +151,7 @@ class Layout:
 
     @classmethod
     def of(cls, tree: BettingTree, buckets: tuple[int, ...], by_row: bool = False) -> Layout:
-        sizes = [buckets[r] * tree.rows(r) * SLOTS for r in range(tree.rules.num_rounds)]
+        sizes = [buckets[r] * tree.rows(r) * tree.slots for r in range(tree.rules.num_rounds)]
         return cls(tree, buckets, np.concatenate(([0], np.cumsum(sizes))).astype(np.int64),
                    by_row)
 
@@ -146,10 +166,10 @@ class Layout:
     def round_table(self, flat: NDArray[Any], round_: int) -> NDArray[Any]:
         """Round `round_`'s part of a flat table as a (bucket, row, slot) view."""
         lo, hi = self.starts[round_], self.starts[round_ + 1]
-        rows = self.tree.rows(round_)
+        rows, slots = self.tree.rows(round_), self.tree.slots
         if self.by_row:
-            return flat[lo:hi].reshape(rows, self.buckets[round_], SLOTS).transpose(1, 0, 2)
-        return flat[lo:hi].reshape(self.buckets[round_], rows, SLOTS)
+            return flat[lo:hi].reshape(rows, self.buckets[round_], slots).transpose(1, 0, 2)
+        return flat[lo:hi].reshape(self.buckets[round_], rows, slots)
 
 
 def legal_mask(layout: Layout) -> NDArray[np.bool_]:

@@ -129,11 +129,12 @@ class HulheBot:
 
     def bucket_probabilities(self, betting: Betting) -> NDArray[np.float64]:
         """The probabilities of fold, call and raise after `betting`, per bucket of its round:
-        ``(buckets, 3)``."""
+        ``(buckets, slots)``, 3 slots in limit betting, one per raise size beyond in no-limit
+        (`solver.abstractions.holdem.betting_tree.slot_of`)."""
         part = self.table.publics.get(public_key(betting))
         if part is None:
             raise ValueError(f"no betting {betting.acpc()!r} in the solve of {self.rules.spec}")
         grid = self.table.tables[part.group][part.row]  # (bucket, slot)
-        out = np.zeros((len(grid), SLOTS))
+        out = np.zeros((len(grid), max(SLOTS, 1 + max(part.slots))))
         out[:, list(part.slots)] = dequantise(grid, part.slots)
         return out

@@ -22,7 +22,7 @@ One iteration:
   its strategy to the bucket's average.
 
 The tables are laid out per round as (decision row, bucket, action slot), so that the entries
-one node touches are one block of ``buckets * 3`` floats whatever the hands' buckets are.  A
+one node touches are one block of ``buckets * slots`` floats whatever the hands' buckets are.  A
 subtree neither player reaches is skipped.
 """
 
@@ -35,7 +35,6 @@ from numpy.typing import NDArray
 from solver.abstractions.holdem.sampled_kernel import (
     DECISION,
     FOLDED,
-    SLOTS,
     BettingArrays,
     Cards,
     bucket_of,
@@ -55,7 +54,7 @@ def tree_depth(tree: BettingArrays) -> int:
     deepest = 0
     for n in range(n_nodes):
         if tree.kind[n] == DECISION:
-            for a in range(SLOTS):
+            for a in range(tree.child.shape[1]):
                 c = tree.child[n, a]
                 if c >= 0:
                     depth[c] = depth[n] + 1
@@ -240,16 +239,20 @@ def _terminal(tree: BettingArrays, c: int, p: int, h: int, hands: IntArray,
 
 
 @njit(cache=True)
-def _strategy(regrets: F32, base: int, k: int, legal: IntArray, n_legal: int, h: int,
+def _strategy(regrets: F32, base: int, slots: int, legal: IntArray, n_legal: int, h: int,
               bucket: IntArray, out: F64) -> None:
     """Regret matching for every hand from its bucket's regrets (row block at `base`),
-    without branches: the signs of regrets are as good as random to a branch predictor."""
+    without branches where a node has at most three actions: the signs of regrets are as good
+    as random to a branch predictor."""
     uniform = 1.0 / n_legal
+    if n_legal > 3:
+        _strategy_wide(regrets, base, slots, legal, n_legal, h, bucket, out)
+        return
     a0 = legal[0]
     a1 = legal[1] if n_legal > 1 else legal[0]
     a2 = legal[2] if n_legal > 2 else legal[0]
     for i in range(h):
-        off = base + bucket[i] * SLOTS
+        off = base + bucket[i] * slots
         x0 = max(np.float64(regrets[off + a0]), 0.0)
         x1 = max(np.float64(regrets[off + a1]), 0.0) if n_legal > 1 else 0.0
         x2 = max(np.float64(regrets[off + a2]), 0.0) if n_legal > 2 else 0.0
@@ -261,6 +264,26 @@ def _strategy(regrets: F32, base: int, k: int, legal: IntArray, n_legal: int, h:
             out[1, i] = x1 * scale + empty
         if n_legal > 2:
             out[2, i] = x2 * scale + empty
+
+
+@njit(cache=True)
+def _strategy_wide(regrets: F32, base: int, slots: int, legal: IntArray, n_legal: int, h: int,
+                   bucket: IntArray, out: F64) -> None:
+    """`_strategy` for a node with more than three actions (no-limit raise sizes)."""
+    uniform = 1.0 / n_legal
+    for i in range(h):
+        off = base + bucket[i] * slots
+        positive = 0.0
+        for j in range(n_legal):
+            x = max(np.float64(regrets[off + legal[j]]), 0.0)
+            out[j, i] = x
+            positive += x
+        if positive <= 0.0:
+            for j in range(n_legal):
+                out[j, i] = uniform
+        else:
+            for j in range(n_legal):
+                out[j, i] /= positive
 
 
 @njit(cache=True)
@@ -290,9 +313,10 @@ def run_public(tree: BettingArrays, cards: Cards, starts: IntArray, rows: IntArr
     group_end = np.empty(most, np.int64)
     reach = np.zeros((depth, 2, most))
     value = np.zeros((depth, 2, most))
-    sigma = np.zeros((depth, SLOTS, most))
-    action_value = np.zeros((depth, SLOTS, most))
-    legal = np.zeros((depth, SLOTS), np.int64)
+    slots = tree.child.shape[1]
+    sigma = np.zeros((depth, slots, most))
+    action_value = np.zeros((depth, slots, most))
+    legal = np.zeros((depth, slots), np.int64)
     n_legal = np.zeros(depth, np.int64)
     node_at = np.zeros(depth, np.int64)
     next_action = np.zeros(depth, np.int64)
@@ -371,14 +395,15 @@ def _enter(tree: BettingArrays, regrets: F32, starts: IntArray, rows: IntArray, 
     """Set up decision node `n` at depth `d`: its legal actions, every hand's strategy, its
     values zeroed."""
     m = 0
-    for a in range(SLOTS):
+    slots = tree.child.shape[1]
+    for a in range(slots):
         if tree.child[n, a] >= 0:
             legal[d, m] = a
             m += 1
     n_legal[d] = m
     r = tree.round[n]
-    base = starts[r] + tree.row[n] * ks[r] * SLOTS
-    _strategy(regrets, base, ks[r], legal[d], m, h, buckets[r], sigma[d])
+    base = starts[r] + tree.row[n] * ks[r] * slots
+    _strategy(regrets, base, slots, legal[d], m, h, buckets[r], sigma[d])
     value[d, :, :h] = 0.0
     next_action[d] = 0
 
@@ -405,12 +430,13 @@ def _update(tree: BettingArrays, regrets: F32, average: F32, starts: IntArray, r
     bucket's entries."""
     p = tree.player[n]
     r = tree.round[n]
-    base = starts[r] + tree.row[n] * ks[r] * SLOTS
+    slots = tree.child.shape[1]
+    base = starts[r] + tree.row[n] * ks[r] * slots
     bucket = buckets[r]
     v = value[d, p]
     own = reach[d, p]
     for i in range(h):
-        off = base + bucket[i] * SLOTS
+        off = base + bucket[i] * slots
         for j in range(n_legal[d]):
             a = legal[d, j]
             regrets[off + a] += np.float32(action_value[d, j, i] - v[i])

@@ -1,11 +1,12 @@
-"""Sampled CFR on a hold'em member's bucket abstraction: the heads-up limit hold'em bot.
+"""Sampled CFR on a hold'em member's bucket abstraction: the heads-up limit hold'em bot, and
+the no-limit bot's blueprint.
 
 Two samplers (`ALGORITHMS`): chance sampling (below: one deal per iteration) and public chance
 sampling (`solver.abstractions.holdem.public_kernel`: one board per iteration, with every hand
 of both players at once), over the same tree, tables, epochs, workers and checkpoints.
 
-The game solved is the real betting (every sequence of limit hold'em: 6,378 decision points in
-HULHE) over the card abstraction `solver.abstractions.holdem.percentiles` (each round's hand seen as
+The game solved is the member's betting (every sequence of limit hold'em: 6,378 decision
+points in HULHE; in no-limit, those of its bet abstraction) over the card abstraction `solver.abstractions.holdem.percentiles` (each round's hand seen as
 its bucket; imperfect recall).  An abstract information set is (betting sequence, bucket of the
 player to act in that round).
 
@@ -23,8 +24,8 @@ One iteration (chance-sampled CFR, Zinkevich et al. 2007):
 
 The tree is compiled once from `solver.games.holdem.betting.walk`'s rules into arrays
 (`BettingTree`), and the iterations run in one numba kernel: nothing walks Python objects.
-Regrets and average are float32, laid out per round as (bucket, node of the round, 3 action
-slots), so that the nodes one deal touches in a round are contiguous for each player's bucket.
+Regrets and average are float32, laid out per round as (bucket, node of the round, action
+slot: fold, call and each raise size, `solver.abstractions.holdem.betting_tree`), so that the nodes one deal touches in a round are contiguous for each player's bucket.
 
 Updates are Linear CFR's at the granularity of *epochs* (Brown & Sandholm 2019 show that the
 linear weighting stays sound with Monte Carlo sampling, and Pluribus discounts this way): after
@@ -69,7 +70,7 @@ from solver.abstractions.holdem.percentiles import (
     round_buckets,
 )
 from solver.abstractions.holdem.public_kernel import run_public
-from solver.abstractions.holdem.sampled_kernel import SLOTS, Cards, run_iterations
+from solver.abstractions.holdem.sampled_kernel import Cards, run_iterations
 from solver.cards.cache import cache_dir, source_digest
 from solver.cards.evaluator import CARD_BIT, CARD_KEY
 from solver.games import get_game
@@ -302,8 +303,9 @@ class Solver:
     def average_strategy(self) -> F32:
         """The normalised average strategy, flat like the tables (uniform over the legal
         actions where an information set was never reached)."""
-        tables = self.average[:self.layout.size].reshape(-1, SLOTS).astype(np.float64)
-        legal = self.legal_mask().reshape(-1, SLOTS)
+        slots = self.tree.slots
+        tables = self.average[:self.layout.size].reshape(-1, slots).astype(np.float64)
+        legal = self.legal_mask().reshape(-1, slots)
         totals = tables.sum(axis=1, keepdims=True)
         uniform = legal / np.maximum(legal.sum(axis=1, keepdims=True), 1)
         out = np.where(totals > 0, tables / np.where(totals > 0, totals, 1.0), uniform)

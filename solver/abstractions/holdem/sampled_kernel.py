@@ -20,7 +20,9 @@ IntArray = NDArray[np.int64]
 F32 = NDArray[np.float32]
 DECISION, FOLDED, SHOWDOWN = 0, 1, 2
 SLOTS = 3
-"""Action slots per node in the regret tables: fold, call, raise (illegal ones stay zero)."""
+"""Action slots per node in limit betting's regret tables: fold, call, raise (illegal ones
+stay zero).  A no-limit bet abstraction has more, one per raise size (the tree's `child`
+columns, which the kernels read)."""
 
 
 class BettingArrays(NamedTuple):
@@ -30,7 +32,7 @@ class BettingArrays(NamedTuple):
     kind: NDArray[np.int8]  # DECISION, FOLDED or SHOWDOWN
     player: NDArray[np.int8]  # to act, at a decision
     round: NDArray[np.int8]
-    child: NDArray[np.int32]  # (node, action id): the node after it, -1 if illegal
+    child: NDArray[np.int32]  # (node, action slot): the node after it, -1 if illegal
     end: NDArray[np.int32]  # one past the node's subtree
     row: NDArray[np.int32]  # a decision's row among its round's decisions
     payoff: NDArray[np.float32]  # FOLDED: player 0's payoff; SHOWDOWN: what each put in
@@ -108,9 +110,10 @@ def run_iterations(tree: BettingArrays, cards: Cards, starts: IntArray, rows: In
     and `average` (flat, laid out as `Layout`).  Returns player 0's mean sampled value."""
     np.random.seed(seed)
     n_nodes = tree.kind.shape[0]
+    slots = tree.child.shape[1]
     reach = np.zeros((n_nodes, 2))
     value = np.zeros(n_nodes)
-    sigma = np.zeros((n_nodes, SLOTS))
+    sigma = np.zeros((n_nodes, slots))
     stamp = np.zeros(n_nodes, np.int64)
     deck = np.arange(cards.num_cards)
     dealt = 4 + cards.board_dealt[cards.num_rounds - 1]
@@ -136,16 +139,16 @@ def run_iterations(tree: BettingArrays, cards: Cards, starts: IntArray, rows: In
             if tree.kind[n] == DECISION:
                 p = tree.player[n]
                 r = tree.round[n]
-                base = starts[r] + (bucket[p, r] * rows[r] + tree.row[n]) * SLOTS
+                base = starts[r] + (bucket[p, r] * rows[r] + tree.row[n]) * slots
                 positive = 0.0
                 legal = 0
-                for a in range(SLOTS):
+                for a in range(slots):
                     if tree.child[n, a] >= 0:
                         legal += 1
                         x = regrets[base + a]
                         if x > 0.0:
                             positive += x
-                for a in range(SLOTS):
+                for a in range(slots):
                     c = tree.child[n, a]
                     if c < 0:
                         sigma[n, a] = 0.0
@@ -168,9 +171,9 @@ def run_iterations(tree: BettingArrays, cards: Cards, starts: IntArray, rows: In
             else:
                 p = tree.player[n]
                 r = tree.round[n]
-                base = starts[r] + (bucket[p, r] * rows[r] + tree.row[n]) * SLOTS
+                base = starts[r] + (bucket[p, r] * rows[r] + tree.row[n]) * slots
                 v = 0.0
-                for a in range(SLOTS):
+                for a in range(slots):
                     c = tree.child[n, a]
                     if c >= 0 and stamp[c] == it:
                         v += sigma[n, a] * value[c]
@@ -178,7 +181,7 @@ def run_iterations(tree: BettingArrays, cards: Cards, starts: IntArray, rows: In
                 sign = 1.0 if p == 0 else -1.0
                 other = reach[n, 1 - p]
                 own = reach[n, p]
-                for a in range(SLOTS):
+                for a in range(slots):
                     c = tree.child[n, a]
                     if c < 0:
                         continue

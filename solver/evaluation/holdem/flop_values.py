@@ -216,7 +216,8 @@ def summarise(values: Sequence[ActionValues], line: str) -> DecisionSummary:
                           for v, mix in zip(values, mixes, strict=True)) / reached
         worse = sum(float((v.reach * v.probs[:, a]) @ (
             np.nanmax(v.as_played, axis=1) > v.as_played[:, a] + 1e-9)) for v in values)
-        elsewhere[char] = worse / taking if taking > 0 else 0.0
+        # The two sums add the same terms when every deal is worse: no share above one.
+        elsewhere[char] = min(1.0, worse / taking) if taking > 0 else 0.0
     return DecisionSummary(line, len(values), shares, regret / reached, regret_best / reached,
                            river_gain / reached, gains, elsewhere)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +15,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from solver.abstractions.holdem.betting_tree import slot_of
 from solver.algorithms.exploitability import Evaluation, evaluate_strategy
 from solver.algorithms.solve import solve
 from solver.engine.compile import compile_game
@@ -43,9 +45,15 @@ def parse_public(game: HoldemGame, public: str) -> tuple[Betting, tuple[int, ...
     board: list[int] = []
     for r in range(0, len(segments), 2):
         board.extend(_parse_cards(game, segments[r]))
-        for char in segments[r + 1] if r + 1 < len(segments) else "":
-            betting = betting.apply(ACTION_CHARS.index(char))
+        for move in _MOVE.findall(segments[r + 1] if r + 1 < len(segments) else ""):
+            betting = betting.apply(int(move[1:]) if len(move) > 1
+                                    else ACTION_CHARS.index(move))
     return betting, tuple(board)
+
+
+_MOVE = re.compile(r"r\d+|[fcr]")
+"""One move of a betting string: ``f``, ``c``, ``r``, or a no-limit raise to an amount,
+``r300``."""
 
 
 MAX_EXACT_INFOSETS = 20_000_000
@@ -141,7 +149,10 @@ class TabularPolicy:
 def strategy_of(game: HoldemGame, tree: PublicTree, policies: Sequence[HoldemPolicy],
                 ) -> NDArray[np.float64]:
     """A profile as the flat (infoset, action) array of `tree`, the compiled `game`: seat p
-    plays ``policies[p]`` (pass one policy to play both seats).  Every information set of a
+    plays ``policies[p]`` (pass one policy to play both seats), whose rows hold a node's
+    actions by slot (`solver.abstractions.holdem.betting_tree.slot_of`: in limit betting, the
+    action ids; in no-limit, fold, call, then each raise size the member's bet abstraction
+    keeps).  Every information set of a
     public state is asked in one call, so the whole tree takes one call per public decision.
 
     With `solver.algorithms.exploitability.evaluate_strategy` this gives any `HoldemPolicy` of a
@@ -157,8 +168,9 @@ def strategy_of(game: HoldemGame, tree: PublicTree, policies: Sequence[HoldemPol
         holes = np.array([_parse_cards(game, tree.infoset_keys[i].partition("|")[0])
                           for i in members], dtype=np.int64)
         rows = policy.action_probabilities(betting, board, holes)
+        slots = [slot_of(betting, a) for a in tree.infoset_actions[members[0]]]
         for i, row in zip(members, rows, strict=True):
-            flat[offsets[i]:offsets[i + 1]] = row[list(tree.infoset_actions[i])]
+            flat[offsets[i]:offsets[i + 1]] = row[slots]
     return flat
 
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from solver.abstractions import abstraction_for, describe
-from solver.abstractions.holdem.betting_tree import betting_tree
+from solver.abstractions.holdem.betting_tree import betting_tree, slot_of
 from solver.abstractions.holdem.bot import HulheBot
 from solver.abstractions.holdem.percentiles import Percentiles, PercentileSpec, round_buckets
 from solver.abstractions.holdem.public_kernel import run_public
@@ -30,6 +30,7 @@ from solver.evaluation.holdem.baselines import Uniform
 from solver.evaluation.holdem.policy import exact_evaluation
 from solver.games import get_game
 from solver.games.holdem import HoldemGame
+from solver.games.holdem.betting import CALL, FOLD, Betting
 from strategies import StrategyStore
 
 TWELVE = "holdem(numRanks=6,numSuits=2,numBoardCards=0 1 1,maxRaises=1 1 1)"
@@ -62,6 +63,33 @@ def test_public_sampling_converges_on_holdem_mini(schedule: str, floor: float) -
     uniform = exact_evaluation(game, [Uniform()]).exploitability
     assert evaluation.exploitability < floor * uniform, evaluation.exploitability
     assert evaluation.value == pytest.approx(-0.12211, abs=0.01)  # the game's value
+
+
+NO_LIMIT_MINI = ("holdem(betting=nolimit,numRanks=4,numSuits=2,numBoardCards=0 1,blind=2 1,"
+                 "stack=12 12,bettingAbstraction=0.5p p a)")
+"""Hold'em mini's deck and rounds with no-limit betting in a bet abstraction: up to five
+actions a node (fold, call, half the pot, the pot, all-in)."""
+
+
+@pytest.mark.slow
+def test_public_sampling_converges_in_a_no_limit_bet_abstraction() -> None:
+    """Every class apart, so the abstract game is the member itself: 20,000 boards come
+    within 0.03 chips a hand of exact (measured 0.0153) and near the value the exact solver
+    finds at exploitability 1e-6, -0.054732."""
+    game = _member(NO_LIMIT_MINI)
+    tree = betting_tree(game.definition)
+    assert tree.slots == 5
+    start = Betting.start(game.definition)
+    raises = start.raise_amounts()
+    assert [slot_of(start, a) for a in (FOLD, CALL, *raises)] == [0, 1, 2, 3, 4]
+    assert tree.sequences[tree.arrays.child[0, 3]] == f"r{raises[1]}"
+    solver = Solver(SampledSetup(NO_LIMIT_MINI, PercentileSpec((None,)), 250, seed=3))
+    run(solver, 80)
+    bot = HulheBot.from_solver(solver)
+    assert bot.bucket_probabilities(start).shape[1] == 5
+    evaluation = exact_evaluation(game, [bot])
+    assert evaluation.exploitability < 0.03, evaluation.exploitability
+    assert evaluation.value == pytest.approx(-0.054732, abs=0.01)
 
 
 def test_the_schedule_defaults_by_sampler() -> None:
