@@ -6,8 +6,9 @@ sampling (`solver.abstractions.holdem.public_kernel`: one board per iteration, w
 of both players at once), over the same tree, tables, epochs, workers and checkpoints.
 
 The game solved is the member's betting (every sequence of limit hold'em: 6,378 decision
-points in HULHE; in no-limit, those of its bet abstraction) over the card abstraction `solver.abstractions.holdem.percentiles` (each round's hand seen as
-its bucket; imperfect recall).  An abstract information set is (betting sequence, bucket of the
+points in HULHE; in no-limit, those of its bet abstraction) over the card abstraction
+`solver.abstractions.holdem.percentiles` (each round's hand seen as its bucket; imperfect
+recall).  An abstract information set is (betting sequence, bucket of the
 player to act in that round).
 
 One iteration (chance-sampled CFR, Zinkevich et al. 2007):
@@ -25,7 +26,8 @@ One iteration (chance-sampled CFR, Zinkevich et al. 2007):
 The tree is compiled once from `solver.games.holdem.betting.walk`'s rules into arrays
 (`BettingTree`), and the iterations run in one numba kernel: nothing walks Python objects.
 Regrets and average are float32, laid out per round as (bucket, node of the round, action
-slot: fold, call and each raise size, `solver.abstractions.holdem.betting_tree`), so that the nodes one deal touches in a round are contiguous for each player's bucket.
+slot: fold, call and each raise size, `solver.abstractions.holdem.betting_tree`), so that the
+nodes one deal touches in a round are contiguous for each player's bucket.
 
 Updates are Linear CFR's at the granularity of *epochs* (Brown & Sandholm 2019 show that the
 linear weighting stays sound with Monte Carlo sampling, and Pluribus discounts this way): after

@@ -92,6 +92,26 @@ def test_public_sampling_converges_in_a_no_limit_bet_abstraction() -> None:
     assert evaluation.value == pytest.approx(-0.054732, abs=0.01)
 
 
+@pytest.mark.slow
+def test_the_command_solves_a_no_limit_blueprint(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """`hulhe` on a no-limit member stores its tables (five slots a node), and refuses the
+    self-play it cannot measure yet, saying how to go without."""
+    store = tmp_path / "s.sqlite"
+    command = ["hulhe", "--game", NO_LIMIT_MINI, "--buckets", "all", "--epoch-iterations",
+               "200", "--epochs", "2", "--workers", "0", "--quiet", "--json", "--store",
+               str(store), "--checkpoint", "none"]
+    assert main(command) == 2
+    assert "--self-play-deals 0" in capsys.readouterr().err
+    assert main([*command, "--self-play-deals", "0"]) == 0
+    assert json.loads(capsys.readouterr().out)["iterations"] == 400
+    game = _member(NO_LIMIT_MINI)
+    bot = HulheBot.from_store(game.name, str(store))
+    start = Betting.start(game.definition)
+    assert bot.bucket_probabilities(start).shape[1] == 5
+    assert exact_evaluation(game, [bot]).exploitability < 0.5
+
+
 def test_the_schedule_defaults_by_sampler() -> None:
     assert SampledSetup("holdem-mini").schedule == "plus"  # the default build's
     assert SampledSetup("holdem-mini", algorithm="cs").schedule == "linear"
