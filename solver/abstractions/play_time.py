@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+from solver.abstractions.holdem import translated  # noqa: F401  (registers the kind)
 from solver.games.base import State
 from solver.resolving import kind  # noqa: F401  (registers the kind)
 from strategies.tables import TableStrategy

@@ -10,12 +10,17 @@ from collections.abc import Sequence
 
 from solver.abstractions.dudo_recall.remembered_bids import parse_recall
 from solver.abstractions.holdem.percentiles import PercentileSpec
-from solver.abstractions.holdem.sampled_cfr import EPOCH_ITERATIONS, SampledSetup
+from solver.abstractions.holdem.sampled_cfr import (
+    BLUEPRINT_BETTING,
+    EPOCH_ITERATIONS,
+    SampledSetup,
+)
 from solver.cli.parser import build_parser
 from solver.engine import memory
 from solver.engine.estimates import minutes
 from solver.games import get_game
 from solver.games.dudo.match import NAME as MATCH_NAME
+from solver.games.holdem.rules import HoldemRules
 from solver.runs.dudo_match import MatchSetup, default_recall
 from solver.runs.run_plan import RunPlan, hulhe_plan, match_plan, recall_plan, solve_plan
 
@@ -31,7 +36,10 @@ def match_setup_of(args: argparse.Namespace) -> MatchSetup:
 def hulhe_setup_of(args: argparse.Namespace) -> SampledSetup:
     """The solve a ``hulhe`` command makes."""
     per_epoch = args.epoch_iterations or EPOCH_ITERATIONS[args.algorithm]
+    rules = getattr(get_game(args.game), "definition", None)
+    every_size = isinstance(rules, HoldemRules) and rules.no_limit and rules.bets is None
     return SampledSetup(game=args.game,
+                        betting=args.betting or (BLUEPRINT_BETTING if every_size else ""),
                         spec=PercentileSpec.parse(f"k:{args.buckets}", args.metric),
                         iterations_per_epoch=per_epoch, seed=args.seed, algorithm=args.algorithm,
                         schedule=args.schedule or "",

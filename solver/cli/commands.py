@@ -403,7 +403,7 @@ def cmd_hulhe(args: argparse.Namespace) -> int:
             warm=args.turn_warm, guard=args.turn_guard))
     summary = {"game": args.game, "solve_id": resolving_id or result.solve_id,
                "blueprint_solve_id": result.solve_id,
-               "abstraction": setup.spec.descriptor, "infosets": result.infosets,
+               "abstraction": setup.descriptor, "infosets": result.infosets,
                "opponent": None if setup.opponent is None else setup.opponent.descriptor,
                "iterations": result.iterations, "epochs": result.epochs,
                "workers": result.workers, "solver_seconds": round(result.solver_seconds, 1),

@@ -9,13 +9,14 @@ import math
 import solver
 from solver.abstractions.holdem.percentiles import METRICS
 from solver.abstractions.holdem.sampled_cfr import ALGORITHMS as HULHE_ALGORITHMS
-from solver.abstractions.holdem.sampled_cfr import DEFAULT_MINUTES as HULHE_MINUTES
 from solver.abstractions.holdem.sampled_cfr import (
+    BLUEPRINT_BETTING,
     DEFAULT_SCHEDULES,
     DEFAULT_SPEC,
     SCHEDULES,
     SampledSetup,
 )
+from solver.abstractions.holdem.sampled_cfr import DEFAULT_MINUTES as HULHE_MINUTES
 from solver.algorithms.solve import ALGORITHMS, DEFAULT_ALGORITHM, DEFAULT_TARGET
 from solver.evaluation.holdem.baselines import BASELINES
 from solver.evaluation.holdem.report import policy_names
@@ -237,6 +238,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="solve each seat against an opponent in these finer buckets (same "
                         "metric; an asymmetric abstraction, public chance sampling; each "
                         "board is walked twice)")
+    p.add_argument("--betting", metavar="SIZES|CAPS",
+                   help="a no-limit member's blueprint: the bet sizes it keeps and the raises "
+                        "a round at most ('p a|3 2 2 2'; default for a member with every size: "
+                        f"'{BLUEPRINT_BETTING}')")
     p.add_argument("--minutes", type=_positive_float, default=HULHE_MINUTES, metavar="M",
                    help=f"wall time of the solving (default {HULHE_MINUTES:g})")
     p.add_argument("--epochs", type=_positive_int, metavar="N",

@@ -34,7 +34,7 @@ from typing import Any
 
 from solver.abstractions import abstraction_for
 from solver.abstractions.play_time import ComputedAtPlayTime
-from solver.games import Game, State, action_from_label, legal_labels
+from solver.games import Game, State, legal_labels
 from strategies import SolveInfo, StrategyStore
 from strategies.figures import STYLE
 
@@ -189,8 +189,10 @@ def _moves(policy: Policy, state: State) -> list[tuple[int, float]]:
     if state.is_chance():
         return list(state.chance_outcomes())
     labels, probabilities = policy(state)
-    return [(action_from_label(state, label), p)
-            for label, p in zip(labels, probabilities, strict=True)]
+    # Each action's label written once: a no-limit game may have thousands of sizes.
+    played = {label: p for label, p in zip(labels, probabilities, strict=True) if p > 0}
+    return [(action, played[label]) for action in state.legal_actions()
+            if (label := state.action_label(action)) in played]
 
 
 def _pick(rng: random.Random, moves: list[tuple[int, float]]) -> int:

@@ -69,7 +69,7 @@ def build(setup: SampledSetup, *, minutes: float | None, epochs: int | None, sto
     phase("solving")
     with progress_bar(total=total, initial=0 if by_time else solver.iterations,
                       unit="s" if by_time else "it", unit_scale=not by_time,
-                      desc=f"solving {setup.game} ({setup.spec.descriptor}{setup.against})",
+                      desc=f"solving {setup.game} ({setup.descriptor}{setup.against})",
                       disable=not progress, file=sys.stderr, mininterval=0.5) as bar:
         seconds_shown = 0  # kept here: a disabled bar (--quiet) counts nothing itself
 
@@ -129,6 +129,6 @@ def store_table_solve(solver: Solver, store_path: StorePath, *, seconds: float,
         game=solver.setup.game, algorithm=solver.setup.stored_algorithm,
         iterations=solver.iterations,
         seconds=seconds, exploitability=math.inf, value=value, trace=trace[-200:],
-        abstraction=solver.setup.spec.descriptor, table=table, value_ci95=value_ci95),
+        abstraction=solver.setup.descriptor, table=table, value_ci95=value_ci95),
         store_path)
     return info.id

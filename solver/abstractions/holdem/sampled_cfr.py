@@ -57,7 +57,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +76,7 @@ from solver.abstractions.holdem.sampled_kernel import Cards, run_iterations
 from solver.cards.cache import cache_dir, source_digest
 from solver.cards.evaluator import CARD_BIT, CARD_KEY
 from solver.games import get_game
+from solver.games.holdem.bet_sizes import parse as parse_bet_sizes
 from solver.games.holdem.rules import HoldemRules
 
 IntArray = NDArray[np.int64]
@@ -93,6 +94,15 @@ SCHEDULES = {"linear": "regrets and average discounted by e / (e + 1) after epoc
              "plus": "regrets floored at zero after each epoch, the average discounted as "
                      "in linear"}
 DEFAULT_SCHEDULES = {"cs": "linear", "pcs": "plus"}
+BLUEPRINT_BETTING = "0.5p p a;p a/0.5p p a;p a/p a;a|4 3 2 2"
+"""A no-limit blueprint's default betting (`SampledSetup.betting`): half pot, pot and all-in
+for a round's first bet before and on the flop, pot and all-in for the raises over it; pot and
+all-in, then all-in, on the turn and river; at most 4, 3, 2 and 2 raises a round.  At 200 big
+blinds, 3,908 decision points: an hour of two cores goes over some 26,000 boards
+(docs/games/no-limit.md)."""
+TRANSLATED, IN = "translated", " in "
+"""How a blueprint solved in a bet abstraction is described: ``translated=<buckets> in <the
+game solved>`` (`solver.abstractions.holdem.translated`, which registers the kind)."""
 
 
 def kernel_cards(rules: HoldemRules, buckets: tuple[RoundBuckets, ...]) -> Cards:
@@ -131,6 +141,11 @@ class SampledSetup:
     """A key of `SCHEDULES`; empty for the algorithm's default (`DEFAULT_SCHEDULES`)."""
     opponent: PercentileSpec | None = None
     """Another abstraction for the opponent (public chance sampling only): `opponent_layout`."""
+    betting: str = ""
+    """A no-limit member's blueprint: the bet abstraction it is solved in, and the raise caps
+    per round (``0.5p p a;p a/p a|4 3 2 2``, `solver.games.holdem.bet_sizes` then caps; empty:
+    the member's own betting).  The strategy is stored under the member, played in the real
+    game by translation (`solver.abstractions.holdem.translated`)."""
 
     def __post_init__(self) -> None:
         if self.algorithm not in ALGORITHMS:
@@ -143,6 +158,8 @@ class SampledSetup:
         if self.schedule not in SCHEDULES:
             raise ValueError(f"the sampled solver's schedules are {' or '.join(SCHEDULES)}, "
                              f"not {self.schedule!r}")
+        if self.betting and not self.member_rules.no_limit:
+            raise ValueError(f"a bet abstraction is for a no-limit member, not {self.game!r}")
 
     @property
     def stored_algorithm(self) -> str:
@@ -158,7 +175,7 @@ class SampledSetup:
         and the default checkpoint's name digests it.  (Chance sampling with its linear
         schedule, the first setup there was, writes no algorithm, so its old checkpoints
         still resume.)"""
-        return (self.game, self.spec.descriptor, self.iterations_per_epoch, self.seed) + (
+        return (self.game, self.descriptor, self.iterations_per_epoch, self.seed) + (
             () if (self.algorithm, self.schedule) == ("cs", "linear")
             else (self.algorithm, self.schedule)) + (
             () if self.opponent is None else (self.opponent.descriptor,))
@@ -169,11 +186,40 @@ class SampledSetup:
         return "" if self.opponent is None else f" against {self.opponent.descriptor}"
 
     @property
-    def rules(self) -> HoldemRules:
+    def member_rules(self) -> HoldemRules:
+        """The rules of the member played."""
         rules = getattr(get_game(self.game), "definition", None)
         if not isinstance(rules, HoldemRules):
             raise ValueError(f"the sampled solver is for the hold'em family, not {self.game!r}")
         return rules
+
+    @property
+    def rules(self) -> HoldemRules:
+        """The rules of the game solved: the member's, or its blueprint's (`betting`)."""
+        return abstract_rules(self.member_rules, self.betting)
+
+    @property
+    def descriptor(self) -> str:
+        """What the store keeps: the buckets, and the game solved when it is not the member."""
+        if not self.betting:
+            return self.spec.descriptor
+        return f"{TRANSLATED}={self.spec.descriptor}{IN}{self.rules.spec}"
+
+
+def abstract_rules(member: HoldemRules, betting: str) -> HoldemRules:
+    """`member` in the bet abstraction and raise caps `betting` (``<sizes>|<caps>``, see
+    `SampledSetup.betting`; empty: `member` itself)."""
+    if not betting:
+        return member
+    sizes, _, caps = betting.partition("|")
+    bets = parse_bet_sizes(sizes)
+    if bets is None:
+        raise ValueError("a blueprint keeps some sizes, not every one (fullgame)")
+    try:
+        max_raises = tuple(int(c) for c in caps.replace(",", " ").split())
+    except ValueError:
+        raise ValueError(f"raise caps are whole numbers per round, not {caps!r}") from None
+    return replace(member, bets=bets, max_raises=max_raises or member.max_raises)
 
 
 def setup_layout(setup: SampledSetup) -> Layout:

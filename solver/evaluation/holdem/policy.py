@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +20,7 @@ from solver.algorithms.solve import solve
 from solver.engine.compile import compile_game
 from solver.engine.tree import PublicTree
 from solver.evaluation.stored import stored_strategy_array
-from solver.games.holdem.betting import ACTION_CHARS, Betting
+from solver.games.holdem.betting import Betting, moves
 from solver.games.holdem.game import HoldemGame, HoldemState
 from solver.games.holdem.policy import ACTIONS, HoldemPolicy, uniform_rows
 from strategies import StrategyStore
@@ -45,15 +44,9 @@ def parse_public(game: HoldemGame, public: str) -> tuple[Betting, tuple[int, ...
     board: list[int] = []
     for r in range(0, len(segments), 2):
         board.extend(_parse_cards(game, segments[r]))
-        for move in _MOVE.findall(segments[r + 1] if r + 1 < len(segments) else ""):
-            betting = betting.apply(int(move[1:]) if len(move) > 1
-                                    else ACTION_CHARS.index(move))
+        for action in moves(segments[r + 1] if r + 1 < len(segments) else ""):
+            betting = betting.apply(action)
     return betting, tuple(board)
-
-
-_MOVE = re.compile(r"r\d+|[fcr]")
-"""One move of a betting string: ``f``, ``c``, ``r``, or a no-limit raise to an amount,
-``r300``."""
 
 
 MAX_EXACT_INFOSETS = 20_000_000

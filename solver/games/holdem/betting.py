@@ -21,6 +21,7 @@ to act; after the last round it is a showdown.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -229,6 +230,25 @@ class Betting:
     def acpc(self) -> str:
         """The ACPC betting string, rounds separated by ``/`` (``rrc/cr``)."""
         return "/".join(self.rounds)
+
+
+_MOVE = re.compile(r"r\d+|[fcr]")
+
+
+def moves(written: str) -> list[int]:
+    """The actions a round's betting string writes, as `Betting.apply` takes them: ``f``,
+    ``c``, ``r`` (limit) or ``r300`` (a no-limit raise to 300).
+
+    >>> moves("r300r900c"), moves("crc")
+    ([300, 900, 1], [1, 2, 1])
+    """
+    return [int(move[1:]) if len(move) > 1 else ACTION_CHARS.index(move)
+            for move in _MOVE.findall(written)]
+
+
+def history(betting: Betting) -> list[int]:
+    """Every action of `betting` so far, in order."""
+    return [action for written in betting.rounds for action in moves(written)]
 
 
 def _put(spent: tuple[int, int], player: int, amount: int) -> tuple[int, int]:

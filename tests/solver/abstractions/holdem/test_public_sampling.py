@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +31,7 @@ from solver.evaluation.holdem.baselines import Uniform
 from solver.evaluation.holdem.policy import exact_evaluation
 from solver.games import get_game
 from solver.games.holdem import HoldemGame
+from solver.games.holdem.bet_sizes import parse as parse_bet_sizes
 from solver.games.holdem.betting import CALL, FOLD, Betting
 from strategies import StrategyStore
 
@@ -95,21 +97,36 @@ def test_public_sampling_converges_in_a_no_limit_bet_abstraction() -> None:
 @pytest.mark.slow
 def test_the_command_solves_a_no_limit_blueprint(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    """`hulhe` on a no-limit member stores its tables (five slots a node), and refuses the
-    self-play it cannot measure yet, saying how to go without."""
+    """`hulhe --betting` on a member with every size solves its blueprint in that betting and
+    stores it under the member, played by translation; the self-play it cannot measure yet is
+    refused, saying how to go without."""
+    real = NO_LIMIT_MINI.replace(",bettingAbstraction=0.5p p a", "")
     store = tmp_path / "s.sqlite"
-    command = ["hulhe", "--game", NO_LIMIT_MINI, "--buckets", "all", "--epoch-iterations",
-               "200", "--epochs", "2", "--workers", "0", "--quiet", "--json", "--store",
-               str(store), "--checkpoint", "none"]
+    command = ["hulhe", "--game", real, "--betting", "0.5p p a|2 2", "--buckets", "all",
+               "--epoch-iterations", "200", "--epochs", "2", "--workers", "0", "--quiet",
+               "--json", "--store", str(store), "--checkpoint", "none"]
     assert main(command) == 2
     assert "--self-play-deals 0" in capsys.readouterr().err
     assert main([*command, "--self-play-deals", "0"]) == 0
-    assert json.loads(capsys.readouterr().out)["iterations"] == 400
-    game = _member(NO_LIMIT_MINI)
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["iterations"] == 400
+    game = _member(real)
+    with StrategyStore.open(store) as opened:
+        info = opened.latest_solve(game.name)
+        table = opened.table_strategy(game.name)
+    assert info is not None and table is not None
     bot = HulheBot.from_store(game.name, str(store))
-    start = Betting.start(game.definition)
-    assert bot.bucket_probabilities(start).shape[1] == 5
-    assert exact_evaluation(game, [bot]).exploitability < 0.5
+    descriptor = f"translated=hist=k:all in {bot.rules.spec}"
+    assert info.abstraction == summary["abstraction"] == descriptor
+    assert bot.rules == replace(game.definition, bets=parse_bet_sizes("0.5p p a"),
+                                max_raises=(2, 2))
+    assert bot.table.tables[0].shape[-1] == 5
+    translated = abstraction_for(game, info.abstraction)
+    state = game.initial_state()
+    while state.is_chance():
+        state = state.apply_action(state.chance_outcomes()[0][0])
+    policy = translated.play_time_policy(state, table)  # type: ignore[attr-defined]
+    assert len(policy) == len(state.legal_actions()) and sum(policy) == pytest.approx(1.0)
 
 
 def test_the_schedule_defaults_by_sampler() -> None:

@@ -1,0 +1,208 @@
+"""The abstraction kind ``translated``: a no-limit blueprint, solved in a bet abstraction, playing
+the real game (every size) by action translation.
+
+A solve stored with the descriptor ``translated=hist=k:1024,1024,1024 in holdem(betting=nolimit,
+maxRaises=4 3 2 2,bettingAbstraction=...)`` holds the tables of the blueprint solved in the
+abstract game the spec names (the member's own rules but for the raise sizes and caps), with
+those buckets.  At play time the bot reads the real betting as its own game's: each raise of the
+opponent as one or two of the sizes it knows (`solver.abstractions.holdem.translation`,
+randomised), each of its own moves as the abstract moves that stand for it.  The probability it
+gives a real action is then the weighted mean, over the readings, of what each reading plays,
+each weighted by the translation's chances and by the bot's own probabilities of the moves it
+made in that reading: the behaviour of the randomised bot, computed without keeping any state
+between requests (the same behaviour `solver.evaluation.holdem.translation_cost` works out for
+a whole small game, which a test checks this against).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+
+import numpy as np
+from numpy.typing import NDArray
+
+from solver.abstractions import register_kind
+from solver.abstractions.holdem.betting_tree import slot_of
+from solver.abstractions.holdem.bot import HulheBot
+from solver.abstractions.holdem.buckets import abstract_key, bucket_counts
+from solver.abstractions.holdem.percentiles import (
+    Percentiles,
+    bucket_text,
+    hand_codes,
+    table_spec,
+)
+from solver.abstractions.holdem.sampled_cfr import IN
+from solver.abstractions.holdem.sampled_cfr import TRANSLATED as KIND
+from solver.abstractions.holdem.translation import Translation, own_moves
+from solver.abstractions.words import AbstractionText
+from solver.games.base import Game, State
+from solver.games.holdem.betting import CALL, Betting, history
+from solver.games.holdem.game import HoldemState
+from solver.games.holdem.rules import HoldemRules, parse
+from strategies.tables import TableStrategy
+
+FloatArray = NDArray[np.float64]
+Own = Callable[[Betting], Mapping[int, FloatArray]]
+"""The bot's probabilities of its own game's actions at one of its readings, per hand."""
+RANDOMISED = Translation()
+
+
+def _aside(mine: Betting, real: Betting) -> bool:
+    """True where the bot's reading `mine` has no move for the player to act at `real`: it
+    thinks the betting over, the other player to act, or the round closed (a raise beyond its
+    caps read as a call).  It then checks or calls, and reads nothing in."""
+    return mine.over or mine.player != real.player or mine.round != real.round
+
+
+
+
+def readings(real: Betting, abstract: HoldemRules, seat: int, own: Own, hands: int,
+             translation: Translation) -> dict[Betting, FloatArray]:
+    """The bot's readings of the real betting `real` in its own game, each with its weight per
+    hand: the translation's chances of the reading times the bot's probabilities of the moves
+    it made in it (see the module)."""
+    now: dict[Betting, FloatArray] = {Betting.start(abstract): np.ones(hands)}
+    position = Betting.start(real.rules)
+    for action in history(real):
+        after: dict[Betting, FloatArray] = {}
+        for mine, weight in now.items():
+            if _aside(mine, position):
+                if position.player != seat or action == CALL:
+                    _add(after, mine, weight)
+            elif position.player != seat:
+                for read, p in translation.read(position, action, mine):
+                    _add(after, mine.apply(read), weight * p)
+            else:
+                probabilities = own(mine)
+                for move in own_moves(position, mine).get(action, ()):
+                    _add(after, mine.apply(move), weight * probabilities[move])
+        now = after
+        position = position.apply(action)
+    return now
+
+
+def translated_rows(real: Betting, abstract: HoldemRules, own: Own, hands: int,
+                    translation: Translation) -> dict[int, FloatArray]:
+    """The probability of each real action of the player to act at `real`, per hand."""
+    seat = real.player
+    total: dict[int, FloatArray] = {a: np.zeros(hands) for a in real.legal_actions()}
+    for mine, weight in readings(real, abstract, seat, own, hands, translation).items():
+        if _aside(mine, real):
+            total[CALL] += weight
+            continue
+        moves = own_moves(real, mine)
+        probabilities = own(mine)
+        for real_action, actions in moves.items():
+            for move in actions:
+                total[real_action] += weight * probabilities[move]
+    mass = sum(total.values(), np.zeros(hands))
+    uniform = 1.0 / len(total)
+    return {a: np.where(mass > 0, row / np.where(mass > 0, mass, 1.0), uniform)
+            for a, row in total.items()}
+
+
+class Translated:
+    """The `solver.abstractions.Abstraction` of a no-limit blueprint played by translation."""
+
+    def __init__(self, rules: HoldemRules, abstract: HoldemRules, buckets: str,
+                 translation: Translation = RANDOMISED) -> None:
+        if not rules.no_limit or replace(abstract, bets=None, max_raises=rules.max_raises) != (
+                rules.with_bets(None)):
+            raise ValueError(f"a translated blueprint's game is the member's own with a bet "
+                             f"abstraction and raise caps: {abstract.spec} is not one of "
+                             f"{rules.spec}")
+        self.rules = rules
+        self.abstract = abstract
+        self.translation = translation
+        self.blueprint = Percentiles(abstract, table_spec(buckets))
+        self.descriptor = f"{KIND}={buckets}{IN}{abstract.spec}"
+
+    def __repr__(self) -> str:
+        return f"Translated({self.descriptor!r})"
+
+    def _own(self, table: TableStrategy, holes: NDArray[np.int64], board: tuple[int, ...]
+             ) -> Own:
+        bot = HulheBot("blueprint", self.abstract, self.blueprint.spec, table)
+
+        def own(mine: Betting) -> Mapping[int, FloatArray]:
+            codes = hand_codes(self.abstract, self.blueprint.spec, mine.round, holes, board)
+            rows = bot.bucket_probabilities(mine)[codes]
+            return {a: rows[:, slot_of(mine, a)] for a in mine.legal_actions()}
+        return own
+
+    def _check(self, state: State) -> HoldemState:
+        if not isinstance(state, HoldemState) or state.game.definition != self.rules:
+            raise ValueError(f"not a position of {self.rules.spec}")
+        return state
+
+    def strategy_key(self, state: State, player: int) -> str:
+        """The blueprint's key at a reading of the position, each raise read as the nearer
+        size (what the explorer shows)."""
+        state = self._check(state)
+        mine = _readings_without_tables(state.betting, self.abstract, player,
+                                        Translation(randomised=False))[0]
+        hole = np.array([state.hole(player)], np.int64)
+        code = int(hand_codes(self.abstract, self.blueprint.spec, mine.round, hole,
+                              state.board())[0])
+        return abstract_key(bucket_text(self.abstract, mine.round, code), mine.rounds)
+
+    def play_time_policy(self, state: State, table: TableStrategy) -> tuple[float, ...]:
+        """The probabilities of the legal actions (in the state's order) of the player to
+        move."""
+        return self.play_time_policies([state], table)[0]
+
+    def play_time_policies(self, states: Sequence[State], table: TableStrategy
+                           ) -> list[tuple[float, ...]]:
+        """`play_time_policy` of positions that differ only in the hole cards of the player to
+        move, in one walk of the readings."""
+        if not states:
+            return []
+        first = self._check(states[0])
+        player = first.current_player()
+        holes = np.array([self._check(s).hole(player) for s in states], np.int64)
+        rows = translated_rows(first.betting, self.abstract,
+                               self._own(table, holes, first.board()), len(states),
+                               self.translation)
+        legal = first.legal_actions()
+        return [tuple(float(rows[a][i]) for a in legal) for i in range(len(states))]
+
+
+def _readings_without_tables(real: Betting, abstract: HoldemRules, seat: int,
+                             translation: Translation) -> list[Betting]:
+    """The bot's readings of `real` whatever it would have played (every own move that stands
+    for the real one kept)."""
+    def anything(mine: Betting) -> Mapping[int, FloatArray]:
+        return {a: np.ones(1) for a in mine.legal_actions()}
+    return list(readings(real, abstract, seat, anything, 1, translation))
+
+
+def _add(into: dict[Betting, FloatArray], mine: Betting, weight: FloatArray) -> None:
+    into[mine] = into[mine] + weight if mine in into else weight
+
+
+def parse_translated(game: Game, parameters: str) -> Translated:
+    """``hist=k:1024,1024,1024 in holdem(betting=nolimit,...)``."""
+    rules = getattr(game, "definition", None)
+    buckets, sep, abstract = parameters.partition(IN)
+    if not isinstance(rules, HoldemRules) or not sep:
+        raise ValueError(f"translated is a no-limit hold'em blueprint, written '<buckets> in "
+                         f"<its abstract game>', not {parameters!r} for {game.name!r}")
+    return Translated(rules, parse(abstract), buckets)
+
+
+def describe_translated(parameters: str) -> AbstractionText:
+    buckets, _, abstract = parameters.partition(IN)
+    spec = table_spec(buckets)
+    bets = parse(abstract).bets
+    sizes = bets.text if bets is not None else "every size"
+    return AbstractionText(
+        f"a blueprint solved with a few bet sizes ({sizes}, as fractions of the pot) and its "
+        f"hands in buckets of similar strength ({bucket_counts(spec.k)}); a bet of another "
+        f"size it reads as one of the two nearest it knows, at random in proportion to how "
+        f"near (pseudo-harmonic action translation)",
+        "Its exploitability cannot be computed exactly and was not measured.",
+        "a few bet sizes, and hands grouped by strength")
+
+
+register_kind(KIND, parse_translated, describe_translated)
