@@ -9,9 +9,9 @@ import os
 from collections.abc import Sequence
 
 from solver.abstractions.dudo_recall.remembered_bids import parse_recall
+from solver.abstractions.holdem.blueprint_betting import BLUEPRINT_BETTING
 from solver.abstractions.holdem.percentiles import PercentileSpec
 from solver.abstractions.holdem.sampled_cfr import (
-    BLUEPRINT_BETTING,
     EPOCH_ITERATIONS,
     SampledSetup,
 )

@@ -7,16 +7,16 @@ import argparse
 import math
 
 import solver
+from solver.abstractions.holdem.blueprint_betting import BLUEPRINT_BETTING
 from solver.abstractions.holdem.percentiles import METRICS
 from solver.abstractions.holdem.sampled_cfr import ALGORITHMS as HULHE_ALGORITHMS
+from solver.abstractions.holdem.sampled_cfr import DEFAULT_MINUTES as HULHE_MINUTES
 from solver.abstractions.holdem.sampled_cfr import (
-    BLUEPRINT_BETTING,
     DEFAULT_SCHEDULES,
     DEFAULT_SPEC,
     SCHEDULES,
     SampledSetup,
 )
-from solver.abstractions.holdem.sampled_cfr import DEFAULT_MINUTES as HULHE_MINUTES
 from solver.algorithms.solve import ALGORITHMS, DEFAULT_ALGORITHM, DEFAULT_TARGET
 from solver.evaluation.holdem.baselines import BASELINES
 from solver.evaluation.holdem.report import policy_names

@@ -52,12 +52,9 @@ on exactly as the uninterrupted one would have.
 from __future__ import annotations
 
 import os
-import signal
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +62,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from solver.abstractions.holdem.betting_tree import Layout, betting_tree, legal_mask
+from solver.abstractions.holdem.blueprint_betting import IN, TRANSLATED, abstract_rules
 from solver.abstractions.holdem.percentiles import (
     PercentileSpec,
     RoundBuckets,
@@ -75,8 +73,8 @@ from solver.abstractions.holdem.public_kernel import run_public
 from solver.abstractions.holdem.sampled_kernel import Cards, run_iterations
 from solver.cards.cache import cache_dir, source_digest
 from solver.cards.evaluator import CARD_BIT, CARD_KEY
+from solver.engine.interrupts import interrupted, interrupts_deferred, signals_handled
 from solver.games import get_game
-from solver.games.holdem.bet_sizes import parse as parse_bet_sizes
 from solver.games.holdem.rules import HoldemRules
 
 IntArray = NDArray[np.int64]
@@ -94,15 +92,6 @@ SCHEDULES = {"linear": "regrets and average discounted by e / (e + 1) after epoc
              "plus": "regrets floored at zero after each epoch, the average discounted as "
                      "in linear"}
 DEFAULT_SCHEDULES = {"cs": "linear", "pcs": "plus"}
-BLUEPRINT_BETTING = "0.5p p a;p a/0.5p p a;p a/p a;a|4 3 2 2"
-"""A no-limit blueprint's default betting (`SampledSetup.betting`): half pot, pot and all-in
-for a round's first bet before and on the flop, pot and all-in for the raises over it; pot and
-all-in, then all-in, on the turn and river; at most 4, 3, 2 and 2 raises a round.  At 200 big
-blinds, 3,908 decision points: an hour of two cores goes over some 26,000 boards
-(docs/games/no-limit.md)."""
-TRANSLATED, IN = "translated", " in "
-"""How a blueprint solved in a bet abstraction is described: ``translated=<buckets> in <the
-game solved>`` (`solver.abstractions.holdem.translated`, which registers the kind)."""
 
 
 def kernel_cards(rules: HoldemRules, buckets: tuple[RoundBuckets, ...]) -> Cards:
@@ -204,22 +193,6 @@ class SampledSetup:
         if not self.betting:
             return self.spec.descriptor
         return f"{TRANSLATED}={self.spec.descriptor}{IN}{self.rules.spec}"
-
-
-def abstract_rules(member: HoldemRules, betting: str) -> HoldemRules:
-    """`member` in the bet abstraction and raise caps `betting` (``<sizes>|<caps>``, see
-    `SampledSetup.betting`; empty: `member` itself)."""
-    if not betting:
-        return member
-    sizes, _, caps = betting.partition("|")
-    bets = parse_bet_sizes(sizes)
-    if bets is None:
-        raise ValueError("a blueprint keeps some sizes, not every one (fullgame)")
-    try:
-        max_raises = tuple(int(c) for c in caps.replace(",", " ").split())
-    except ValueError:
-        raise ValueError(f"raise caps are whole numbers per round, not {caps!r}") from None
-    return replace(member, bets=bets, max_raises=max_raises or member.max_raises)
 
 
 def setup_layout(setup: SampledSetup) -> Layout:
@@ -324,7 +297,7 @@ class Solver:
     def apply(self, results: list[tuple[F32, F32, float]], seconds: float) -> None:
         """Add the workers' results of the next epoch, then discount (`SCHEDULES`); an
         interrupt waits until the epoch is whole, so a checkpoint never holds half of one."""
-        with _interrupts_deferred():
+        with interrupts_deferred():
             for regrets, average, _ in results:
                 self.regrets += regrets
                 self.average += average
@@ -394,44 +367,6 @@ class Solver:
 # --- running: in this process or on Dask -------------------------------------------------------
 
 
-STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-"""Ctrl-C, and a process manager's stop (the background builder's `terminate`, `kill`)."""
-
-
-def _interrupted(*_: object) -> None:
-    raise KeyboardInterrupt
-
-
-@contextmanager
-def _signals_handled(handler: Callable[..., None]) -> Iterator[None]:
-    """`handler` for SIGINT and SIGTERM while inside, except one the process was started to
-    ignore (as a shell's background job ignores SIGINT), and nothing outside the main thread,
-    where Python cannot set handlers."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {s: signal.getsignal(s) for s in STOPPING_SIGNALS
-                if signal.getsignal(s) != signal.SIG_IGN}
-    for s in previous:
-        signal.signal(s, handler)
-    try:
-        yield
-    finally:
-        for s, before in previous.items():
-            signal.signal(s, before)
-
-
-@contextmanager
-def _interrupts_deferred() -> Iterator[list[bool]]:
-    """SIGINT or SIGTERM noted instead of raised while a checkpoint is written (raised after
-    it, as KeyboardInterrupt)."""
-    noted: list[bool] = []
-    with _signals_handled(lambda *_: noted.append(True)):
-        yield noted
-    if noted:
-        raise KeyboardInterrupt
-
-
 def run(solver: Solver, epochs: int, *, checkpoint: Path | None = None,
         checkpoint_seconds: float = 300.0, client: Any = None, workers: int = 1,
         on_epoch: Callable[[Solver], None] | None = None,
@@ -448,10 +383,10 @@ def run(solver: Solver, epochs: int, *, checkpoint: Path | None = None,
 
     def save() -> None:
         if checkpoint is not None:
-            with _interrupts_deferred():
+            with interrupts_deferred():
                 solver.save_checkpoint(checkpoint)
 
-    with _signals_handled(_interrupted):
+    with signals_handled(interrupted):
         try:
             while solver.epochs < epochs:
                 if deadline is not None and time.monotonic() >= deadline:

@@ -24,6 +24,8 @@ from numpy.typing import NDArray
 
 from solver.abstractions import register_kind
 from solver.abstractions.holdem.betting_tree import slot_of
+from solver.abstractions.holdem.blueprint_betting import IN
+from solver.abstractions.holdem.blueprint_betting import TRANSLATED as KIND
 from solver.abstractions.holdem.bot import HulheBot
 from solver.abstractions.holdem.buckets import abstract_key, bucket_counts
 from solver.abstractions.holdem.percentiles import (
@@ -32,8 +34,6 @@ from solver.abstractions.holdem.percentiles import (
     hand_codes,
     table_spec,
 )
-from solver.abstractions.holdem.sampled_cfr import IN
-from solver.abstractions.holdem.sampled_cfr import TRANSLATED as KIND
 from solver.abstractions.holdem.translation import Translation, own_moves
 from solver.abstractions.words import AbstractionText
 from solver.games.base import Game, State
