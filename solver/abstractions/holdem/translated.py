@@ -55,8 +55,6 @@ def _aside(mine: Betting, real: Betting) -> bool:
     return mine.over or mine.player != real.player or mine.round != real.round
 
 
-
-
 def readings(real: Betting, abstract: HoldemRules, seat: int, own: Own, hands: int,
              translation: Translation) -> dict[Betting, FloatArray]:
     """The bot's readings of the real betting `real` in its own game, each with its weight per
