@@ -122,10 +122,13 @@ class Translated:
     def _own(self, table: TableStrategy, holes: NDArray[np.int64], board: tuple[int, ...]
              ) -> Own:
         bot = HulheBot("blueprint", self.abstract, self.blueprint.spec, table)
+        codes: dict[int, NDArray[np.int64]] = {}  # per round: every reading shares the hands'
 
         def own(mine: Betting) -> Mapping[int, FloatArray]:
-            codes = hand_codes(self.abstract, self.blueprint.spec, mine.round, holes, board)
-            rows = bot.bucket_probabilities(mine)[codes]
+            if mine.round not in codes:
+                codes[mine.round] = hand_codes(self.abstract, self.blueprint.spec, mine.round,
+                                               holes, board)
+            rows = bot.bucket_probabilities(mine)[codes[mine.round]]
             return {a: rows[:, slot_of(mine, a)] for a in mine.legal_actions()}
         return own
 
