@@ -62,11 +62,14 @@ def next_step(page: Page) -> None:
 
 
 def next_hand(page: Page) -> None:
-    """Deal the next hand and wait until its table has replaced the finished one (a fixed pause
-    was too short under load: the old hand's outcome was still there to be read)."""
-    old_table = page.locator("#table").element_handle()
+    """Deal the next hand and wait until a table of another hand has replaced the finished one:
+    a swapped table alone is not enough, since the coach's poll also redraws the finished hand."""
+    old_hand = page.locator("#table").get_attribute("data-hand")
     page.locator("#next-hand").click()
-    page.wait_for_function("t => !t.isConnected", arg=old_table)
+    page.wait_for_function(
+        "h => { const t = document.getElementById('table');"
+        " return t !== null && t.dataset.hand !== undefined && t.dataset.hand !== h; }",
+        arg=old_hand)
 
 
 def still_same_document(page: Page) -> bool:
