@@ -7,6 +7,7 @@ random legal actions in random games with httpx and times each ``POST /api/v1/ha
 
     .venv/bin/python -m benchmarks.api_latency            # 1000 timed actions
     .venv/bin/python -m benchmarks.api_latency --actions 5000 --json
+    .venv/bin/python -m benchmarks.api_latency --games hunl --actions 300
 
 Starting hands is not timed; a warm-up (default 50 actions) runs first and is not counted.
 """
@@ -49,6 +50,7 @@ def summary(ms: list[float]) -> dict[str, float]:
         "n": len(ordered),
         "p50_ms": round(percentile(ordered, 50), 3),
         "p90_ms": round(percentile(ordered, 90), 3),
+        "p95_ms": round(percentile(ordered, 95), 3),
         "p99_ms": round(percentile(ordered, 99), 3),
         "mean_ms": round(statistics.fmean(ordered), 3),
         "max_ms": round(ordered[-1], 3),
@@ -139,7 +141,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=1000, help="timed actions (1000)")
     parser.add_argument("--warmup", type=int, default=50, help="untimed actions first (50)")
-    parser.add_argument("--games", nargs="+", choices=GAMES, default=list(GAMES))
+    parser.add_argument("--games", nargs="+", default=list(GAMES), metavar="GAME",
+                        help=f"games of the store to play (default {' '.join(GAMES)}; "
+                             "hunl: heads-up no-limit, the named amounts among its moves)")
     parser.add_argument("--store", help="strategy store (default $STRATEGY_STORE or "
                                         "strategies/strategies.sqlite)")
     parser.add_argument("--seed", type=int, default=0)

@@ -367,10 +367,6 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 def cmd_hulhe(args: argparse.Namespace) -> int:
     setup = hulhe_setup_of(args)
-    if setup.rules.no_limit and args.self_play_deals > 0:  # refuses a non-hold'em game too
-        raise ValueError("self-play measures limit bots only so far: pass --self-play-deals 0 "
-                         "to solve a no-limit member's blueprint (its value is then the "
-                         "solver's sampled one)")
     plan_for(args).start()
     checkpoint = (None if args.checkpoint == "none" else
                   Path(args.checkpoint) if args.checkpoint else default_checkpoint(setup))

@@ -34,7 +34,7 @@ from typing import Any
 
 from solver.abstractions import abstraction_for
 from solver.abstractions.play_time import ComputedAtPlayTime
-from solver.games import Game, State, legal_labels
+from solver.games import Game, State
 from strategies import SolveInfo, StrategyStore
 from strategies.figures import STYLE
 
@@ -51,8 +51,10 @@ COMPUTED_HANDS = 200
 second of CPU a hand, so 2,000 would add a quarter of an hour to its build); its figures are
 rougher (a share within about 7 points, 95% of the time)."""
 
-Policy = Callable[[State], tuple[Sequence[str], Sequence[float]]]
-"""The labels of the legal actions of the player to move and their probabilities."""
+Policy = Callable[[State], tuple[Sequence[str] | None, Sequence[float]]]
+"""The labels of the legal actions of the player to move and their probabilities (labels None:
+the probabilities are in the order of ``state.legal_actions()``, which spares a no-limit game
+naming thousands of sizes)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,12 +157,12 @@ def stored_policy(store: StrategyStore, game: Game, info: SolveInfo) -> Policy:
             raise ValueError(f"the solve {info.id} of {game.name!r} has no tables")
         computed = abstraction
 
-        def computed_policy(state: State) -> tuple[Sequence[str], Sequence[float]]:
-            return legal_labels(state), computed.play_time_policy(state, table)
+        def computed_policy(state: State) -> tuple[Sequence[str] | None, Sequence[float]]:
+            return None, computed.play_time_policy(state, table)
 
         return computed_policy
 
-    def looked_up(state: State) -> tuple[Sequence[str], Sequence[float]]:
+    def looked_up(state: State) -> tuple[Sequence[str] | None, Sequence[float]]:
         key = abstraction.strategy_key(state, state.current_player())
         row = store.infoset(game.name, key, info.id)
         if row is None:
@@ -189,7 +191,9 @@ def _moves(policy: Policy, state: State) -> list[tuple[int, float]]:
     if state.is_chance():
         return list(state.chance_outcomes())
     labels, probabilities = policy(state)
-    # Each action's label written once: a no-limit game may have thousands of sizes.
+    if labels is None:
+        return [(a, p) for a, p in zip(state.legal_actions(), probabilities, strict=True)
+                if p > 0]
     played = {label: p for label, p in zip(labels, probabilities, strict=True) if p > 0}
     return [(action, played[label]) for action in state.legal_actions()
             if (label := state.action_label(action)) in played]

@@ -37,7 +37,7 @@ from solver.games.dudo.game import DudoGame, game_name
 from solver.games.dudo.match import DudoMatchGame
 from solver.games.dudo.rules import MAX_DICE
 from solver.games.dudo.view import DudoMatchView, DudoView
-from solver.games.game_view import ClassSpots, GameView
+from solver.games.game_view import LISTED_AMOUNTS, ClassSpots, GameView, legal_words, offered_labels
 from solver.games.holdem.view import HoldemView
 from solver.games.kuhn import KuhnGame, KuhnView
 from solver.games.leduc import LeducGame, LeducView
@@ -59,6 +59,7 @@ __all__ = [
     "CHANCE",
     "GAMES_ENV",
     "GAME_NAMES",
+    "LISTED_AMOUNTS",
     "TERMINAL",
     "ActionGroup",
     "AmountChoice",
@@ -79,7 +80,9 @@ __all__ = [
     "get_game",
     "get_view",
     "legal_labels",
+    "legal_words",
     "named_games",
+    "offered_labels",
     "play",
     "register_game",
     "unregister_game",
@@ -114,6 +117,7 @@ _REGISTRY: dict[str, Entry] = {
        for bb in holdem.push_fold.STACKS_BB},
     "nolimit-leduc": (lambda: holdem.member("nolimit-leduc"), HoldemView),
     "holdem": (lambda: holdem.member("holdem"), HoldemView),
+    "hunl": (lambda: holdem.member("hunl"), HoldemView),
     "dudo-match": (DudoMatchGame, DudoMatchView),
     **{game_name((a, b)): (_dudo((a, b)), DudoView)
        for a in range(1, MAX_DICE + 1) for b in range(1, MAX_DICE + 1) if (a, b) != (1, 1)},

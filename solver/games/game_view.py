@@ -164,13 +164,42 @@ class GameView(Protocol):
 
     def amount_choice(self, state: State) -> AmountChoice | None:
         """The move of the player to move whose size they choose (a no-limit raise), if the
-        position has one; its amounts are among the legal actions, one label each."""
+        position has one; its amounts are among the legal actions, one label each, and the
+        action groups then hold the other moves."""
         ...
 
     def outcome_text(self, state: State, names: tuple[str, str]) -> str:
         """At a terminal state, why it ended as it did, naming the seats `names` (``("you",
         "the bot")``): ``"dudo on 2x5: one 5 and a wild 1 make 2, the bid stands"``."""
         ...
+
+
+LISTED_AMOUNTS = 100
+"""The most sizes a list of legal moves names one by one: beyond (a no-limit raise at deep
+stacks, thousands of amounts), the amount choice's range stands for them."""
+
+
+def offered_labels(view: GameView, state: State) -> list[str]:
+    """The labels of the legal moves at `state` as a list gives them to a player: every one,
+    except where a size is chosen among more than `LISTED_AMOUNTS` amounts; there the other
+    moves (the view's action groups) and the named amounts (the smallest, half the pot, the
+    pot, all-in), every amount of the range being legal too."""
+    choice = view.amount_choice(state)
+    if choice is None or choice.high - choice.low < LISTED_AMOUNTS:
+        return [state.action_label(a) for a in state.legal_actions()]
+    others = [label for group in view.action_groups(state) for label in group.labels]
+    return others + [choice.label(amount) for _, amount in choice.quick]
+
+
+def legal_words(view: GameView, state: State) -> str:
+    """The legal moves in a sentence, for a message that refuses a move: the labels, with the
+    range of sizes where the list names only some (``fold, call, raise to any amount from 200
+    to 20000``)."""
+    choice = view.amount_choice(state)
+    if choice is None or choice.high - choice.low < LISTED_AMOUNTS:
+        return ", ".join(state.action_label(a) for a in state.legal_actions())
+    others = [label for group in view.action_groups(state) for label in group.labels]
+    return ", ".join([*others, choice.range_words])
 
 
 def legal_action_group(state: State) -> tuple[ActionGroup, ...]:

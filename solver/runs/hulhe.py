@@ -18,7 +18,6 @@ from solver.abstractions.holdem.bot import HulheBot, strategy_table
 from solver.abstractions.holdem.sampled_cfr import SampledSetup, Solver, run, worker_count
 from solver.engine.progress import phase, progress_bar
 from solver.evaluation.holdem.duplicate import mbb, self_play
-from solver.games import get_game
 from solver.games.holdem.game import HoldemGame
 from solver.games.holdem.policy import HoldemPolicy
 from solver.runs.store_solve import SolveRecord, StorePath, store_solve
@@ -106,11 +105,12 @@ def self_play_value(setup: SampledSetup, bot: HoldemPolicy, deals: int, *, progr
                     ) -> tuple[float, float]:
     """Seat 0's value in the real game, in chips, when both seats play the solve's average
     strategy, and the half-width of its 95% interval: the value the app shows for a game whose
-    exact value is unknown."""
-    game = get_game(setup.game)
-    assert isinstance(game, HoldemGame)
-    estimate = self_play(game, bot, deals, seed=setup.seed, progress=progress).estimate
-    per_chip = mbb(game.definition)
+    exact value is unknown. A no-limit blueprint plays its own sizes in the game it was solved
+    in, which is what it does in the real game against itself (translation reads each of its
+    sizes as itself)."""
+    estimate = self_play(HoldemGame(setup.rules), bot, deals, seed=setup.seed,
+                         progress=progress).estimate
+    per_chip = mbb(setup.rules)
     return estimate.mean / per_chip, estimate.half_width / per_chip
 
 

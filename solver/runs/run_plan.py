@@ -210,7 +210,8 @@ def hulhe_plan(setup: SampledSetup, workers: int, *, minutes: float, epochs: int
               if setup.spec.metric == HIST_KIND else HULHE_BUCKETS_SECONDS),
         phase("starting the workers", WORKER_START_SECONDS if workers else 1.0),
         phase("solving", solving, fixed=epochs is None),
-        phase("self-play", SELF_PLAY_SECONDS * math.ceil(self_play_deals / 20_000)),
+        *([phase("self-play", SELF_PLAY_SECONDS * math.ceil(self_play_deals / 20_000))]
+          if self_play_deals > 1 else []),
         phase("storing", 10.0)))
 
 

@@ -117,7 +117,7 @@ def test_a_game_not_offered_is_404_naming_the_lobbys_games(make_app: AppFactory)
         named = detail.split("the games: ", 1)[1].split(", ")
         assert named == ["rps", "kuhn", "leduc", "dudo", "dudo-calzo", "holdem-mini",
                          "pushfold-5bb", "pushfold-10bb", "pushfold-15bb", "pushfold-20bb",
-                         "nolimit-leduc", "holdem", "dudo-match", "dudo-2v2"], detail
+                         "nolimit-leduc", "holdem", "hunl", "dudo-match", "dudo-2v2"], detail
     assert "is not offered here" in answers[0].json()["detail"]
     assert client.get("/play/dudo-1v4").status_code == 404
     assert client.get("/games/dudo-3v5/strategy").status_code == 404

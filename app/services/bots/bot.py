@@ -21,7 +21,7 @@ from app.services.bots.strategy_source import BUILD_HINT, StrategySource
 from app.services.bots.valuers import Valuers
 from solver.abstractions import abstraction_for
 from solver.abstractions.play_time import ComputedAtPlayTime
-from solver.games import Game, State, get_view, legal_labels
+from solver.games import LISTED_AMOUNTS, Game, State, get_view, legal_labels
 from strategies.tables import TableStrategy
 
 log = logging.getLogger("app.bot")
@@ -39,7 +39,11 @@ class Policy:
     value: float | None = None
 
     def as_dict(self) -> dict[str, float]:
-        return dict(zip(self.labels, self.probabilities, strict=True))
+        """Each move's probability; where the moves are more than a list names one by one
+        (thousands of no-limit sizes), only those the bot may play."""
+        every = len(self.labels) <= LISTED_AMOUNTS
+        return {label: p for label, p in zip(self.labels, self.probabilities, strict=True)
+                if every or p > 0}
 
 
 class Bot(Protocol):

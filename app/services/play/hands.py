@@ -55,11 +55,11 @@ from app.services.play.tokens import (
 from solver.games import (
     CHANCE,
     AmountChoice,
-    State,
     action_from_label,
     get_game,
     get_view,
-    legal_labels,
+    legal_words,
+    offered_labels,
 )
 
 _SYSTEM_RANDOM = secrets.SystemRandom()
@@ -157,9 +157,10 @@ def act(session: Session, source: StrategySource, bot: Bot, hand_id: str, access
         state = trace.state
         if seq is not None and seq != trace.seq:
             mine = not state.is_terminal() and state.current_player() == hand.human_seat
-            legal = legal_labels(state) if mine else []
+            drawn = get_view(hand.match.game)
+            legal = offered_labels(drawn, state) if mine else []
             now = ("it is over" if state.is_terminal() else
-                   f"your legal actions now: {', '.join(legal)}" if legal else
+                   f"your legal actions now: {legal_words(drawn, state)}" if legal else
                    "it is not your turn")
             raise StaleHandError(
                 f"hand {hand.public_id} has changed since the view this action was chosen on "
@@ -178,15 +179,16 @@ def act(session: Session, source: StrategySource, bot: Bot, hand_id: str, access
                 "it was not your turn: the bot has just moved; look at the hand again and "
                 f"choose among the legal actions: {', '.join(view.legal_actions) or 'none'}",
                 view.legal_actions)
-        choice = get_view(hand.match.game).amount_choice(state)
+        drawn = get_view(hand.match.game)
+        choice = drawn.amount_choice(state)
+        allowed = Legal(legal_words(drawn, state), offered_labels(drawn, state))
         if amount is not None or (choice is not None and label in choice.verbs):
-            label = _sized(choice, label, amount, state)
+            label = _sized(choice, label, amount, allowed)
         try:
             action = action_from_label(state, label)
         except ValueError:
-            legal = legal_labels(state)
-            raise IllegalActionError(
-                f"illegal action {label!r}; legal actions: {', '.join(legal)}", legal) from None
+            raise IllegalActionError(f"illegal action {label!r}; legal actions: "
+                                     f"{allowed.words}", allowed.labels) from None
         since = trace.seq
         trace.append(Recorded(since, hand.human_seat, action, state.action_label(action), None))
         hand = replace(hand, player_kind=kind_after_action(access, hand.player_kind))
@@ -196,22 +198,30 @@ def act(session: Session, source: StrategySource, bot: Bot, hand_id: str, access
                          _saver(session, hand, key))
 
 
-def _sized(choice: AmountChoice | None, verb: str, amount: int | None, state: State) -> str:
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """The legal moves as a refusal names them: in words, and the labels it lists."""
+
+    words: str
+    labels: list[str]
+
+
+def _sized(choice: AmountChoice | None, verb: str, amount: int | None, legal: Legal) -> str:
     """The label of the move `verb` to `amount` (``raise`` to 300: ``raise to 300``)."""
     if choice is None:
         raise IllegalAmountError(
-            "there is no amount to choose here; choose among the legal actions: "
-            f"{', '.join(legal_labels(state))}", legal_labels(state))
+            f"there is no amount to choose here; choose among the legal actions: {legal.words}",
+            legal.labels)
     if verb not in choice.verbs:
         raise IllegalAmountError(
             f"an amount goes with {' or '.join(repr(v) for v in choice.verbs)}, not {verb!r}: "
-            f"{choice.range_words}", legal_labels(state))
+            f"{choice.range_words}", legal.labels)
     if amount is None:
         raise IllegalAmountError(f"say how much: {choice.range_words}; nothing was played",
-                                 legal_labels(state))
+                                 legal.labels)
     if not choice.allows(amount):
         raise IllegalAmountError(f"{amount} is not a legal amount: {choice.range_words}; "
-                                 "nothing was played", legal_labels(state))
+                                 "nothing was played", legal.labels)
     return choice.label(amount)
 
 

@@ -47,7 +47,7 @@ from solver.games import (
     Piece,
     State,
     get_view,
-    legal_labels,
+    offered_labels,
 )
 
 SEAT_NAMES = ("you", "the bot")
@@ -224,14 +224,14 @@ def hand_view(hand: HandRow, trace: Trace, since: int, hint: Policy | None,
         public=public_state(game, state, human, figures),
         events=events,
         new_events=events[since:],
-        legal_actions=legal_labels(state) if mine else [],
+        legal_actions=offered_labels(view, state) if mine else [],
         openspiel_information_state=game.openspiel.information_state_string(state, human)
         if mine and game.openspiel is not None else None,
         action_groups=[ActionGroupOut(title=g.title, labels=list(g.labels), columns=g.columns)
                        for g in view.action_groups(state)] if mine else [],
         amount_choice=amount_choice_out(view.amount_choice(state)) if mine else None,
         hint=[ActionProbability(label=label, probability=p)
-              for label, p in zip(hint.labels, hint.probabilities, strict=True)]
+              for label, p in hint.as_dict().items()]
         if hint is not None and mine else None,
         outcome=outcome,
         seq=trace.seq,

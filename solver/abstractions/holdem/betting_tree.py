@@ -26,7 +26,8 @@ from solver.abstractions.holdem.sampled_kernel import (
     SLOTS,
     BettingArrays,
 )
-from solver.games.holdem.betting import CALL, Betting
+from solver.games.holdem.betting import Betting
+from solver.games.holdem.policy import slot_of
 from solver.games.holdem.rules import HoldemRules
 
 IntArray = NDArray[np.int64]
@@ -68,14 +69,6 @@ class BettingTree:
             return self.index[betting.acpc()]
         except KeyError:
             raise ValueError(f"no betting {betting.acpc()!r} in {self.rules.spec}") from None
-
-
-def slot_of(betting: Betting, action: int) -> int:
-    """Where `action` sits among the node's slots: fold 0, call 1, the k-th smallest raise
-    2 + k (in limit betting, universal_poker's action id itself)."""
-    if action <= CALL or not betting.rules.no_limit:
-        return action
-    return CALL + 1 + betting.raise_amounts().index(action)
 
 
 @cache

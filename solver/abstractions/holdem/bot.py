@@ -130,7 +130,7 @@ class HulheBot:
     def bucket_probabilities(self, betting: Betting) -> NDArray[np.float64]:
         """The probabilities of fold, call and raise after `betting`, per bucket of its round:
         ``(buckets, slots)``, 3 slots in limit betting, one per raise size beyond in no-limit
-        (`solver.abstractions.holdem.betting_tree.slot_of`)."""
+        (`solver.games.holdem.policy.slot_of`)."""
         part = self.table.publics.get(public_key(betting))
         if part is None:
             raise ValueError(f"no betting {betting.acpc()!r} in the solve of {self.rules.spec}")

@@ -23,7 +23,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from solver.abstractions import register_kind
-from solver.abstractions.holdem.betting_tree import slot_of
 from solver.abstractions.holdem.blueprint_betting import IN
 from solver.abstractions.holdem.blueprint_betting import TRANSLATED as KIND
 from solver.abstractions.holdem.bot import HulheBot
@@ -39,6 +38,7 @@ from solver.abstractions.words import AbstractionText
 from solver.games.base import Game, State
 from solver.games.holdem.betting import CALL, Betting, history
 from solver.games.holdem.game import HoldemState
+from solver.games.holdem.policy import slot_of
 from solver.games.holdem.rules import HoldemRules, parse
 from strategies.tables import TableStrategy
 
@@ -81,23 +81,28 @@ def readings(real: Betting, abstract: HoldemRules, seat: int, own: Own, hands: i
 
 
 def translated_rows(real: Betting, abstract: HoldemRules, own: Own, hands: int,
-                    translation: Translation) -> dict[int, FloatArray]:
-    """The probability of each real action of the player to act at `real`, per hand."""
+                    translation: Translation) -> FloatArray:
+    """The probability of each real action of the player to act at `real` (columns in the
+    order of its legal actions), per hand (rows). Only the few actions a reading plays are
+    touched: a real position may have thousands of sizes."""
     seat = real.player
-    total: dict[int, FloatArray] = {a: np.zeros(hands) for a in real.legal_actions()}
+    legal = real.legal_actions()
+    column = {a: i for i, a in enumerate(legal)}
+    total = np.zeros((hands, len(legal)))
     for mine, weight in readings(real, abstract, seat, own, hands, translation).items():
         if _aside(mine, real):
-            total[CALL] += weight
+            total[:, column[CALL]] += weight
             continue
         moves = own_moves(real, mine)
         probabilities = own(mine)
         for real_action, actions in moves.items():
             for move in actions:
-                total[real_action] += weight * probabilities[move]
-    mass = sum(total.values(), np.zeros(hands))
-    uniform = 1.0 / len(total)
-    return {a: np.where(mass > 0, row / np.where(mass > 0, mass, 1.0), uniform)
-            for a, row in total.items()}
+                total[:, column[real_action]] += weight * probabilities[move]
+    mass = total.sum(axis=1, keepdims=True)
+    reached = mass[:, 0] > 0
+    total[reached] /= mass[reached]
+    total[~reached] = 1.0 / len(legal)
+    return total
 
 
 class Translated:
@@ -165,8 +170,7 @@ class Translated:
         rows = translated_rows(first.betting, self.abstract,
                                self._own(table, holes, first.board()), len(states),
                                self.translation)
-        legal = first.legal_actions()
-        return [tuple(float(rows[a][i]) for a in legal) for i in range(len(states))]
+        return [tuple(row) for row in rows.tolist()]
 
 
 def _readings_without_tables(real: Betting, abstract: HoldemRules, seat: int,

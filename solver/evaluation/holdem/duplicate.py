@@ -43,7 +43,7 @@ from solver.engine.progress import progress_bar
 from solver.evaluation.holdem.luck import check_down, round_equities
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.game import HoldemGame
-from solver.games.holdem.policy import ACTIONS, HoldemPolicy, legal_mask
+from solver.games.holdem.policy import HoldemPolicy, legal_slots
 from solver.games.holdem.rules import HoldemRules
 
 CONFIDENCE = 0.95
@@ -134,7 +134,8 @@ def sample_actions(probabilities: NDArray[np.float64], u: NDArray[np.float64],
     # Rounding at a boundary (or u = 1): take the last action of positive probability.
     stray = (probabilities[rows, chosen] <= 0.0) | ~below.any(axis=1)
     if stray.any():
-        last = ACTIONS - 1 - np.argmax(probabilities[stray][:, ::-1] > 0.0, axis=1)
+        last = (probabilities.shape[1] - 1
+                - np.argmax(probabilities[stray][:, ::-1] > 0.0, axis=1))
         chosen[stray] = last
     out: NDArray[np.int64] = chosen.astype(np.int64)
     return out
@@ -143,12 +144,14 @@ def sample_actions(probabilities: NDArray[np.float64], u: NDArray[np.float64],
 def checked(policy: HoldemPolicy, betting: Betting, board: tuple[int, ...],
             holes: NDArray[np.int64]) -> NDArray[np.float64]:
     """`policy.action_probabilities`, refused (ValueError naming the policy and the betting) if
-    it is not a distribution over the legal actions for every hand."""
+    it is not a distribution over the legal actions' columns for every hand."""
     rows = np.asarray(policy.action_probabilities(betting, board, holes), dtype=np.float64)
-    if rows.shape != (len(holes), ACTIONS):
+    slots = legal_slots(betting)
+    if rows.ndim != 2 or rows.shape[0] != len(holes) or rows.shape[1] <= max(slots):
         raise ValueError(f"{policy.name} answered shape {rows.shape} for {len(holes)} hands; "
-                         f"expected ({len(holes)}, {ACTIONS})")
-    illegal = ~legal_mask(betting)
+                         f"expected ({len(holes)}, at least {max(slots) + 1})")
+    illegal = np.ones(rows.shape[1], dtype=np.bool_)
+    illegal[list(slots)] = False
     if len(rows) and (rows.min() < 0 or rows[:, illegal].any()
                       or np.abs(rows.sum(axis=1) - 1.0).max() > 1e-6):
         raise ValueError(f"{policy.name} gave probabilities that are not a distribution over "
@@ -211,32 +214,33 @@ def _play(game: HoldemGame, seats: Sequence[HoldemPolicy], deals: Deals,
             continue
         seat = betting.player
         dealt = rules.board_dealt(betting.round)
-        probabilities = np.empty((len(hands), ACTIONS))
         if dealt == 0:
-            probabilities[:] = checked(seats[seat], betting, (), deals.holes[hands, seat])
+            probabilities = checked(seats[seat], betting, (), deals.holes[hands, seat])
         else:
+            probabilities = np.zeros((len(hands), max(legal_slots(betting)) + 1))
             visible = deals.boards[hands, :dealt]
             keys = visible @ (base ** np.arange(dealt, dtype=np.int64))
             order = np.argsort(keys, kind="stable")
             cuts = np.flatnonzero(np.diff(keys[order])) + 1
             for group in np.split(order, cuts):
                 board = tuple(int(c) for c in visible[group[0]])
-                probabilities[group] = checked(seats[seat], betting, board,
-                                               deals.holes[hands[group], seat])
+                rows = checked(seats[seat], betting, board, deals.holes[hands[group], seat])
+                probabilities[group] = rows[:, :probabilities.shape[1]]
         u = uniforms[hands, seat, taken_so_far[hands, seat]]
         taken_so_far[hands, seat] += 1
-        actions = sample_actions(probabilities, u)
+        chosen = sample_actions(probabilities, u)  # columns, one per action (`slot_of`)
         if luck is not None and equities is not None:
-            _add_luck(betting, hands, equities, probabilities, actions, luck)
-        for action in reversed(betting.legal_actions()):
-            taken = hands[actions == action]
+            _add_luck(betting, hands, equities, probabilities, chosen, luck)
+        for action, slot in reversed(tuple(zip(betting.legal_actions(), legal_slots(betting),
+                                               strict=True))):
+            taken = hands[chosen == slot]
             if len(taken):
                 stack.append((betting.apply(action), taken))
     return result, luck
 
 
 def _add_luck(betting: Betting, hands: NDArray[np.int64], equities: NDArray[np.float64],
-              probabilities: NDArray[np.float64], actions: NDArray[np.int64],
+              probabilities: NDArray[np.float64], chosen: NDArray[np.int64],
               luck: NDArray[np.float64]) -> None:
     """The luck terms at `betting` for `hands`: its round's cards if it opens a round, then the
     action each hand took less the mean over the actions at their probabilities."""
@@ -247,10 +251,10 @@ def _add_luck(betting: Betting, hands: NDArray[np.int64], equities: NDArray[np.f
     chances = probabilities / probabilities.sum(axis=1, keepdims=True)
     mean = np.zeros(len(hands))
     taken = np.zeros(len(hands))
-    for action in betting.legal_actions():
+    for action, slot in zip(betting.legal_actions(), legal_slots(betting), strict=True):
         value = check_down(betting.apply(action), now)
-        mean += chances[:, action] * value
-        taken[actions == action] = value[actions == action]
+        mean += chances[:, slot] * value
+        taken[chosen == slot] = value[chosen == slot]
     luck[hands] += taken - mean
 
 

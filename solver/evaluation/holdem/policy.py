@@ -14,7 +14,6 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from solver.abstractions.holdem.betting_tree import slot_of
 from solver.algorithms.exploitability import Evaluation, evaluate_strategy
 from solver.algorithms.solve import solve
 from solver.engine.compile import compile_game
@@ -22,7 +21,7 @@ from solver.engine.tree import PublicTree
 from solver.evaluation.stored import stored_strategy_array
 from solver.games.holdem.betting import Betting, moves
 from solver.games.holdem.game import HoldemGame, HoldemState
-from solver.games.holdem.policy import ACTIONS, HoldemPolicy, uniform_rows
+from solver.games.holdem.policy import ACTIONS, HoldemPolicy, slot_of, uniform_rows
 from strategies import StrategyStore
 
 

@@ -23,12 +23,13 @@ Its card abstractions (hands bucketed by strength) are in `solver.abstractions.h
 
 from solver.games.holdem import push_fold
 from solver.games.holdem.game import HoldemGame, HoldemState
-from solver.games.holdem.rules import HOLDEM_MINI, HULHE, NO_LIMIT_LEDUC, HoldemRules, parse
+from solver.games.holdem.rules import HOLDEM_MINI, HULHE, HUNL, NO_LIMIT_LEDUC, HoldemRules, parse
 
 MEMBERS: dict[str, tuple[HoldemRules, str]] = {
     "holdem": (HULHE, "Heads-up limit Texas hold'em"),
     "holdem-mini": (HOLDEM_MINI, "Hold'em mini"),
     "nolimit-leduc": (NO_LIMIT_LEDUC, "No-limit Leduc"),
+    "hunl": (HUNL, "Heads-up no-limit Texas hold'em"),
 }
 """The named members: name -> (rules, title)."""
 
@@ -60,5 +61,5 @@ def push_or_fold(stack_bb: int) -> HoldemGame:
     return push_fold.PushFoldGame(push_fold.rules(stack_bb), push_fold.name(stack_bb))
 
 
-__all__ = ["HOLDEM_MINI", "HULHE", "MEMBERS", "NO_LIMIT_LEDUC", "HoldemGame", "HoldemRules",
+__all__ = ["HOLDEM_MINI", "HULHE", "HUNL", "MEMBERS", "NO_LIMIT_LEDUC", "HoldemGame", "HoldemRules",
            "HoldemState", "from_text", "member", "push_or_fold"]

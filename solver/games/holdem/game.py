@@ -32,7 +32,7 @@ from solver.games.base import (
     private_then_public_key,
 )
 from solver.games.holdem.betting import CALL, Betting
-from solver.games.holdem.rules import HOLDEM_MINI, HULHE, UNLIMITED_STACK, HoldemRules
+from solver.games.holdem.rules import HOLDEM_MINI, HULHE, HUNL, UNLIMITED_STACK, HoldemRules
 from solver.games.holdem.tree import HoldemEngine
 from solver.games.poker_style import PokerStyles
 
@@ -247,14 +247,18 @@ class HoldemGame(PokerStyles, GameDefaults):
     def build(self) -> BuildPlan:
         """HULHE is solved in its bucket abstraction (`solver.runs.hulhe`, ``python -m solver
         hulhe``, under an hour) and played by the bot that re-solves the river over it
-        (`solver.resolving.kind`); a small member exactly, holdem-mini among the quick games,
-        a no-limit one to 1e-4 chips in the background (minutes). The earlier default bots
+        (`solver.resolving.kind`); HUNL likewise, in a bet abstraction played by translating
+        every other size (`solver.abstractions.holdem.translated`); a small member exactly,
+        holdem-mini among the quick games, a no-limit one to 1e-4 chips in the background
+        (minutes). The earlier default bots
         (E[HS²] buckets by chance sampling, with or without re-solving the river) are replaced
         in the background where a store holds them."""
         if self.is_heads_up_limit_holdem:
             return BuildPlan(("hulhe", "--quiet", "--resolve-from", "4"),
                              supersedes=EARLIER_HULHE_BOTS)
         mini = self.definition == HOLDEM_MINI
+        if self.definition == HUNL:
+            return BuildPlan(("hulhe", "--game", self.name, "--quiet"))
         if self.definition.no_limit:
             return BuildPlan(("solve", self.name, "--target-exploitability", "1e-4"))
         return BuildPlan(("solve", self.name), background=not mini, opponents=mini)

@@ -14,7 +14,7 @@ from typing import Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from solver.games.holdem.betting import Betting
+from solver.games.holdem.betting import CALL, Betting
 from solver.games.holdem.rules import HoldemRules
 
 
@@ -31,12 +31,26 @@ class HoldemPolicy(Protocol):
         """For each row of `holes` (shape (n, hole_cards): card ids of the deck of
         `solver.games.holdem`), the probabilities of universal_poker's actions
         (FOLD=0, CALL=1, RAISE=2; `solver.games.holdem.betting`), shape (n, 3), zero where
-        illegal, for the player to act in `betting` (solver.games.holdem.betting.Betting) with
+        illegal (in no-limit betting with a bet abstraction, one column per raise size:
+        `slot_of`), for the player to act in `betting` (solver.games.holdem.betting.Betting) with
         `board` dealt so far. Vectorised over hands because LBR needs the bot's whole range."""
 
 
 ACTIONS = 3
-"""Fold, call, raise: the columns of every `HoldemPolicy.action_probabilities`."""
+"""Fold, call, raise: the columns of `HoldemPolicy.action_probabilities` in limit betting."""
+
+
+def slot_of(betting: Betting, action: int) -> int:
+    """The column of `action` in `HoldemPolicy.action_probabilities`: fold 0, call 1, the k-th
+    smallest raise 2 + k (in limit betting, universal_poker's action id itself)."""
+    if action <= CALL or not betting.rules.no_limit:
+        return action
+    return CALL + 1 + betting.raise_amounts().index(action)
+
+
+def legal_slots(betting: Betting) -> tuple[int, ...]:
+    """The columns of the legal actions of `betting`, in the order of its legal actions."""
+    return tuple(slot_of(betting, a) for a in betting.legal_actions())
 
 
 def legal_mask(betting: Betting) -> NDArray[np.bool_]:

@@ -92,6 +92,7 @@ def test_the_stored_equilibrium_of_kuhn(store_path: Path) -> None:
 
         def bets(state: State) -> float:
             labels, probabilities = policy(state)
+            assert labels is not None  # looked up, so labelled
             return dict(zip(labels, probabilities, strict=True))["bet"]
 
         by_hand = sum(

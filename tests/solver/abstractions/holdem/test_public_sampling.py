@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from solver.abstractions import abstraction_for, describe
-from solver.abstractions.holdem.betting_tree import betting_tree, slot_of
+from solver.abstractions.holdem.betting_tree import betting_tree
 from solver.abstractions.holdem.bot import HulheBot
 from solver.abstractions.holdem.percentiles import Percentiles, PercentileSpec, round_buckets
 from solver.abstractions.holdem.public_kernel import run_public
@@ -33,6 +33,7 @@ from solver.games import get_game
 from solver.games.holdem import HoldemGame
 from solver.games.holdem.bet_sizes import parse as parse_bet_sizes
 from solver.games.holdem.betting import CALL, FOLD, Betting
+from solver.games.holdem.policy import slot_of
 from strategies import StrategyStore
 
 TWELVE = "holdem(numRanks=6,numSuits=2,numBoardCards=0 1 1,maxRaises=1 1 1)"
@@ -98,16 +99,15 @@ def test_public_sampling_converges_in_a_no_limit_bet_abstraction() -> None:
 def test_the_command_solves_a_no_limit_blueprint(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     """`hulhe --betting` on a member with every size solves its blueprint in that betting and
-    stores it under the member, played by translation; the self-play it cannot measure yet is
-    refused, saying how to go without."""
+    stores it under the member, played by translation, with its value by self-play in the
+    abstract game, which the exact value of the stored profile there falls within."""
     real = NO_LIMIT_MINI.replace(",bettingAbstraction=0.5p p a", "")
     store = tmp_path / "s.sqlite"
     command = ["hulhe", "--game", real, "--betting", "0.5p p a|2 2", "--buckets", "all",
                "--epoch-iterations", "200", "--epochs", "2", "--workers", "0", "--quiet",
-               "--json", "--store", str(store), "--checkpoint", "none"]
-    assert main(command) == 2
-    assert "--self-play-deals 0" in capsys.readouterr().err
-    assert main([*command, "--self-play-deals", "0"]) == 0
+               "--json", "--store", str(store), "--checkpoint", "none",
+               "--self-play-deals", "4000"]
+    assert main(command) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["iterations"] == 400
     game = _member(real)
@@ -121,6 +121,10 @@ def test_the_command_solves_a_no_limit_blueprint(tmp_path: Path,
     assert bot.rules == replace(game.definition, bets=parse_bet_sizes("0.5p p a"),
                                 max_raises=(2, 2))
     assert bot.table.tables[0].shape[-1] == 5
+    exact = exact_evaluation(_member(bot.rules.spec), [bot]).value
+    assert info.value == pytest.approx(summary["value"], abs=1e-4)
+    assert info.value_ci95 is not None and 0 < info.value_ci95 < 0.5
+    assert abs(info.value - exact) < info.value_ci95, (exact, info)
     translated = abstraction_for(game, info.abstraction)
     state = game.initial_state()
     while state.is_chance():

@@ -18,7 +18,15 @@ import pyspiel
 import pytest
 
 from solver.cli import main
-from solver.games import CHANCE, ActionGroup, get_game, get_view
+from solver.games import (
+    CHANCE,
+    ActionGroup,
+    action_from_label,
+    get_game,
+    get_view,
+    legal_words,
+    offered_labels,
+)
 from solver.games.holdem import HoldemGame, HoldemState, bet_sizes
 from solver.games.holdem.betting import CALL, FOLD
 from solver.games.holdem.rules import HUNL, from_game_string, parse
@@ -135,7 +143,8 @@ def test_names_read_back() -> None:
     assert custom.bets is not None and custom.bets.text == "0.5p p a;p a/p a"
     assert not custom.openspiel_loadable and holdem(custom.spec).openspiel is None
     assert holdem(HUNL.spec).num_distinct_actions() == 20_001
-    assert holdem(HUNL.spec).title == "No-limit hold'em, 52 cards, 4 rounds"
+    assert (holdem(HUNL.spec).name, holdem(HUNL.spec).title) == (
+        "hunl", "Heads-up no-limit Texas hold'em")  # the member of that name
 
 
 def test_raises_go_to_an_amount_from_the_minimum_raise_to_all_in() -> None:
@@ -239,6 +248,22 @@ def test_the_table_offers_any_amount_with_the_usual_ones_named() -> None:
     assert isinstance(leduc, HoldemGame)
     abstract = get_game(leduc.definition.with_bets(bet_sizes.parse("fcpa")).spec)
     assert get_view(abstract.name).amount_choice(_dealt(abstract)) is None
+
+
+def test_a_deep_stack_lists_its_named_amounts_and_words_the_range() -> None:
+    """At 200 big blinds a raise has 19,801 amounts: the list a player gets names fold, call
+    and the usual amounts (each legal), the refusal's words the whole range; a short stack's
+    list is every legal move."""
+    view, state = get_view("hunl"), _dealt(get_game("hunl"))
+    assert len(state.legal_actions()) == 19_803
+    offered = offered_labels(view, state)
+    assert offered == ["fold", "call", "raise to 200", "raise to 300", "raise to 20000"]
+    assert all(action_from_label(state, label) >= 0 for label in offered)
+    assert legal_words(view, state) == "fold, call, raise to any amount from 200 to 20000"
+    short = _dealt(get_game("nolimit-leduc"))
+    every = [short.action_label(a) for a in short.legal_actions()]
+    assert offered_labels(get_view("nolimit-leduc"), short) == every
+    assert legal_words(get_view("nolimit-leduc"), short) == ", ".join(every)
 
 
 def _dealt(game: object) -> HoldemState:

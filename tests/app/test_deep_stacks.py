@@ -1,0 +1,101 @@
+"""Heads-up no-limit hold'em at 200 big blinds through the app: a raise has 19,801 legal amounts,
+so a hand view lists fold, call and the named amounts with the range beside them, the API takes
+any amount of the range, a refusal names the range, the bot's recorded probabilities hold only
+the moves it may play, and the hands export as PHH that pokerkit plays back to the same result.
+
+The store holds a tiny blueprint (8 buckets a round, one epoch of 20 boards, its value by
+self-play of 500 deals) made once per module: the real build (`python -m solver hulhe --game
+hunl`, about an hour) plays the same way, only better."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pokerkit import HandHistory
+
+from solver.cli import main
+from solver.games.holdem.rules import HUNL
+from tests.app.conftest import AppFactory, AppHandle, new_match
+from tests.app.test_api import API
+from tests.conftest import copy_store
+
+pytestmark = pytest.mark.slow  # the blueprint's build: about half a minute
+
+
+@pytest.fixture(scope="module")
+def hunl_store(store_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = copy_store(store_path, tmp_path_factory.mktemp("hunl") / "strategies.sqlite")
+    assert main(["hulhe", "--game", "hunl", "--buckets", "8,8,8", "--metric", "ehs2",
+                 "--epochs", "1", "--epoch-iterations", "20", "--workers", "0",
+                 "--checkpoint", "none", "--self-play-deals", "500", "--quiet", "--json",
+                 "--store", str(path)]) == 0
+    return path
+
+
+@pytest.fixture
+def api(make_app: AppFactory, hunl_store: Path) -> AppHandle:
+    return make_app(store=hunl_store, seed=7)
+
+
+def _act(api: AppHandle, view: dict[str, Any], headers: dict[str, str],
+         body: dict[str, Any]) -> dict[str, Any]:
+    response = api.client.post(f"{API}/hands/{view['hand_id']}/actions", headers=headers,
+                               json={**body, "seq": view["seq"]})
+    assert response.status_code == 200, response.text
+    assert len(response.content) < 20_000  # not thousands of labels
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
+def test_any_amount_over_the_api_with_short_lists(api: AppHandle) -> None:
+    game = api.client.get(f"{API}/games/hunl").json()
+    assert game["available"] and game["value_ci95"] is not None  # by self-play
+    match_id, headers = new_match(api.client, "hunl")
+    rng = random.Random(4)
+    won: dict[int, float] = {}
+    chosen = refused = 0
+    for _ in range(6):
+        view = api.client.post(f"{API}/matches/{match_id}/hands", headers=headers).json()
+        while view["status"] == "in_progress":
+            choice, legal = view["amount_choice"], view["legal_actions"]
+            assert 2 <= len(legal) <= 6
+            if choice is None:
+                view = _act(api, view, headers, {"action": rng.choice(legal)})
+                continue
+            low, high = choice["min"], choice["max"]
+            assert [q["label"] for q in choice["quick"]] == legal[-len(choice["quick"]):]
+            if not refused:  # out of range: refused, the range named, nothing played
+                bad = api.client.post(f"{API}/hands/{view['hand_id']}/actions",
+                                      headers=headers, json={"action": choice["action"],
+                                                             "amount": high + 1,
+                                                             "seq": view["seq"]})
+                assert bad.status_code == 409
+                assert f"from {low} to {high}" in bad.json()["detail"]
+                assert bad.json()["legal_actions"] == legal
+                refused += 1
+            if rng.random() < 0.5:
+                view = _act(api, view, headers, {"action": rng.choice(legal[:2])})
+                continue
+            amount = rng.randint(low, min(high, low + 3 * (high - low) // 100 + 1))
+            view = _act(api, view, headers, {"action": choice["action"], "amount": amount})
+            assert view["new_events"][0]["label"] == f"{choice['prompt']} {amount}"
+            chosen += 1
+        outcome = view["outcome"]
+        for decision in outcome["bot_decisions"]:
+            probabilities = [p["probability"] for p in decision["probabilities"]]
+            assert 0 < len(probabilities) <= 6 and min(probabilities) > 0
+            assert sum(probabilities) == pytest.approx(1.0)
+        won[view["number"]] = outcome["human_payoff"]
+    assert chosen and refused
+    exported = api.client.get(f"{API}/matches/{match_id}/hand-histories",
+                              headers=headers).json()
+    hands = list(HandHistory.loads_all(exported["text"]))
+    assert len(hands) == len(won)
+    for hand in hands:  # pokerkit plays each hand, sizes and all, to the app's result
+        final = list(hand)[-1]
+        assert hand.players is not None and isinstance(hand.hand, int)
+        you = hand.players.index("you")
+        assert final.stacks[you] - (HUNL.stacks or (0, 0))[you] == won[hand.hand]
