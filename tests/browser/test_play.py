@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, Route, expect
 
 from solver.games import game_names, get_game
 
@@ -61,9 +61,20 @@ def next_step(page: Page) -> None:
     page.wait_for_function("r => !r.isConnected", arg=old_replay)
 
 
+def settled(page: Page) -> None:
+    """Wait until the finished hand is no longer being analysed: the coach's poll then redraws
+    the table and the results beside it, and a click or a measurement taken during that swap
+    would act on elements on their way out."""
+    page.wait_for_function(
+        "() => document.querySelector('#coach[data-analysis=pending]') === null",
+        timeout=30_000)
+
+
 def next_hand(page: Page) -> None:
-    """Deal the next hand and wait until a table of another hand has replaced the finished one:
-    a swapped table alone is not enough, since the coach's poll also redraws the finished hand."""
+    """Deal the next hand, once the finished one is analysed (`settled`), and wait until a table
+    of another hand has replaced it: a swapped table alone is not enough, since the coach's poll
+    also redraws the finished hand."""
+    settled(page)
     old_hand = page.locator("#table").get_attribute("data-hand")
     page.locator("#next-hand").click()
     page.wait_for_function(
@@ -169,6 +180,35 @@ def test_full_holdem_mini_hand_by_clicking(page: Page, shots: Path) -> None:
     expect(page.locator("#outcome")).to_contain_text("Showdown: ")
     assert still_same_document(page)
     snap(page, shots, "holdem-mini-end")
+
+
+def test_a_new_hand_asked_for_during_the_analysis_is_shown(page: Page) -> None:
+    """The coach's poll and the new hand both replace the table: the new hand's answer, held
+    back here past the poll's first ask (a fifth of a second), is the one shown, and the
+    hand's analysis is not fetched over it."""
+    start_match(page, "holdem-mini")
+    for _ in range(40):
+        if page.locator("#coach[data-analysis=pending]").count():
+            break
+        if page.locator("#outcome").count():
+            next_hand(page)
+            continue
+        click_and_wait(page, page.locator("#table form button[name=action]:enabled").first)
+    else:
+        raise AssertionError("no hand ended with its analysis pending")
+    old_hand = attribute(page.locator("#table"), "data-hand")
+
+    def held(route: Route) -> None:
+        page.wait_for_timeout(1_500)
+        route.continue_()
+
+    page.route(re.compile(r"/matches/[0-9a-f]{32}/next$"), held)
+    page.locator("#next-hand").click()
+    page.wait_for_function(
+        "h => document.getElementById('table')?.dataset.hand !== h", arg=old_hand)
+    expect(page.locator("#table")).not_to_have_attribute("data-hand", old_hand)
+    page.wait_for_timeout(2_500)  # a poll that slipped through would redraw the old hand now
+    assert attribute(page.locator("#table"), "data-hand") != old_hand
 
 
 def test_full_dudo_hand_by_clicking(page: Page, shots: Path) -> None:

@@ -13,7 +13,7 @@ from playwright.sync_api import Locator, Page, expect
 from app.schemas import ActionProbability, GridCell, RangeGrid
 from app.web.templating import templates
 from tests.browser.test_phone import fits, play_out, start
-from tests.browser.test_play import next_hand, snap
+from tests.browser.test_play import next_hand, settled, snap
 from tests.browser.test_players import sign_up
 
 
@@ -191,6 +191,7 @@ def test_the_replay_column_is_whole_in_every_game(any_page: Page) -> None:
             play_out(page, prefer="dudo")
             if hand < 1:
                 next_hand(page)
+        settled(page)
         box = page.locator("#history").locator("xpath=..")
         nothing_clipped(box, f"the hand history of {game}")
         replays_whole(page, box)
