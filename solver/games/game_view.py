@@ -184,10 +184,10 @@ def offered_labels(view: GameView, state: State) -> list[str]:
     except where a size is chosen among more than `LISTED_AMOUNTS` amounts; there the other
     moves (the view's action groups) and the named amounts (the smallest, half the pot, the
     pot, all-in), every amount of the range being legal too."""
-    choice = view.amount_choice(state)
-    if choice is None or choice.high - choice.low < LISTED_AMOUNTS:
+    long = _too_long(view, state)
+    if long is None:
         return [state.action_label(a) for a in state.legal_actions()]
-    others = [label for group in view.action_groups(state) for label in group.labels]
+    others, choice = long
     return others + [choice.label(amount) for _, amount in choice.quick]
 
 
@@ -195,11 +195,20 @@ def legal_words(view: GameView, state: State) -> str:
     """The legal moves in a sentence, for a message that refuses a move: the labels, with the
     range of sizes where the list names only some (``fold, call, raise to any amount from 200
     to 20000``)."""
+    long = _too_long(view, state)
+    if long is None:
+        return ", ".join(state.action_label(a) for a in state.legal_actions())
+    others, choice = long
+    return ", ".join([*others, choice.range_words])
+
+
+def _too_long(view: GameView, state: State) -> tuple[list[str], AmountChoice] | None:
+    """Where a size is chosen among more than `LISTED_AMOUNTS` amounts, the other moves' labels
+    and the choice; None where every legal move can be listed."""
     choice = view.amount_choice(state)
     if choice is None or choice.high - choice.low < LISTED_AMOUNTS:
-        return ", ".join(state.action_label(a) for a in state.legal_actions())
-    others = [label for group in view.action_groups(state) for label in group.labels]
-    return ", ".join([*others, choice.range_words])
+        return None
+    return [label for group in view.action_groups(state) for label in group.labels], choice
 
 
 def legal_action_group(state: State) -> tuple[ActionGroup, ...]:

@@ -29,9 +29,11 @@ log = logging.getLogger("app.bot")
 
 @dataclass(frozen=True, slots=True)
 class Policy:
-    """Probabilities over the labels of the legal actions (in the game's order), and what each
-    action is worth to the player to move when both go on with the stored profile: Q(I, a) in
-    `values` and V(I) in `value`, where the solve knows them (`solver.algorithms.action_values`)."""
+    """Probabilities over the labels of the legal actions (in the game's order; where they are
+    more than a list names one by one, thousands of no-limit sizes, only those the bot may
+    play: `LISTED_AMOUNTS`), and what each action is worth to the player to move when both go
+    on with the stored profile: Q(I, a) in `values` and V(I) in `value`, where the solve knows
+    them (`solver.algorithms.action_values`)."""
 
     labels: tuple[str, ...]
     probabilities: tuple[float, ...]
@@ -39,11 +41,7 @@ class Policy:
     value: float | None = None
 
     def as_dict(self) -> dict[str, float]:
-        """Each move's probability; where the moves are more than a list names one by one
-        (thousands of no-limit sizes), only those the bot may play."""
-        every = len(self.labels) <= LISTED_AMOUNTS
-        return {label: p for label, p in zip(self.labels, self.probabilities, strict=True)
-                if every or p > 0}
+        return dict(zip(self.labels, self.probabilities, strict=True))
 
 
 class Bot(Protocol):
@@ -140,7 +138,10 @@ class StoredStrategyBot:
             raise StrategyUnavailableError(
                 f"the stored solve of {game.name!r} cannot be played: {BUILD_HINT} again"
             ) from None
-        return Policy(tuple(legal_labels(state)), probabilities)
+        actions = state.legal_actions()
+        every = len(actions) <= LISTED_AMOUNTS
+        kept = [(a, p) for a, p in zip(actions, probabilities, strict=True) if every or p > 0]
+        return Policy(tuple(state.action_label(a) for a, _ in kept), tuple(p for _, p in kept))
 
     def computed_policies(self, game: Game, states: Sequence[State],
                           abstraction: ComputedAtPlayTime) -> list[tuple[float, ...]]:

@@ -55,6 +55,8 @@ from app.services.play.tokens import (
 from solver.games import (
     CHANCE,
     AmountChoice,
+    GameView,
+    State,
     action_from_label,
     get_game,
     get_view,
@@ -181,14 +183,14 @@ def act(session: Session, source: StrategySource, bot: Bot, hand_id: str, access
                 view.legal_actions)
         drawn = get_view(hand.match.game)
         choice = drawn.amount_choice(state)
-        allowed = Legal(legal_words(drawn, state), offered_labels(drawn, state))
         if amount is not None or (choice is not None and label in choice.verbs):
-            label = _sized(choice, label, amount, allowed)
+            label = _sized(choice, label, amount, drawn, state)
         try:
             action = action_from_label(state, label)
         except ValueError:
             raise IllegalActionError(f"illegal action {label!r}; legal actions: "
-                                     f"{allowed.words}", allowed.labels) from None
+                                     f"{legal_words(drawn, state)}",
+                                     offered_labels(drawn, state)) from None
         since = trace.seq
         trace.append(Recorded(since, hand.human_seat, action, state.action_label(action), None))
         hand = replace(hand, player_kind=kind_after_action(access, hand.player_kind))
@@ -198,30 +200,23 @@ def act(session: Session, source: StrategySource, bot: Bot, hand_id: str, access
                          _saver(session, hand, key))
 
 
-@dataclass(frozen=True, slots=True)
-class Legal:
-    """The legal moves as a refusal names them: in words, and the labels it lists."""
-
-    words: str
-    labels: list[str]
-
-
-def _sized(choice: AmountChoice | None, verb: str, amount: int | None, legal: Legal) -> str:
+def _sized(choice: AmountChoice | None, verb: str, amount: int | None, drawn: GameView,
+           state: State) -> str:
     """The label of the move `verb` to `amount` (``raise`` to 300: ``raise to 300``)."""
     if choice is None:
         raise IllegalAmountError(
-            f"there is no amount to choose here; choose among the legal actions: {legal.words}",
-            legal.labels)
+            "there is no amount to choose here; choose among the legal actions: "
+            f"{legal_words(drawn, state)}", offered_labels(drawn, state))
     if verb not in choice.verbs:
         raise IllegalAmountError(
             f"an amount goes with {' or '.join(repr(v) for v in choice.verbs)}, not {verb!r}: "
-            f"{choice.range_words}", legal.labels)
+            f"{choice.range_words}", offered_labels(drawn, state))
     if amount is None:
         raise IllegalAmountError(f"say how much: {choice.range_words}; nothing was played",
-                                 legal.labels)
+                                 offered_labels(drawn, state))
     if not choice.allows(amount):
         raise IllegalAmountError(f"{amount} is not a legal amount: {choice.range_words}; "
-                                 "nothing was played", legal.labels)
+                                 "nothing was played", offered_labels(drawn, state))
     return choice.label(amount)
 
 

@@ -231,7 +231,7 @@ def hand_view(hand: HandRow, trace: Trace, since: int, hint: Policy | None,
                        for g in view.action_groups(state)] if mine else [],
         amount_choice=amount_choice_out(view.amount_choice(state)) if mine else None,
         hint=[ActionProbability(label=label, probability=p)
-              for label, p in hint.as_dict().items()]
+              for label, p in zip(hint.labels, hint.probabilities, strict=True)]
         if hint is not None and mine else None,
         outcome=outcome,
         seq=trace.seq,

@@ -87,17 +87,16 @@ def translated_rows(real: Betting, abstract: HoldemRules, own: Own, hands: int,
     touched: a real position may have thousands of sizes."""
     seat = real.player
     legal = real.legal_actions()
-    column = {a: i for i, a in enumerate(legal)}
     total = np.zeros((hands, len(legal)))
     for mine, weight in readings(real, abstract, seat, own, hands, translation).items():
         if _aside(mine, real):
-            total[:, column[CALL]] += weight
+            total[:, legal.index(CALL)] += weight
             continue
         moves = own_moves(real, mine)
         probabilities = own(mine)
         for real_action, actions in moves.items():
             for move in actions:
-                total[:, column[real_action]] += weight * probabilities[move]
+                total[:, legal.index(real_action)] += weight * probabilities[move]
     mass = total.sum(axis=1, keepdims=True)
     reached = mass[:, 0] > 0
     total[reached] /= mass[reached]

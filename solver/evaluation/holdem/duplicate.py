@@ -214,10 +214,11 @@ def _play(game: HoldemGame, seats: Sequence[HoldemPolicy], deals: Deals,
             continue
         seat = betting.player
         dealt = rules.board_dealt(betting.round)
+        slots = legal_slots(betting)
         if dealt == 0:
             probabilities = checked(seats[seat], betting, (), deals.holes[hands, seat])
         else:
-            probabilities = np.zeros((len(hands), max(legal_slots(betting)) + 1))
+            probabilities = np.zeros((len(hands), max(slots) + 1))
             visible = deals.boards[hands, :dealt]
             keys = visible @ (base ** np.arange(dealt, dtype=np.int64))
             order = np.argsort(keys, kind="stable")
@@ -231,8 +232,7 @@ def _play(game: HoldemGame, seats: Sequence[HoldemPolicy], deals: Deals,
         chosen = sample_actions(probabilities, u)  # columns, one per action (`slot_of`)
         if luck is not None and equities is not None:
             _add_luck(betting, hands, equities, probabilities, chosen, luck)
-        for action, slot in reversed(tuple(zip(betting.legal_actions(), legal_slots(betting),
-                                               strict=True))):
+        for action, slot in reversed(tuple(zip(betting.legal_actions(), slots, strict=True))):
             taken = hands[chosen == slot]
             if len(taken):
                 stack.append((betting.apply(action), taken))
