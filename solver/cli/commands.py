@@ -19,6 +19,8 @@ from solver.algorithms.solve import DEFAULT_TARGET, Checkpoint
 from solver.cards.strength import ehs_tables
 from solver.cli.command_plan import hulhe_setup_of, match_setup_of, plan_for, plan_of
 from solver.engine.progress import StatusBar, phase, progress_bar
+from solver.evaluation.holdem.baselines import baselines_for
+from solver.evaluation.holdem.lbr_settings import LBRSetting
 from solver.evaluation.holdem.report import evaluate, make_policy, report_lines
 from solver.evaluation.stored import evaluate_stored
 from solver.games import get_game
@@ -244,11 +246,13 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 def cmd_evaluate_holdem(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     if not isinstance(game, HoldemGame):
-        raise ValueError(f"evaluate-holdem measures members of the limit hold'em family, not "
+        raise ValueError(f"evaluate-holdem measures members of the hold'em family, not "
                          f"{args.game}")
     policy = make_policy(args.policy, game, args.store)
-    report = evaluate(game, policy, args.against, args.deals, args.lbr_hands, seed=args.seed,
-                      exact=args.exact, progress=not args.quiet)
+    against = baselines_for(game) if args.against is None else args.against
+    setting = None if args.lbr_setting is None else LBRSetting.parse(args.lbr_setting)
+    report = evaluate(game, policy, against, args.deals, args.lbr_hands, seed=args.seed,
+                      exact=args.exact, progress=not args.quiet, lbr_setting=setting)
     if args.json:
         print(json.dumps(report, indent=2))
     else:

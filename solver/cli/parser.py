@@ -18,7 +18,8 @@ from solver.abstractions.holdem.sampled_cfr import (
     SampledSetup,
 )
 from solver.algorithms.solve import ALGORITHMS, DEFAULT_ALGORITHM, DEFAULT_TARGET
-from solver.evaluation.holdem.baselines import BASELINES
+from solver.evaluation.holdem.baselines import BASELINES, NO_LIMIT_BASELINES
+from solver.evaluation.holdem.lbr_settings import NAMED, LBRSetting
 from solver.evaluation.holdem.report import policy_names
 from solver.games import game_names, get_game, named_games
 from solver.games.dudo.game import DudoGame
@@ -55,11 +56,19 @@ def _positive_int(text: str) -> int:
 
 def _baselines(text: str) -> list[str]:
     names = [n.strip() for n in text.split(",") if n.strip()]
-    unknown = [n for n in names if n not in BASELINES]
+    known = dict.fromkeys(BASELINES + NO_LIMIT_BASELINES)
+    unknown = [n for n in names if n not in known]
     if unknown:
         raise argparse.ArgumentTypeError(f"unknown baseline {', '.join(unknown)}; choose from "
-                                         f"{', '.join(BASELINES)}")
+                                         f"{', '.join(known)}")
     return names
+
+
+def _lbr_setting(text: str) -> str:
+    try:
+        return LBRSetting.parse(text).text
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _positive_float(text: str) -> float:
@@ -301,7 +310,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("evaluate-holdem", parents=[common],
                        help="a hold'em bot in the real game: duplicate matches, LBR, self-play",
-                       description="Measure a policy of a limit hold'em member by sampling the "
+                       description="Measure a policy of a hold'em member by sampling the "
                                    "real game: duplicate matches against baselines (each deal "
                                    "played twice, seats swapped), Local Best Response against "
                                    "it (a lower bound on its exploitability) and its self-play "
@@ -311,13 +320,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policy", default="stored", metavar="NAME",
                    help=f"the policy to measure: one of {', '.join(policy_names())} (default "
                         f"stored: the latest exact solve in the store)")
-    p.add_argument("--against", type=_baselines, default=list(BASELINES), metavar="NAMES",
-                   help=f"comma-separated baselines (default {','.join(BASELINES)}); '' for "
-                        f"none")
+    p.add_argument("--against", type=_baselines, default=None, metavar="NAMES",
+                   help=f"comma-separated baselines (default {','.join(BASELINES)}, in "
+                        f"no-limit {','.join(NO_LIMIT_BASELINES)}); '' for none")
     p.add_argument("--deals", type=_positive_int, default=20_000, metavar="N",
                    help="deal pairs of each match and of self-play (default 20000)")
     p.add_argument("--lbr-hands", type=int, default=1000, metavar="N",
                    help="deal pairs LBR plays, once in each seat (default 1000; 0: no LBR)")
+    p.add_argument("--lbr-setting", type=_lbr_setting, default=None, metavar="SETTING",
+                   help=f"LBR's moves per round: {', '.join(NAMED)} or rounds of letters like "
+                        f"'c/c/fcpa/fcpa' (f fold, c call, r any raise, p pot, a all-in; "
+                        f"default fcr in limit, fc in no-limit)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--exact", action="store_true",
                    help="also the exact exploitability and value (small members only)")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -40,12 +41,14 @@ from solver.games.holdem.betting import CALL, Betting, history
 from solver.games.holdem.game import HoldemState
 from solver.games.holdem.policy import slot_of
 from solver.games.holdem.rules import HoldemRules, parse
+from strategies import StrategyStore
 from strategies.tables import TableStrategy
 
 FloatArray = NDArray[np.float64]
 Own = Callable[[Betting], Mapping[int, FloatArray]]
 """The bot's probabilities of its own game's actions at one of its readings, per hand."""
 RANDOMISED = Translation()
+Key = TypeVar("Key", Betting, int)
 
 
 def _aside(mine: Betting, real: Betting) -> bool:
@@ -80,27 +83,40 @@ def readings(real: Betting, abstract: HoldemRules, seat: int, own: Own, hands: i
     return now
 
 
-def translated_rows(real: Betting, abstract: HoldemRules, own: Own, hands: int,
-                    translation: Translation) -> FloatArray:
-    """The probability of each real action of the player to act at `real` (columns in the
-    order of its legal actions), per hand (rows). Only the few actions a reading plays are
-    touched: a real position may have thousands of sizes."""
+def translated_moves(real: Betting, abstract: HoldemRules, own: Own, hands: int,
+                     translation: Translation) -> tuple[tuple[int, ...], FloatArray]:
+    """The real actions the bot may take at `real` (the player to act's), in the order of the
+    legal actions, and each hand's probability of each (rows). Only the few actions a reading
+    plays are touched: a real position may have thousands of sizes."""
     seat = real.player
-    legal = real.legal_actions()
-    total = np.zeros((hands, len(legal)))
+    columns: dict[int, FloatArray] = {}
     for mine, weight in readings(real, abstract, seat, own, hands, translation).items():
         if _aside(mine, real):
-            total[:, legal.index(CALL)] += weight
+            _add(columns, CALL, weight)
             continue
-        moves = own_moves(real, mine)
         probabilities = own(mine)
-        for real_action, actions in moves.items():
+        for real_action, actions in own_moves(real, mine).items():
             for move in actions:
-                total[:, legal.index(real_action)] += weight * probabilities[move]
+                _add(columns, real_action, weight * probabilities[move])
+    if not columns:  # no reading: the bot never plays its own moves this way
+        legal = real.legal_actions()
+        return legal, np.full((hands, len(legal)), 1.0 / len(legal))
+    actions = tuple(sorted(columns))
+    total = np.stack([columns[a] for a in actions], axis=1)
     mass = total.sum(axis=1, keepdims=True)
     reached = mass[:, 0] > 0
     total[reached] /= mass[reached]
-    total[~reached] = 1.0 / len(legal)
+    total[~reached] = 1.0 / len(actions)
+    return actions, total
+
+
+def translated_rows(real: Betting, abstract: HoldemRules, own: Own, hands: int,
+                    translation: Translation) -> FloatArray:
+    """`translated_moves` over every legal action of `real` (columns in their order)."""
+    legal = real.legal_actions()
+    actions, rows = translated_moves(real, abstract, own, hands, translation)
+    total = np.zeros((hands, len(legal)))
+    total[:, [legal.index(a) for a in actions]] = rows
     return total
 
 
@@ -123,8 +139,9 @@ class Translated:
     def __repr__(self) -> str:
         return f"Translated({self.descriptor!r})"
 
-    def _own(self, table: TableStrategy, holes: NDArray[np.int64], board: tuple[int, ...]
-             ) -> Own:
+    def own(self, table: TableStrategy, holes: NDArray[np.int64], board: tuple[int, ...]
+            ) -> Own:
+        """The blueprint's probabilities at any reading, for `holes` with `board`."""
         bot = HulheBot("blueprint", self.abstract, self.blueprint.spec, table)
         codes: dict[int, NDArray[np.int64]] = {}  # per round: every reading shares the hands'
 
@@ -167,9 +184,47 @@ class Translated:
         player = first.current_player()
         holes = np.array([self._check(s).hole(player) for s in states], np.int64)
         rows = translated_rows(first.betting, self.abstract,
-                               self._own(table, holes, first.board()), len(states),
+                               self.own(table, holes, first.board()), len(states),
                                self.translation)
         return [tuple(row) for row in rows.tolist()]
+
+
+class TranslatedPolicy:
+    """The translating bot as the evaluations play it (`solver.games.holdem.policy`): for a
+    whole range at once, naming only the real actions it may take (`SparsePolicy`), or a
+    column per legal action where there are few (`HoldemPolicy`, for exact evaluation of a
+    small member)."""
+
+    def __init__(self, name: str, translated: Translated, table: TableStrategy) -> None:
+        self.name, self.translated, self.table = name, translated, table
+
+    @classmethod
+    def from_store(cls, game: Game, store_path: str | None = None) -> TranslatedPolicy:
+        """The latest solve of `game` in the store, which must be a translated blueprint."""
+        with StrategyStore.open(store_path) as store:
+            info = store.latest_solve(game.name)
+            table = store.table_strategy(game.name)
+        if info is None or table is None or not (info.abstraction or "").startswith(KIND):
+            raise ValueError(f"no translated blueprint of {game.name!r} in the store: run "
+                             f"`python -m solver hulhe --game {game.name}`")
+        return cls(f"{game.name}-solve-{info.id}",
+                   parse_translated(game, info.abstraction.partition("=")[2]), table)
+
+    def sparse_probabilities(self, betting: Betting, board: tuple[int, ...],
+                             holes: NDArray[np.int64]
+                             ) -> tuple[tuple[int, ...], FloatArray]:
+        bot = self.translated
+        holes = np.asarray(holes, np.int64).reshape(-1, bot.rules.hole_cards)
+        return translated_moves(betting, bot.abstract, bot.own(self.table, holes, board),
+                                len(holes), bot.translation)
+
+    def action_probabilities(self, betting: Betting, board: tuple[int, ...],
+                             holes: NDArray[np.int64]) -> FloatArray:
+        actions, rows = self.sparse_probabilities(betting, board, holes)
+        legal = betting.legal_actions()
+        out = np.zeros((len(rows), 1 + slot_of(betting, legal[-1])))
+        out[:, [slot_of(betting, a) for a in actions]] = rows
+        return out
 
 
 def _readings_without_tables(real: Betting, abstract: HoldemRules, seat: int,
@@ -181,7 +236,7 @@ def _readings_without_tables(real: Betting, abstract: HoldemRules, seat: int,
     return list(readings(real, abstract, seat, anything, 1, translation))
 
 
-def _add(into: dict[Betting, FloatArray], mine: Betting, weight: FloatArray) -> None:
+def _add(into: dict[Key, FloatArray], mine: Key, weight: FloatArray) -> None:
     into[mine] = into[mine] + weight if mine in into else weight
 
 

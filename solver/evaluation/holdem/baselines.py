@@ -3,13 +3,19 @@
 * `AlwaysCall` checks or calls every time (a "calling station"), `AlwaysRaise` bets or raises
   whenever the cap allows and calls otherwise (a "maniac"), `Uniform` picks a legal action at
   random: what any sensible bot must beat by a wide margin, and what LBR must exploit;
+* in no-limit betting, `PotBettor` bets or raises the pot whenever it may and `Shover` goes
+  all-in whenever it may (each calls otherwise);
 * `EquityThreshold` plays its hand's exact expected hand strength E[HS] (against one uniformly
-  random hand, `solver.cards.strength`): raise above a high threshold, call above a low one,
-  otherwise check, or fold to a bet.  A weak but card-aware opponent.
+  random hand, `solver.cards.strength`): raise (the pot, in no-limit) above a high threshold,
+  call above a low one, otherwise check, or fold to a bet.  A weak but card-aware opponent.
+
+Those that raise in no-limit name their few actions (`solver.games.holdem.policy.SparsePolicy`)
+rather than a column for each of the thousands of legal amounts.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,7 +24,15 @@ from numpy.typing import NDArray
 from solver.cards.strength import Streets, StrengthTables, ehs_tables
 from solver.games.holdem.betting import CALL, FOLD, RAISE, Betting
 from solver.games.holdem.game import HoldemGame
-from solver.games.holdem.policy import ACTIONS, HoldemPolicy, legal_mask, uniform_rows
+from solver.games.holdem.policy import (
+    ACTIONS,
+    AnyPolicy,
+    all_in,
+    legal_mask,
+    pot_raise,
+    slot_of,
+    uniform_rows,
+)
 
 
 def _pure(betting: Betting, n: int, action: int) -> NDArray[np.float64]:
@@ -36,6 +50,41 @@ class AlwaysCall:
     def action_probabilities(self, betting: Betting, board: tuple[int, ...],
                              holes: NDArray[np.int64]) -> NDArray[np.float64]:
         return _pure(betting, len(holes), CALL)
+
+    def sparse_probabilities(self, betting: Betting, board: tuple[int, ...],
+                             holes: NDArray[np.int64]
+                             ) -> tuple[tuple[int, ...], NDArray[np.float64]]:
+        return (CALL,), np.ones((len(holes), 1))
+
+
+def _raise_or_call(raise_to: int | None, n: int
+                   ) -> tuple[tuple[int, ...], NDArray[np.float64]]:
+    return ((CALL,) if raise_to is None else (raise_to,)), np.ones((n, 1))
+
+
+@dataclass(slots=True, eq=False)
+class PotBettor:
+    """No-limit: bet or raise the pot whenever it may (`pot_raise`), call otherwise (never
+    folds)."""
+
+    name: str = "pot"
+
+    def sparse_probabilities(self, betting: Betting, board: tuple[int, ...],
+                             holes: NDArray[np.int64]
+                             ) -> tuple[tuple[int, ...], NDArray[np.float64]]:
+        return _raise_or_call(pot_raise(betting), len(holes))
+
+
+@dataclass(slots=True, eq=False)
+class Shover:
+    """No-limit: all-in whenever it may raise, call otherwise (never folds)."""
+
+    name: str = "all-in"
+
+    def sparse_probabilities(self, betting: Betting, board: tuple[int, ...],
+                             holes: NDArray[np.int64]
+                             ) -> tuple[tuple[int, ...], NDArray[np.float64]]:
+        return _raise_or_call(all_in(betting), len(holes))
 
 
 @dataclass(slots=True, eq=False)
@@ -121,30 +170,46 @@ class EquityThreshold:
             out[possible] = self.tables.lookup(street, streets.indexer(street).index_many(hands))[0]
         return out
 
-    def action_probabilities(self, betting: Betting, board: tuple[int, ...],
-                             holes: NDArray[np.int64]) -> NDArray[np.float64]:
+    def sparse_probabilities(self, betting: Betting, board: tuple[int, ...],
+                             holes: NDArray[np.int64]
+                             ) -> tuple[tuple[int, ...], NDArray[np.float64]]:
+        """Fold (facing a bet), call, and its raise: the limit raise or the pot."""
         strength = self.strength(board, holes)
         high, low = self.thresholds(betting.round)
-        legal = legal_mask(betting)
+        raise_to = pot_raise(betting)
+        actions = ((FOLD,) if betting.facing else ()) + (CALL,) + (
+            () if raise_to is None else (raise_to,))
         choice = np.where(strength >= low, CALL, FOLD if betting.facing else CALL)
-        if legal[RAISE]:
-            choice = np.where(strength >= high, RAISE, choice)
-        rows = np.zeros((len(choice), ACTIONS))
-        rows[np.arange(len(choice)), choice] = 1.0
-        return rows
+        if raise_to is not None:
+            choice = np.where(strength >= high, raise_to, choice)
+        rows = (choice[:, None] == np.array(actions)[None, :]).astype(np.float64)
+        return actions, rows
+
+    def action_probabilities(self, betting: Betting, board: tuple[int, ...],
+                             holes: NDArray[np.int64]) -> NDArray[np.float64]:
+        actions, rows = self.sparse_probabilities(betting, board, holes)
+        out = np.zeros((len(rows), max(ACTIONS, 1 + max(slot_of(betting, a) for a in actions))))
+        out[:, [slot_of(betting, a) for a in actions]] = rows
+        return out
 
 
-def baseline(name: str, game: HoldemGame) -> HoldemPolicy:
-    """A baseline by its name (`BASELINES`)."""
-    if name == "always-call":
-        return AlwaysCall()
-    if name == "always-raise":
-        return AlwaysRaise()
-    if name == "uniform":
-        return Uniform()
-    if name == "equity":
-        return EquityThreshold(game)
-    raise ValueError(f"unknown baseline {name!r}; choose from {', '.join(BASELINES)}")
+def baseline(name: str, game: HoldemGame) -> AnyPolicy:
+    """A baseline by its name (`BASELINES`; `NO_LIMIT_BASELINES` in no-limit betting)."""
+    choices = baselines_for(game)
+    if name not in choices:
+        raise ValueError(f"unknown baseline {name!r} for {game.name}; choose from "
+                         f"{', '.join(choices)}")
+    made: dict[str, Callable[[], AnyPolicy]] = {
+        "always-call": AlwaysCall, "always-raise": AlwaysRaise, "uniform": Uniform,
+        "pot": PotBettor, "all-in": Shover, "equity": lambda: EquityThreshold(game)}
+    return made[name]()
+
+
+def baselines_for(game: HoldemGame) -> tuple[str, ...]:
+    """The baselines that play `game`: `NO_LIMIT_BASELINES` in no-limit betting (a uniformly
+    random or minimum raiser has no sense where a raise has thousands of amounts)."""
+    return NO_LIMIT_BASELINES if game.definition.no_limit else BASELINES
 
 
 BASELINES = ("always-call", "always-raise", "uniform", "equity")
+NO_LIMIT_BASELINES = ("always-call", "pot", "all-in", "equity")

@@ -43,7 +43,7 @@ from solver.engine.progress import progress_bar
 from solver.evaluation.holdem.luck import check_down, round_equities
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.game import HoldemGame
-from solver.games.holdem.policy import HoldemPolicy, legal_slots
+from solver.games.holdem.policy import AnyPolicy, answer
 from solver.games.holdem.rules import HoldemRules
 
 CONFIDENCE = 0.95
@@ -141,28 +141,31 @@ def sample_actions(probabilities: NDArray[np.float64], u: NDArray[np.float64],
     return out
 
 
-def checked(policy: HoldemPolicy, betting: Betting, board: tuple[int, ...],
-            holes: NDArray[np.int64]) -> NDArray[np.float64]:
-    """`policy.action_probabilities`, refused (ValueError naming the policy and the betting) if
-    it is not a distribution over the legal actions' columns for every hand."""
-    rows = np.asarray(policy.action_probabilities(betting, board, holes), dtype=np.float64)
-    slots = legal_slots(betting)
-    if rows.ndim != 2 or rows.shape[0] != len(holes) or rows.shape[1] <= max(slots):
-        raise ValueError(f"{policy.name} answered shape {rows.shape} for {len(holes)} hands; "
-                         f"expected ({len(holes)}, at least {max(slots) + 1})")
-    illegal = np.ones(rows.shape[1], dtype=np.bool_)
-    illegal[list(slots)] = False
-    if len(rows) and (rows.min() < 0 or rows[:, illegal].any()
-                      or np.abs(rows.sum(axis=1) - 1.0).max() > 1e-6):
+def checked(policy: AnyPolicy, betting: Betting, board: tuple[int, ...],
+            holes: NDArray[np.int64]) -> tuple[tuple[int, ...], NDArray[np.float64]]:
+    """`policy`'s actions at `betting` and each hand's probabilities over them
+    (`solver.games.holdem.policy.answer`), refused (ValueError naming the policy and the
+    betting) unless the actions are distinct legal ones and every row a distribution."""
+    actions, rows = answer(policy, betting, board, holes)
+    if rows.shape != (len(holes), len(actions)) or len(set(actions)) != len(actions) or not all(
+            betting.is_legal(a) for a in actions):
+        raise ValueError(f"{policy.name} answered actions {actions[:10]} and shape {rows.shape} "
+                         f"for {len(holes)} hands after betting {betting.acpc()!r}; legal "
+                         f"actions: {betting.legal_words()}")
+    if len(rows) and (rows.min() < 0 or np.abs(rows.sum(axis=1) - 1.0).max() > 1e-6):
         raise ValueError(f"{policy.name} gave probabilities that are not a distribution over "
-                         f"the legal actions {betting.legal_actions()} after betting "
+                         f"the legal actions {betting.legal_words()} after betting "
                          f"{betting.acpc()!r}")
-    return rows
+    return actions, rows
 
 
 def most_decisions(rules: HoldemRules) -> int:
-    """A bound on one seat's decisions in a hand: every action of every round, capped."""
-    return sum(cap + 2 for cap in rules.max_raises)
+    """A bound on one seat's decisions in a hand: every action of every round, capped (without
+    caps, each raise puts in at least a big blind more, so a stack bounds them)."""
+    if rules.max_raises:
+        return sum(cap + 2 for cap in rules.max_raises)
+    stacks = rules.stacks or (0, 0)
+    return 2 * rules.num_rounds + max(stacks) // max(1, big_blind(rules)) + 1
 
 
 def decision_uniforms(rules: HoldemRules, n: int, rng: np.random.Generator,
@@ -171,7 +174,7 @@ def decision_uniforms(rules: HoldemRules, n: int, rng: np.random.Generator,
     return rng.random((n, 2, most_decisions(rules)))
 
 
-def play(game: HoldemGame, seats: Sequence[HoldemPolicy], deals: Deals,
+def play(game: HoldemGame, seats: Sequence[AnyPolicy], deals: Deals,
          uniforms: NDArray[np.float64], bar: object | None = None) -> NDArray[np.float64]:
     """Seat 0's winnings in chips in each of `deals`, ``seats[p]`` playing seat p, the k-th
     action of seat p in hand i drawn by ``uniforms[i, p, k]`` (`decision_uniforms`).
@@ -181,7 +184,7 @@ def play(game: HoldemGame, seats: Sequence[HoldemPolicy], deals: Deals,
     return _play(game, seats, deals, uniforms, bar, None)[0]
 
 
-def play_adjusted(game: HoldemGame, seats: Sequence[HoldemPolicy], deals: Deals,
+def play_adjusted(game: HoldemGame, seats: Sequence[AnyPolicy], deals: Deals,
                   uniforms: NDArray[np.float64], equities: NDArray[np.float64],
                   bar: object | None = None) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """`play`'s winnings, and the same with the luck taken out (`solver.evaluation.holdem.luck`:
@@ -192,7 +195,7 @@ def play_adjusted(game: HoldemGame, seats: Sequence[HoldemPolicy], deals: Deals,
     return result, result - luck
 
 
-def _play(game: HoldemGame, seats: Sequence[HoldemPolicy], deals: Deals,
+def _play(game: HoldemGame, seats: Sequence[AnyPolicy], deals: Deals,
           uniforms: NDArray[np.float64], bar: object | None,
           equities: NDArray[np.float64] | None
           ) -> tuple[NDArray[np.float64], NDArray[np.float64] | None]:
@@ -202,7 +205,6 @@ def _play(game: HoldemGame, seats: Sequence[HoldemPolicy], deals: Deals,
     if equities is not None:
         luck = check_down(Betting.start(rules), equities[:, 0])
     taken_so_far = np.zeros((len(deals), 2), dtype=np.int64)
-    base = np.int64(rules.num_cards)
     stack: list[tuple[Betting, NDArray[np.int64]]] = [
         (Betting.start(rules), np.arange(len(deals), dtype=np.int64))]
     while stack:
@@ -213,37 +215,47 @@ def _play(game: HoldemGame, seats: Sequence[HoldemPolicy], deals: Deals,
                 bar.update(len(hands))  # type: ignore[attr-defined]
             continue
         seat = betting.player
-        dealt = rules.board_dealt(betting.round)
-        slots = legal_slots(betting)
-        if dealt == 0:
-            probabilities = checked(seats[seat], betting, (), deals.holes[hands, seat])
-        else:
-            probabilities = np.zeros((len(hands), max(slots) + 1))
-            visible = deals.boards[hands, :dealt]
-            keys = visible @ (base ** np.arange(dealt, dtype=np.int64))
-            order = np.argsort(keys, kind="stable")
-            cuts = np.flatnonzero(np.diff(keys[order])) + 1
-            for group in np.split(order, cuts):
-                board = tuple(int(c) for c in visible[group[0]])
-                rows = checked(seats[seat], betting, board, deals.holes[hands[group], seat])
-                probabilities[group] = rows[:, :probabilities.shape[1]]
+        actions, probabilities = _answers(seats[seat], betting, deals, hands, seat, rules)
         u = uniforms[hands, seat, taken_so_far[hands, seat]]
         taken_so_far[hands, seat] += 1
-        chosen = sample_actions(probabilities, u)  # columns, one per action (`slot_of`)
+        chosen = sample_actions(probabilities, u)  # an index into `actions`
         if luck is not None and equities is not None:
-            _add_luck(betting, hands, equities, probabilities, chosen, luck)
-        for action, slot in reversed(tuple(zip(betting.legal_actions(), slots, strict=True))):
-            taken = hands[chosen == slot]
+            _add_luck(betting, hands, equities, actions, probabilities, chosen, luck)
+        for column in reversed(range(len(actions))):
+            taken = hands[chosen == column]
             if len(taken):
-                stack.append((betting.apply(action), taken))
+                stack.append((betting.apply(actions[column]), taken))
     return result, luck
 
 
+def _answers(policy: AnyPolicy, betting: Betting, deals: Deals, hands: NDArray[np.int64],
+             seat: int, rules: HoldemRules) -> tuple[tuple[int, ...], NDArray[np.float64]]:
+    """`policy`'s answers for `hands` at `betting`, asked once per distinct board, as one
+    table over the union of the actions named (in the order of the legal actions)."""
+    dealt = rules.board_dealt(betting.round)
+    if dealt == 0:
+        return checked(policy, betting, (), deals.holes[hands, seat])
+    visible = deals.boards[hands, :dealt]
+    keys = visible @ (np.int64(rules.num_cards) ** np.arange(dealt, dtype=np.int64))
+    order = np.argsort(keys, kind="stable")
+    cuts = np.flatnonzero(np.diff(keys[order])) + 1
+    answers = []
+    for group in np.split(order, cuts):
+        board = tuple(int(c) for c in visible[group[0]])
+        answers.append((group, *checked(policy, betting, board, deals.holes[hands[group], seat])))
+    named = sorted({a for _, actions, _ in answers for a in actions})
+    column = {a: i for i, a in enumerate(named)}
+    probabilities = np.zeros((len(hands), len(named)))
+    for group, actions, rows in answers:
+        probabilities[np.ix_(group, np.array([column[a] for a in actions]))] = rows
+    return tuple(named), probabilities
+
+
 def _add_luck(betting: Betting, hands: NDArray[np.int64], equities: NDArray[np.float64],
-              probabilities: NDArray[np.float64], chosen: NDArray[np.int64],
-              luck: NDArray[np.float64]) -> None:
+              actions: tuple[int, ...], probabilities: NDArray[np.float64],
+              chosen: NDArray[np.int64], luck: NDArray[np.float64]) -> None:
     """The luck terms at `betting` for `hands`: its round's cards if it opens a round, then the
-    action each hand took less the mean over the actions at their probabilities."""
+    action each hand took less the mean over `actions` at their `probabilities`."""
     r = betting.round
     now = equities[hands, r]
     if r > 0 and not betting.rounds[r]:
@@ -251,10 +263,10 @@ def _add_luck(betting: Betting, hands: NDArray[np.int64], equities: NDArray[np.f
     chances = probabilities / probabilities.sum(axis=1, keepdims=True)
     mean = np.zeros(len(hands))
     taken = np.zeros(len(hands))
-    for action, slot in zip(betting.legal_actions(), legal_slots(betting), strict=True):
+    for column, action in enumerate(actions):
         value = check_down(betting.apply(action), now)
-        mean += chances[:, slot] * value
-        taken[chosen == slot] = value[chosen == slot]
+        mean += chances[:, column] * value
+        taken[chosen == column] = value[chosen == column]
     luck[hands] += taken - mean
 
 
@@ -293,7 +305,7 @@ def _seeds(seed: int, n: int) -> list[np.random.Generator]:
     return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(n)]
 
 
-def duplicate_match(game: HoldemGame, first: HoldemPolicy, second: HoldemPolicy, deals: int,
+def duplicate_match(game: HoldemGame, first: AnyPolicy, second: AnyPolicy, deals: int,
                     seed: int = 0, progress: bool = False) -> MatchResult:
     """`first` against `second` over `deals` deal pairs (see the module docstring)."""
     started = time.perf_counter()
@@ -311,9 +323,9 @@ def duplicate_match(game: HoldemGame, first: HoldemPolicy, second: HoldemPolicy,
                        time.perf_counter() - started, Estimate.of(adjusted, scale))
 
 
-def duplicate_pairs(game: HoldemGame, first: HoldemPolicy, second: HoldemPolicy, dealt: Deals,
+def duplicate_pairs(game: HoldemGame, first: AnyPolicy, second: AnyPolicy, dealt: Deals,
                     uniforms: NDArray[np.float64], equities: NDArray[np.float64],
-                    bar: object | None = None, second_first: HoldemPolicy | None = None,
+                    bar: object | None = None, second_first: AnyPolicy | None = None,
                     ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """`first`'s mean winnings in chips over each deal pair (`first` in seat 0, then in seat 1
     as `second_first` if given), as won and with the luck taken out (`play_adjusted`)."""
@@ -338,7 +350,7 @@ class SelfPlay:
                 "seconds": round(self.seconds, 2)}
 
 
-def self_play(game: HoldemGame, policy: HoldemPolicy, deals: int, seed: int = 0,
+def self_play(game: HoldemGame, policy: AnyPolicy, deals: int, seed: int = 0,
               progress: bool = False) -> SelfPlay:
     """Seat 0's value of `policy` against itself, each deal also played with the hands
     exchanged (see the module docstring)."""

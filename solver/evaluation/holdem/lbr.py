@@ -1,21 +1,23 @@
-"""Local Best Response (LBR): a lower bound on a limit hold'em policy's exploitability, by
-playing it.
+"""Local Best Response (LBR): a lower bound on a hold'em policy's exploitability, by playing it.
 
 Lisý and Bowling (2017, "Equilibrium Approximation Quality of Current No-Limit Poker Bots")
 measure bots whose game is far too big for an exact best response with a player that best
 responds *locally*.  LBR sees its own cards and the public actions, and keeps the bot's range:
 its posterior over the hands the bot may hold, which starts uniform over the hands that miss
 LBR's cards and the board and is multiplied, at each of the bot's actions, by the probability
-the bot gives that action with each hand (its `HoldemPolicy.action_probabilities` over the whole
-range at once: Bayes' rule).  At each of its own decisions LBR takes the action of greatest
-value under the assumption that from then on both players only check and call to the showdown:
+the bot gives that action with each hand (its answer for the whole range at once,
+`solver.games.holdem.policy.answer`: Bayes' rule).  At each of its own decisions LBR takes the
+action of greatest value, among those its setting allows in the round
+(`solver.evaluation.holdem.lbr_settings`: in limit betting fold, call or raise; in no-limit the
+paper's sets, such as fold, call, pot or all-in), under the assumption that from then on both
+players only check and call to the showdown:
 
 * ``wp``, the chance that LBR's hand wins at the showdown (ties half) against the range, over
   the board cards still to come (every completion when there are at most `rollouts`, otherwise
   `rollouts` sampled ones);
 * check or call: ``wp × pot − (1 − wp) × asked`` (``pot`` both players' chips so far,
   ``asked`` what calling costs; values are relative to folding now);
-* bet or raise (one fixed size ``a`` in limit poker): the bot folds with ``fp``, the range's
+* a bet or raise putting ``a`` chips beyond the call: the bot folds with ``fp``, the range's
   mean fold probability after the raise, and otherwise calls:
   ``fp × pot + (1 − fp) × (wp' × (pot + a) − (1 − wp') × (asked + a))``.  Here ``wp'`` is the
   winning chance against the range *that continues* (each hand weighted by its probability of
@@ -59,10 +61,11 @@ from solver.evaluation.holdem.duplicate import (
     mbb,
     sample_actions,
 )
+from solver.evaluation.holdem.lbr_settings import LBRSetting
 from solver.evaluation.holdem.luck import CheckDownLuck
 from solver.games.holdem.betting import CALL, FOLD, RAISE, Betting
 from solver.games.holdem.game import HoldemGame
-from solver.games.holdem.policy import HoldemPolicy, hole_combos
+from solver.games.holdem.policy import AnyPolicy, hole_combos
 
 ROLLOUTS = 200
 """Board completions LBR weighs when there are more: every turn and river card of HULHE is
@@ -138,21 +141,29 @@ class Played:
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """What LBR weighed at one decision: the values of its actions (NaN where illegal), the
-    winning chance, the bot's fold probability if LBR raises, and the action taken."""
+    """What LBR weighed at one decision: the values of the actions it considered (by action
+    id), the winning chance, the bot's fold probability after each raise considered, and the
+    action taken."""
 
-    values: tuple[float, float, float]
+    values: dict[int, float]
     wp: float
-    fold_probability: float
+    fold_probabilities: dict[int, float]
     action: int
+
+    @property
+    def fold_probability(self) -> float:
+        """The bot's fold probability after LBR's raise (limit betting's one raise; NaN if LBR
+        could not raise)."""
+        return self.fold_probabilities.get(RAISE, math.nan)
 
 
 class LocalBestResponse:
     """LBR against `policy` in `game` (see the module docstring)."""
 
-    def __init__(self, game: HoldemGame, policy: HoldemPolicy, rollouts: int = ROLLOUTS
-                 ) -> None:
+    def __init__(self, game: HoldemGame, policy: AnyPolicy, rollouts: int = ROLLOUTS,
+                 setting: LBRSetting | None = None) -> None:
         self.game, self.policy, self.rollouts = game, policy, rollouts
+        self.setting = setting or LBRSetting.parse("fc" if game.definition.no_limit else "fcr")
         rules = game.definition
         self.rules = rules
         self.combos = hole_combos(rules)
@@ -182,36 +193,43 @@ class LocalBestResponse:
     def choose(self, betting: Betting, mine: NDArray[np.int64], board: tuple[int, ...],
                weights: NDArray[np.float64], rng: np.random.Generator) -> Choice:
         """LBR's action at `betting` with hole cards `mine`, `board`, and the bot's range
-        `weights` (over `combos`)."""
+        `weights` (over `combos`), among the moves its `setting` allows in the round."""
         me = betting.player
         pot = float(sum(betting.spent))
-        asked = float(betting.spent[1 - me] - betting.spent[me])
+        top = max(betting.spent)
+        asked = float(top - betting.spent[me])
         board_array = np.array(board, dtype=np.int64)
         need = sum(self.rules.board_cards) - len(board)
         completions = self.completions(np.concatenate([mine, board_array]), need, rng)
         wp = self.wp(mine, board_array, completions, weights)
-        values = [math.nan, wp * pot - (1 - wp) * asked, math.nan]
-        fold_probability = math.nan
-        legal = betting.legal_actions()
-        if FOLD in legal:
+        values = {CALL: wp * pot - (1 - wp) * asked}
+        folds_after: dict[int, float] = {}
+        allowed = self.setting.moves(betting)
+        if FOLD in allowed:
             values[FOLD] = 0.0
-        if RAISE in legal:
-            raised = betting.apply(RAISE)
-            live = np.flatnonzero(weights > 0)
+        live = np.flatnonzero(weights > 0)
+        total = weights.sum()
+        for raise_to in (a for a in allowed if a > CALL):
+            raised = betting.apply(raise_to)
             folds = np.zeros(len(weights))
-            folds[live] = checked(self.policy, raised, board, self.combos[live])[:, FOLD]
-            total = weights.sum()
+            if not raised.over:
+                actions, rows = checked(self.policy, raised, board, self.combos[live])
+                if FOLD in actions:
+                    folds[live] = rows[:, actions.index(FOLD)]
             fold_probability = float((weights * folds).sum() / total) if total > 0 else 0.0
-            a = float(self.rules.raise_sizes[betting.round])
+            a = float(raised.spent[me] - top)
             called = 0.0
             if fold_probability < 1.0:
                 wp_called = self.wp(mine, board_array, completions, weights * (1 - folds))
                 called = wp_called * (pot + a) - (1 - wp_called) * (asked + a)
-            values[RAISE] = fold_probability * pot + (1 - fold_probability) * called
-        # Best value; ties go to the cheaper action (call before raise, fold never on a tie).
-        order = [CALL, RAISE, FOLD]
-        action = max((a for a in order if a in legal), key=lambda a: (values[a], -order.index(a)))
-        return Choice((values[0], values[1], values[2]), wp, fold_probability, action)
+            values[raise_to] = fold_probability * pot + (1 - fold_probability) * called
+            folds_after[raise_to] = fold_probability
+        # Best value; ties go to the cheaper action (call, then the smaller raise; fold never
+        # on a tie).
+        order = [CALL, *sorted(a for a in values if a > CALL), FOLD]
+        action = max((a for a in order if a in values),
+                     key=lambda a: (values[a], -order.index(a)))
+        return Choice(values, wp, folds_after, action)
 
     def play(self, seat: int, holes: NDArray[np.int64], board: NDArray[np.int64],
              rng: np.random.Generator) -> float:
@@ -246,16 +264,18 @@ class LocalBestResponse:
                 action = self.choose(betting, mine, visible, weights, rng).action
             else:
                 live = np.flatnonzero(weights > 0)
-                probabilities = checked(self.policy, betting, visible, self.combos[live])
+                actions, probabilities = checked(self.policy, betting, visible,
+                                                 self.combos[live])
                 at = int(np.searchsorted(live, bot_hand))
                 if at == len(live) or live[at] != bot_hand:
                     raise ValueError(f"{self.policy.name} gave probability 0 to an action it "
                                      f"took (betting {betting.acpc()!r}): its answers must not "
                                      f"change from one call to the next")
                 row = probabilities[at]
-                action = int(sample_actions(row[None, :], rng.random(1))[0])
-                lucky += luck.action(betting, board[:dealt], row, action)
-                weights[live] *= probabilities[:, action]
+                column = int(sample_actions(row[None, :], rng.random(1))[0])
+                action = actions[column]
+                lucky += luck.action(betting, board[:dealt], actions, row, action)
+                weights[live] *= probabilities[:, column]
                 total = weights.sum()
                 if total > 0:
                     weights /= total
@@ -350,6 +370,8 @@ class LBRResult:
     """`where_won`: per seat, the rounds and ways hands ended that the winnings come from."""
     adjusted: Estimate
     """The same expectation from `PlayedHand.adjusted`, the luck taken out."""
+    setting: str = "fcr"
+    """LBR's moves per round (`solver.evaluation.holdem.lbr_settings`)."""
 
     def as_dict(self) -> dict[str, object]:
         return {"policy": self.policy, "lbr_mbb_per_hand": self.estimate.mean,
@@ -357,14 +379,17 @@ class LBRResult:
                 "lbr_seat1": self.seats[1], "deals": self.deals,
                 "seconds": round(self.seconds, 2), "where": self.where,
                 "adjusted_mbb_per_hand": self.adjusted.mean,
-                "adjusted_ci95": self.adjusted.half_width}
+                "adjusted_ci95": self.adjusted.half_width, "setting": self.setting}
 
 
-def local_best_response(game: HoldemGame, policy: HoldemPolicy, deals: int, seed: int = 0,
-                        rollouts: int = ROLLOUTS, progress: bool = False) -> LBRResult:
-    """LBR against `policy` over `deals` deal pairs, LBR in each seat once per deal."""
+def local_best_response(game: HoldemGame, policy: AnyPolicy, deals: int, seed: int = 0,
+                        rollouts: int = ROLLOUTS, progress: bool = False,
+                        setting: LBRSetting | None = None) -> LBRResult:
+    """LBR against `policy` over `deals` deal pairs, LBR in each seat once per deal, with the
+    moves of `setting` (default: fold, call or raise in limit betting; fold or call in
+    no-limit)."""
     started = time.perf_counter()
-    lbr = LocalBestResponse(game, policy, rollouts)
+    lbr = LocalBestResponse(game, policy, rollouts, setting)
     dealt = deal(game.definition, deals, seed)
     streams = np.random.SeedSequence(seed).spawn(3)
     rng, luck_rng = np.random.default_rng(streams[1]), np.random.default_rng(streams[2])
@@ -377,4 +402,4 @@ def local_best_response(game: HoldemGame, policy: HoldemPolicy, deals: int, seed
     seats = (float(won[:, 0].mean() * scale), float(won[:, 1].mean() * scale))
     return LBRResult(policy.name, estimate, seats, deals, time.perf_counter() - started,
                      where_won(won, played.endings, scale),
-                     Estimate.of(played.adjusted.mean(axis=1), scale))
+                     Estimate.of(played.adjusted.mean(axis=1), scale), lbr.setting.text)

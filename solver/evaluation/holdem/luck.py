@@ -125,13 +125,13 @@ class CheckDownLuck:
         return self.value(betting, np.asarray(after, np.int64)) - self.value(
             betting, np.asarray(before, np.int64))
 
-    def action(self, betting: Betting, board: NDArray[np.int64],
+    def action(self, betting: Betting, board: NDArray[np.int64], actions: tuple[int, ...],
                probabilities: NDArray[np.float64], taken: int) -> float:
         """The luck of the opponent's action `taken` at `betting`, `probabilities` its chances
-        of each action (ACPC order) with the hand it holds."""
+        of each of `actions` with the hand it holds."""
         share = self.equity(board)
-        values = {a: self.value(betting.apply(a), board, share) for a in betting.legal_actions()}
-        mean = sum(float(probabilities[a]) * v for a, v in values.items())
+        values = {a: self.value(betting.apply(a), board, share) for a in actions}
+        mean = sum(float(p) * values[a] for a, p in zip(actions, probabilities, strict=True))
         return values[taken] - mean
 
 

@@ -21,7 +21,7 @@ from solver.engine.tree import PublicTree
 from solver.evaluation.stored import stored_strategy_array
 from solver.games.holdem.betting import Betting, moves
 from solver.games.holdem.game import HoldemGame, HoldemState
-from solver.games.holdem.policy import ACTIONS, HoldemPolicy, slot_of, uniform_rows
+from solver.games.holdem.policy import ACTIONS, AnyPolicy, answer, uniform_rows
 from strategies import StrategyStore
 
 
@@ -138,17 +138,16 @@ class TabularPolicy:
                                  name=f"solved {game.name}")
 
 
-def strategy_of(game: HoldemGame, tree: PublicTree, policies: Sequence[HoldemPolicy],
+def strategy_of(game: HoldemGame, tree: PublicTree, policies: Sequence[AnyPolicy],
                 ) -> NDArray[np.float64]:
     """A profile as the flat (infoset, action) array of `tree`, the compiled `game`: seat p
-    plays ``policies[p]`` (pass one policy to play both seats), whose rows hold a node's
-    actions by slot (`solver.abstractions.holdem.betting_tree.slot_of`: in limit betting, the
-    action ids; in no-limit, fold, call, then each raise size the member's bet abstraction
-    keeps).  Every information set of a
-    public state is asked in one call, so the whole tree takes one call per public decision.
+    plays ``policies[p]`` (pass one policy to play both seats), read by
+    `solver.games.holdem.policy.answer` (a column per action, or the actions named).  Every
+    information set of a public state is asked in one call, so the whole tree takes one call
+    per public decision.
 
-    With `solver.algorithms.exploitability.evaluate_strategy` this gives any `HoldemPolicy` of a
-    small member its exact value and best responses: the yardstick of the sampled evaluators."""
+    With `solver.algorithms.exploitability.evaluate_strategy` this gives any policy of a small
+    member its exact value and best responses: the yardstick of the sampled evaluators."""
     flat = np.zeros(tree.num_regrets)
     offsets = tree.infoset_regret_offset
     groups: dict[str, list[int]] = {}
@@ -159,14 +158,16 @@ def strategy_of(game: HoldemGame, tree: PublicTree, policies: Sequence[HoldemPol
         policy = policies[betting.player % len(policies)]
         holes = np.array([_parse_cards(game, tree.infoset_keys[i].partition("|")[0])
                           for i in members], dtype=np.int64)
-        rows = policy.action_probabilities(betting, board, holes)
-        slots = [slot_of(betting, a) for a in tree.infoset_actions[members[0]]]
-        for i, row in zip(members, rows, strict=True):
-            flat[offsets[i]:offsets[i + 1]] = row[slots]
+        actions, rows = answer(policy, betting, board, holes)
+        named = {a: k for k, a in enumerate(actions)}
+        columns = [named.get(a, -1) for a in tree.infoset_actions[members[0]]]
+        padded = np.concatenate([rows, np.zeros((len(rows), 1))], axis=1)  # column -1: zero
+        for i, row in zip(members, padded, strict=True):
+            flat[offsets[i]:offsets[i + 1]] = row[columns]
     return flat
 
 
-def exact_evaluation(game: HoldemGame, policies: Sequence[HoldemPolicy]) -> Evaluation:
+def exact_evaluation(game: HoldemGame, policies: Sequence[AnyPolicy]) -> Evaluation:
     """Exact value (chips to seat 0) and best-response values of a profile (`strategy_of`)
     on a member small enough to compile (`require_small`)."""
     require_small(game)

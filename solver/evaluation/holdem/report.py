@@ -12,21 +12,27 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from solver.abstractions.holdem.blueprint_betting import TRANSLATED
 from solver.abstractions.holdem.bot import HulheBot
-from solver.evaluation.holdem.baselines import BASELINES, baseline
+from solver.abstractions.holdem.translated import TranslatedPolicy
+from solver.evaluation.holdem.baselines import BASELINES, NO_LIMIT_BASELINES, baseline
 from solver.evaluation.holdem.duplicate import duplicate_match, mbb, self_play
 from solver.evaluation.holdem.lbr import local_best_response
+from solver.evaluation.holdem.lbr_settings import LBRSetting
 from solver.evaluation.holdem.policy import TabularPolicy, exact_evaluation
 from solver.games.holdem.game import HoldemGame
-from solver.games.holdem.policy import HoldemPolicy
+from solver.games.holdem.policy import AnyPolicy, HoldemPolicy
 from strategies import StrategyStore
 
-PolicyFactory = Callable[[HoldemGame, "str | None"], HoldemPolicy]
+PolicyFactory = Callable[[HoldemGame, "str | None"], AnyPolicy]
 """(member, strategy store path or None for the default) -> the policy."""
 
-def _stored(game: HoldemGame, store: str | None) -> HoldemPolicy:
+def _stored(game: HoldemGame, store: str | None) -> AnyPolicy:
     with StrategyStore.open(store or None) as opened:
         tables = opened.table_strategy(game.name) is not None
+        info = opened.latest_solve(game.name)
+    if tables and info is not None and (info.abstraction or "").startswith(TRANSLATED):
+        return TranslatedPolicy.from_store(game, store)
     if tables:
         return HulheBot.from_store(game.name, store)
     return TabularPolicy.from_store(game, store)
@@ -41,18 +47,18 @@ _FACTORIES: dict[str, PolicyFactory] = {
 def register_policy(name: str, factory: PolicyFactory) -> None:
     """Make `name` a policy the command can evaluate (e.g. an abstract bot loaded from its
     blob)."""
-    if name in BASELINES:
+    if name in BASELINES + NO_LIMIT_BASELINES:
         raise ValueError(f"{name!r} is a baseline's name")
     _FACTORIES[name] = factory
 
 
 def policy_names() -> tuple[str, ...]:
-    return (*_FACTORIES, *BASELINES)
+    return tuple(dict.fromkeys((*_FACTORIES, *BASELINES, *NO_LIMIT_BASELINES)))
 
 
-def make_policy(name: str, game: HoldemGame, store: str | None = None) -> HoldemPolicy:
+def make_policy(name: str, game: HoldemGame, store: str | None = None) -> AnyPolicy:
     """The policy called `name` for `game` (see `policy_names`)."""
-    if name in BASELINES:
+    if name in BASELINES + NO_LIMIT_BASELINES:
         return baseline(name, game)
     factory = _FACTORIES.get(name)
     if factory is None:
@@ -60,9 +66,9 @@ def make_policy(name: str, game: HoldemGame, store: str | None = None) -> Holdem
     return factory(game, store)
 
 
-def evaluate(game: HoldemGame, policy: HoldemPolicy, against: Sequence[str], deals: int,
+def evaluate(game: HoldemGame, policy: AnyPolicy, against: Sequence[str], deals: int,
              lbr_deals: int, seed: int = 0, exact: bool = False, progress: bool = False,
-             ) -> dict[str, object]:
+             lbr_setting: LBRSetting | None = None) -> dict[str, object]:
     """Everything the command prints, as one JSON-ready dict: ``matches`` (the policy against
     each of `against`), ``lbr`` (if `lbr_deals`), ``self_play``, and with `exact` the exact
     exploitability and seat-0 value (members small enough to compile only)."""
@@ -72,11 +78,14 @@ def evaluate(game: HoldemGame, policy: HoldemPolicy, against: Sequence[str], dea
         duplicate_match(game, policy, baseline(name, game), deals, seed, progress).as_dict()
         for name in against]
     if lbr_deals:
-        report["lbr"] = local_best_response(game, policy, lbr_deals, seed,
-                                            progress=progress).as_dict()
+        report["lbr"] = local_best_response(game, policy, lbr_deals, seed, progress=progress,
+                                            setting=lbr_setting).as_dict()
     if deals > 1:
         report["self_play"] = self_play(game, policy, deals, seed, progress).as_dict()
     if exact:
+        if not isinstance(policy, HoldemPolicy):
+            raise ValueError(f"{policy.name} names its actions sparsely: exact evaluation needs "
+                             f"a column per action")
         evaluation = exact_evaluation(game, [policy])
         scale = mbb(game.definition)
         report["exact"] = {"exploitability_mbb_per_hand": evaluation.exploitability * scale,
@@ -95,7 +104,8 @@ def report_lines(report: dict[str, object]) -> list[str]:
                  for match in report.get("matches", []))  # type: ignore[attr-defined]
     lbr = report.get("lbr")
     if isinstance(lbr, dict):
-        lines.append(f"  LBR wins       {lbr['lbr_mbb_per_hand']:+9.1f} ± {lbr['ci95']:.1f}   "
+        lines.append(f"  LBR ({lbr['setting']}) wins {lbr['lbr_mbb_per_hand']:+9.1f} ± "
+                     f"{lbr['ci95']:.1f}   "
                      f"(seat 0 {lbr['lbr_seat0']:+.1f}, seat 1 {lbr['lbr_seat1']:+.1f}; "
                      f"{lbr['deals']:,} deal pairs, {lbr['seconds']:.1f} s)")
         lines.append(f"    luck taken out {lbr['adjusted_mbb_per_hand']:+7.1f} ± "

@@ -35,6 +35,7 @@ def _positions(game: HoldemGame, limit: int) -> list[tuple[Betting, tuple[int, .
 @pytest.mark.parametrize("name", BASELINES)
 def test_baselines_are_legal_distributions(mini: HoldemGame, name: str) -> None:
     policy = baseline(name, mini)
+    assert isinstance(policy, HoldemPolicy)  # limit baselines answer a column per action
     holes = hole_combos(mini.definition)
     for betting, board in _positions(mini, 10_000):
         rows = policy.action_probabilities(betting, board, holes)

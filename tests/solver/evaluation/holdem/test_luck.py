@@ -68,6 +68,7 @@ def test_a_board_cards_and_an_actions_luck_are_zero_on_average(mini: HoldemGame)
         board = np.array(cards[4:5])
         facing = river.apply(RAISE)
         probabilities = rng.dirichlet(np.ones(3))
-        terms = [luck.action(facing, board, probabilities, a) for a in (FOLD, CALL, RAISE)]
+        terms = [luck.action(facing, board, (FOLD, CALL, RAISE), probabilities, a)
+                 for a in (FOLD, CALL, RAISE)]
         assert float(probabilities @ terms) == pytest.approx(0.0, abs=1e-12)
         assert max(map(abs, terms)) > 0

@@ -29,12 +29,12 @@ def test_evaluate_holdem_command(capsys: pytest.CaptureFixture[str]) -> None:
     own = report["self_play"]
     assert abs(own["seat0_mbb_per_hand"] - exact["seat0_mbb_per_hand"]) <= 1.5 * own["ci95"]
     lines = report_lines(report)
-    assert lines[1].lstrip().startswith("vs always-call") and "LBR wins" in lines[3]
+    assert lines[1].lstrip().startswith("vs always-call") and "LBR (fcr) wins" in lines[3]
 
 
 def test_evaluate_holdem_refuses_what_it_cannot_do(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["evaluate-holdem", "kuhn", "--policy", "uniform", "--quiet"]) == 2
-    assert "limit hold'em family" in capsys.readouterr().err
+    assert "hold'em family" in capsys.readouterr().err
     assert main(["evaluate-holdem", "holdem-mini", "--policy", "nobody", "--quiet"]) == 2
     assert "choose from stored, solve" in capsys.readouterr().err
     with pytest.raises(SystemExit):
