@@ -211,6 +211,8 @@ def _play(game: HoldemGame, seats: Sequence[AnyPolicy], deals: Deals,
         betting, hands = stack.pop()
         if betting.over:
             _settle(betting, deals, hands, result)
+            if luck is not None and equities is not None:
+                _add_runout_luck(betting, hands, equities, luck)
             if bar is not None:
                 bar.update(len(hands))  # type: ignore[attr-defined]
             continue
@@ -268,6 +270,20 @@ def _add_luck(betting: Betting, hands: NDArray[np.int64], equities: NDArray[np.f
         mean += chances[:, column] * value
         taken[chosen == column] = value[chosen == column]
     luck[hands] += taken - mean
+
+
+def _add_runout_luck(betting: Betting, hands: NDArray[np.int64],
+                     equities: NDArray[np.float64], luck: NDArray[np.float64]) -> None:
+    """The luck of the board cards dealt after an all-in closed the betting (no decision
+    took their luck out): the check-down value on the whole board less the value on the board
+    of the last action."""
+    if betting.folded >= 0:
+        return
+    acted = max(r for r, actions in enumerate(betting.rounds) if actions)
+    last = len(betting.rounds) - 1
+    if acted < last:
+        luck[hands] += check_down(betting, equities[hands, last]) - check_down(
+            betting, equities[hands, acted])
 
 
 def _settle(betting: Betting, deals: Deals, hands: NDArray[np.int64],

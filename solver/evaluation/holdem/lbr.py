@@ -280,6 +280,8 @@ class LocalBestResponse:
                 if total > 0:
                     weights /= total
             betting = betting.apply(action)
+        if betting.folded < 0 and shown < len(board):  # an all-in: the rest dealt at once
+            lucky += luck.cards(betting, board[:shown], board)
         won = _winnings(betting, seat, holes, board, rules.deck.standard_ids)
         return PlayedHand(won, won - lucky, ending(betting, seat))
 

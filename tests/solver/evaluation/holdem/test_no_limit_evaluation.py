@@ -105,6 +105,9 @@ def test_matches_in_the_real_game_agree_with_the_exact_values(real: HoldemGame,
         exact = (first - second) / 2 * scale
         match = duplicate_match(real, bot, opponent, 3000, seed=7)
         assert abs(match.estimate.mean - exact) <= match.estimate.half_width, (name, exact)
+        luckless = match.adjusted  # the luck of all-in run-outs taken out too
+        assert abs(luckless.mean - exact) <= luckless.half_width, (name, exact)
+        assert luckless.half_width < match.estimate.half_width, name
         assert exact > 0, name  # even a small blueprint beats each of them
 
 
