@@ -16,24 +16,13 @@ from solver.abstractions.play_time import ComputedAtPlayTime
 from solver.engine.compile import compile_game
 from solver.evaluation.holdem.policy import strategy_of
 from solver.evaluation.holdem.translation_cost import RANDOMISED, real_policy
-from solver.games import get_game
-from solver.games.holdem import HoldemGame
 from solver.games.holdem.betting import CALL
-
-REAL = "holdem(betting=nolimit,numRanks=4,numSuits=2,numBoardCards=0 1,blind=2 1,stack=8 8)"
-"""Hold'em mini's cards with every bet size at 8 chips a stack (17,584 information sets)."""
-ABSTRACT = REAL[:-1] + ",bettingAbstraction=0.5p p a)"
-
-
-def _holdem(spec: str) -> HoldemGame:
-    game = get_game(spec)
-    assert isinstance(game, HoldemGame)
-    return game
+from tests.nolimit_mini import ABSTRACT, REAL, holdem
 
 
 @pytest.mark.slow
 def test_play_time_translation_is_the_randomised_bots_behaviour() -> None:
-    real, abstract = _holdem(REAL), _holdem(ABSTRACT)
+    real, abstract = holdem(REAL), holdem(ABSTRACT)
     spec = PercentileSpec((None,))
     solver = Solver(SampledSetup(ABSTRACT, spec, 250, seed=3))
     run(solver, 4)

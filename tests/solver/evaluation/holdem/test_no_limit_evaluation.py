@@ -17,25 +17,15 @@ from solver.evaluation.holdem.duplicate import checked, duplicate_match, mbb
 from solver.evaluation.holdem.lbr import local_best_response
 from solver.evaluation.holdem.lbr_settings import LBRSetting
 from solver.evaluation.holdem.policy import exact_evaluation
-from solver.games import get_game
 from solver.games.holdem import HoldemGame
 from solver.games.holdem.betting import CALL, FOLD, Betting
 from solver.games.holdem.policy import hole_combos
-
-REAL = "holdem(betting=nolimit,numRanks=4,numSuits=2,numBoardCards=0 1,blind=2 1,stack=8 8)"
-"""Hold'em mini's cards with every bet size at 8 chips a stack (17,584 information sets)."""
-ABSTRACT = REAL[:-1] + ",bettingAbstraction=0.5p p a)"
-
-
-def _holdem(spec: str) -> HoldemGame:
-    game = get_game(spec)
-    assert isinstance(game, HoldemGame)
-    return game
+from tests.nolimit_mini import ABSTRACT, REAL, holdem
 
 
 @pytest.fixture(scope="module")
 def real() -> HoldemGame:
-    return _holdem(REAL)
+    return holdem(REAL)
 
 
 @pytest.fixture(scope="module")
@@ -45,13 +35,13 @@ def bot(real: HoldemGame) -> TranslatedPolicy:
     solver = Solver(SampledSetup(ABSTRACT, spec, 250, seed=3))
     run(solver, 4)
     translated = abstraction_for(real, f"translated={spec.descriptor} in "
-                                       f"{_holdem(ABSTRACT).definition.spec}")
+                                       f"{holdem(ABSTRACT).definition.spec}")
     assert isinstance(translated, Translated)
     return TranslatedPolicy("blueprint", translated, strategy_table(solver))
 
 
 def test_the_no_limit_baselines_name_legal_moves() -> None:
-    hunl = _holdem("hunl")
+    hunl = holdem("hunl")
     assert baselines_for(hunl) == NO_LIMIT_BASELINES
     start = Betting.start(hunl.definition)
     holes = hole_combos(hunl.definition)[:50]
@@ -65,7 +55,7 @@ def test_the_no_limit_baselines_name_legal_moves() -> None:
 
 
 def test_lbr_settings_are_the_papers() -> None:
-    hunl = _holdem("hunl").definition
+    hunl = holdem("hunl").definition
     fcpa = LBRSetting.parse("fcpa")
     start = Betting.start(hunl)
     assert fcpa.moves(start) == (CALL,)  # checks and calls before the turn
