@@ -4,6 +4,8 @@ whole game works out for the randomised bot."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -62,3 +64,13 @@ def test_play_time_translation_is_the_randomised_bots_behaviour() -> None:
     assert checked > 150 and raises > 80, (checked, raises)
     words = describe(descriptor)
     assert words is not None and "pseudo-harmonic" in words.what
+
+
+def test_the_default_builds_measured_strength_is_what_the_docs_record() -> None:
+    """The lobby's words about the default blueprint quote the figure the docs record."""
+    descriptor = ("translated=hist=k:1024,1024,1024 in holdem(betting=nolimit,maxRaises=4 3 2 2,"
+                  "bettingAbstraction=0.5p p a;p a/0.5p p a;p a/p a;a)")
+    words = describe(descriptor)
+    assert words is not None and "2,514 ± 294" in words.measured
+    docs = (Path(__file__).parents[4] / "docs" / "games" / "no-limit.md").read_text()
+    assert "**2,514 ± 294**" in docs
