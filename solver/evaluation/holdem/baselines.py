@@ -3,8 +3,8 @@
 * `AlwaysCall` checks or calls every time (a "calling station"), `AlwaysRaise` bets or raises
   whenever the cap allows and calls otherwise (a "maniac"), `Uniform` picks a legal action at
   random: what any sensible bot must beat by a wide margin, and what LBR must exploit;
-* in no-limit betting, `PotBettor` bets or raises the pot whenever it may and `Shover` goes
-  all-in whenever it may (each calls otherwise);
+* in no-limit betting, `RaisesWhenever` bets or raises the pot whenever it may (``pot``), or
+  goes all-in whenever it may (``all-in``), and calls otherwise;
 * `EquityThreshold` plays its hand's exact expected hand strength E[HS] (against one uniformly
   random hand, `solver.cards.strength`): raise (the pot, in no-limit) above a high threshold,
   call above a low one, otherwise check, or fold to a bet.  A weak but card-aware opponent.
@@ -57,34 +57,19 @@ class AlwaysCall:
         return (CALL,), np.ones((len(holes), 1))
 
 
-def _raise_or_call(raise_to: int | None, n: int
-                   ) -> tuple[tuple[int, ...], NDArray[np.float64]]:
-    return ((CALL,) if raise_to is None else (raise_to,)), np.ones((n, 1))
-
-
 @dataclass(slots=True, eq=False)
-class PotBettor:
-    """No-limit: bet or raise the pot whenever it may (`pot_raise`), call otherwise (never
-    folds)."""
+class RaisesWhenever:
+    """No-limit: raise to `size`'s amount whenever a raise is legal, call otherwise (never
+    folds): the pot-sized bettor (`pot_raise`) and the all-in shover (`all_in`)."""
 
-    name: str = "pot"
+    name: str
+    size: Callable[[Betting], int | None]
 
     def sparse_probabilities(self, betting: Betting, board: tuple[int, ...],
                              holes: NDArray[np.int64]
                              ) -> tuple[tuple[int, ...], NDArray[np.float64]]:
-        return _raise_or_call(pot_raise(betting), len(holes))
-
-
-@dataclass(slots=True, eq=False)
-class Shover:
-    """No-limit: all-in whenever it may raise, call otherwise (never folds)."""
-
-    name: str = "all-in"
-
-    def sparse_probabilities(self, betting: Betting, board: tuple[int, ...],
-                             holes: NDArray[np.int64]
-                             ) -> tuple[tuple[int, ...], NDArray[np.float64]]:
-        return _raise_or_call(all_in(betting), len(holes))
+        raise_to = self.size(betting)
+        return ((CALL,) if raise_to is None else (raise_to,)), np.ones((len(holes), 1))
 
 
 @dataclass(slots=True, eq=False)
@@ -201,7 +186,8 @@ def baseline(name: str, game: HoldemGame) -> AnyPolicy:
                          f"{', '.join(choices)}")
     made: dict[str, Callable[[], AnyPolicy]] = {
         "always-call": AlwaysCall, "always-raise": AlwaysRaise, "uniform": Uniform,
-        "pot": PotBettor, "all-in": Shover, "equity": lambda: EquityThreshold(game)}
+        "pot": lambda: RaisesWhenever("pot", pot_raise),
+        "all-in": lambda: RaisesWhenever("all-in", all_in), "equity": lambda: EquityThreshold(game)}
     return made[name]()
 
 

@@ -21,7 +21,7 @@ from solver.evaluation.holdem.lbr import local_best_response
 from solver.evaluation.holdem.lbr_settings import LBRSetting
 from solver.evaluation.holdem.policy import TabularPolicy, exact_evaluation
 from solver.games.holdem.game import HoldemGame
-from solver.games.holdem.policy import AnyPolicy, HoldemPolicy
+from solver.games.holdem.policy import AnyPolicy
 from strategies import StrategyStore
 
 PolicyFactory = Callable[[HoldemGame, "str | None"], AnyPolicy]
@@ -83,9 +83,6 @@ def evaluate(game: HoldemGame, policy: AnyPolicy, against: Sequence[str], deals:
     if deals > 1:
         report["self_play"] = self_play(game, policy, deals, seed, progress).as_dict()
     if exact:
-        if not isinstance(policy, HoldemPolicy):
-            raise ValueError(f"{policy.name} names its actions sparsely: exact evaluation needs "
-                             f"a column per action")
         evaluation = exact_evaluation(game, [policy])
         scale = mbb(game.definition)
         report["exact"] = {"exploitability_mbb_per_hand": evaluation.exploitability * scale,
