@@ -22,3 +22,21 @@ document.addEventListener("htmx:beforeRequest", (event) => {
     htmx.trigger(coach, "htmx:abort");
   }
 });
+
+// The results panel is drawn again after every move and every answer of the coach; an
+// explanation the reader opened there stays open rather than snapping shut under their eyes.
+const openExplanations = new Set();
+document.addEventListener("toggle", (event) => {
+  const details = event.target;
+  if (!(details instanceof HTMLDetailsElement) || !details.id || !details.closest("#results")) return;
+  if (details.open) openExplanations.add(details.id);
+  else openExplanations.delete(details.id);
+}, true);
+document.addEventListener("htmx:load", (event) => {
+  const added = event.detail.elt;
+  if (!(added instanceof Element)) return;
+  for (const id of openExplanations) {
+    const details = document.getElementById(id);
+    if (details instanceof HTMLDetailsElement && added.contains(details)) details.open = true;
+  }
+});

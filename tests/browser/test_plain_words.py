@@ -78,4 +78,11 @@ def test_the_unit_of_the_results_opens_with_a_tap(any_page: Page) -> None:
     open_it(page, unit.locator("summary"))
     expect(unit.locator(".explain-text")).to_be_visible()
     expect(unit.locator(".explain-text")).to_contain_text("thousandths of the big blind")
+    # The coach's answer draws the results again; what the reader opened stays open.
+    redrawn = page.evaluate(
+        "() => new Promise(done => { document.body.addEventListener('htmx:afterSettle', "
+        "() => done(document.getElementById('unit-meaning') !== null), {once: true}); "
+        "htmx.ajax('GET', location.pathname, {target: '#table', swap: 'outerHTML'}); })")
+    assert redrawn
+    expect(unit.locator(".explain-text")).to_be_visible()
     assert page.evaluate(HOVER_ONLY) == []
