@@ -24,5 +24,8 @@ Measuring it:
 * `measure`: in heads-up limit hold'em itself, a duplicate match and LBR on Dask and the time
   of each decision (``python -m solver.resolving.measure``);
 * `measure_exactly`: on small members, exactly: every subgame re-solved as the bot would and
-  the whole profile's exploitability (``python -m solver.resolving.measure_exactly``).
+  the whole profile's exploitability (``python -m solver.resolving.measure_exactly``);
+  `measure_no_limit`: the same in no-limit betting, a blueprint of a bet abstraction played
+  by translation alone or by re-solving with every size in the subgame
+  (``python -m solver.resolving.measure_no_limit``).
 """

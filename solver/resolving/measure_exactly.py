@@ -85,6 +85,15 @@ def table(tree: PublicTree, strategy: FloatArray, from_round: int, iterations: i
     return rows
 
 
+def add_resolving_options(parser: argparse.ArgumentParser) -> None:
+    """How the bot re-solves: ``--iterations``, ``--from-round`` (1-based), ``--modes``."""
+    parser.add_argument("--iterations", type=int, default=1000, help="CFR+ iterations a re-solve")
+    parser.add_argument("--from-round", type=int, default=2,
+                        help="the first round (1-based) the bot re-solves in (default 2)")
+    parser.add_argument("--modes", default=",".join(MODES),
+                        help=f"comma-separated re-solving modes (default {','.join(MODES)})")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m solver.resolving.measure_exactly",
@@ -93,11 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--k", type=int, default=8, help="E[HS²] buckets a round (imperfect "
                         "recall) of the blueprint's abstraction")
     parser.add_argument("--blueprint-iterations", type=int, default=1000)
-    parser.add_argument("--iterations", type=int, default=1000, help="CFR+ iterations a re-solve")
-    parser.add_argument("--from-round", type=int, default=2,
-                        help="the first round (1-based) the bot re-solves in (default 2)")
-    parser.add_argument("--modes", default=",".join(MODES),
-                        help=f"comma-separated re-solving modes (default {','.join(MODES)})")
+    add_resolving_options(parser)
     args = parser.parse_args(argv)
     game = get_game(args.game)
     if not isinstance(game, HoldemGame):
