@@ -8,6 +8,7 @@ random legal actions in random games with httpx and times each ``POST /api/v1/ha
     .venv/bin/python -m benchmarks.api_latency            # 1000 timed actions
     .venv/bin/python -m benchmarks.api_latency --actions 5000 --json
     .venv/bin/python -m benchmarks.api_latency --games hunl --actions 300
+    .venv/bin/python -m benchmarks.api_latency --games hunl --actions 300 --deep
 
 Starting hands is not timed; a warm-up (default 50 actions) runs first and is not counted.
 """
@@ -25,6 +26,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -55,6 +57,23 @@ def summary(ms: list[float]) -> dict[str, float]:
         "mean_ms": round(statistics.fmean(ordered), 3),
         "max_ms": round(ordered[-1], 3),
     }
+
+
+def choose(view: dict[str, Any], rng: random.Random, deep: bool) -> dict[str, Any]:
+    """A random legal action; with `deep`, a check or call four times in five until the last
+    round, then any amount of the range half the time (the sizes no bot's abstraction has)."""
+    legal = view["legal_actions"]
+    choice = view.get("amount_choice")
+    if not deep:
+        return {"action": rng.choice(legal)}
+    public = view["public"]
+    last = public.get("round") is not None and public.get("round") == public.get("rounds")
+    if last and choice is not None and rng.random() < 0.5:
+        return {"action": choice["action"], "amount": rng.randint(choice["min"], choice["max"])}
+    passive = [a for a in legal if a.lower().startswith(("check", "call"))]
+    if passive and rng.random() < 0.8:
+        return {"action": passive[0]}
+    return {"action": rng.choice(legal)}
 
 
 def wait_ready(client: httpx.Client, server: subprocess.Popen[bytes], timeout: float) -> None:
@@ -103,6 +122,7 @@ def run(args: argparse.Namespace) -> dict[str, object]:
                     matches[game] = body["match_id"]
                     headers[game] = {"Authorization": f"Bearer {body['token']}"}
                 timings: dict[str, list[float]] = {g: [] for g in args.games}
+                by_round: dict[str, list[float]] = {}
                 done, total = 0, args.warmup + args.actions
                 while done < total:
                     game = rng.choice(args.games)
@@ -111,16 +131,18 @@ def run(args: argparse.Namespace) -> dict[str, object]:
                     response.raise_for_status()
                     view = response.json()
                     while view["status"] == "in_progress" and done < total:
-                        action = rng.choice(view["legal_actions"])
+                        body = choose(view, rng, args.deep)
+                        asked_in = view["public"].get("round")
                         start = time.perf_counter()
                         response = client.post(f"/api/v1/hands/{view['hand_id']}/actions",
                                                headers=headers[game],
-                                               json={"action": action, "seq": view["seq"]})
+                                               json={**body, "seq": view["seq"]})
                         elapsed = (time.perf_counter() - start) * 1000
                         response.raise_for_status()
                         view = response.json()
                         if done >= args.warmup:
                             timings[game].append(elapsed)
+                            by_round.setdefault(f"{game} round {asked_in}", []).append(elapsed)
                         done += 1
                     if view["status"] == "in_progress":  # the budget ended mid-hand
                         break
@@ -134,6 +156,7 @@ def run(args: argparse.Namespace) -> dict[str, object]:
         "store": str(store),
         "all": summary(every),
         "by_game": {g: summary(ts) for g, ts in timings.items() if ts},
+        "by_round": {r: summary(ts) for r, ts in sorted(by_round.items())},
     }
 
 
@@ -147,6 +170,9 @@ def main() -> int:
     parser.add_argument("--store", help="strategy store (default $STRATEGY_STORE or "
                                         "strategies/strategies.sqlite)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--deep", action="store_true",
+                        help="play hands to the last round (checks and calls), then bet any "
+                             "amount: what a re-solving bot's decisions cost")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result = run(args)

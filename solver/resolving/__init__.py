@@ -19,6 +19,11 @@ The limit hold'em bot:
 * `kind`: the descriptor kind ``resolving`` that the app plays; `store`: a store's latest
   blueprint saved again as the re-solving bot.
 
+The no-limit bot: `no_limit_bot`, which plays a translated blueprint until the last round and
+re-solves that round against whatever size was bet (the same descriptor kind, over a
+translated blueprint); `kept`: what both bots share (their re-solves by public state, a
+range's rows, the first re-solve's alternatives against a blueprint).
+
 Measuring it:
 
 * `measure`: in heads-up limit hold'em itself, a duplicate match and LBR on Dask and the time
@@ -26,6 +31,6 @@ Measuring it:
 * `measure_exactly`: on small members, exactly: every subgame re-solved as the bot would and
   the whole profile's exploitability (``python -m solver.resolving.measure_exactly``);
   `measure_no_limit`: the same in no-limit betting, a blueprint of a bet abstraction played
-  by translation alone or by re-solving with every size in the subgame
+  by translation alone, by re-solving with every size in the subgame, or by the no-limit bot
   (``python -m solver.resolving.measure_no_limit``).
 """

@@ -12,6 +12,9 @@ abstraction is answered by a re-solve that contains it, and the opponent's count
 values carried from the previous re-solve (from the translated blueprint at the first) are what
 the safe gadgets hold them to.  The opponent's bets in the rounds before stay translated.
 
+Then the bot the 200-big-blind game plays (`solver.resolving.no_limit_bot`): the last round
+re-solved with the blueprint's sizes below the actual bet, its rows measured the same way.
+
 ``python -m solver.resolving.measure_no_limit`` prints the table for the member the tests
 share (hold'em mini's cards, 8-chip stacks, sizes half pot, pot and all-in).
 """
@@ -40,6 +43,7 @@ from solver.evaluation.holdem.policy import require_small, strategy_of
 from solver.games import get_game
 from solver.games.holdem import HoldemGame
 from solver.resolving.measure_exactly import Row, add_resolving_options, table
+from solver.resolving.no_limit_bot import SAFE_MODES, NoLimitResolvingBot
 from solver.resolving.resolve import MODES
 
 FloatArray = NDArray[np.float64]
@@ -55,6 +59,7 @@ class Blueprint:
     game (what it would be worth if no one bet another size)."""
 
     real: HoldemGame
+    policy: TranslatedPolicy
     tree: PublicTree
     strategy: FloatArray
     abstract_exploitability: float
@@ -80,12 +85,14 @@ def blueprint(member: str = MEMBER, sizes: str = SIZES, *, iterations_per_epoch:
     solver = Solver(setup)
     run(solver, epochs)
     tree = compile_game(real)
-    strategy = strategy_of(real, tree, [_translated(real, setup.descriptor, solver)])
+    policy = _translated(real, setup.descriptor, solver)
+    strategy = strategy_of(real, tree, [policy])
     abstract = get_game(setup.rules.spec)
     assert isinstance(abstract, HoldemGame)
     own_tree = compile_game(abstract)
     own = strategy_of(abstract, own_tree, [_translated(abstract, setup.descriptor, solver)])
-    return Blueprint(real, tree, strategy, evaluate_strategy(own_tree, own).exploitability)
+    return Blueprint(real, policy, tree, strategy,
+                     evaluate_strategy(own_tree, own).exploitability)
 
 
 def no_limit_table(made: Blueprint, from_round: int, iterations: int,
@@ -98,6 +105,20 @@ def no_limit_table(made: Blueprint, from_round: int, iterations: int,
               np.nan)
     return [own, Row("translation alone", alone.value, alone.exploitability, 0, 0.0, np.nan),
             *rows[1:]]
+
+
+def bot_rows(made: Blueprint, iterations: int, modes: Sequence[str] = SAFE_MODES) -> list[Row]:
+    """One row per safe mode of the bot the 200-big-blind game plays
+    (`solver.resolving.no_limit_bot`): the last round re-solved with the blueprint's sizes
+    below the actual bet, both seats so played."""
+    rows = []
+    for mode in modes:
+        started = time.perf_counter()
+        bot = NoLimitResolvingBot("re-solving", made.policy, mode, iterations, keep=1 << 30)
+        evaluation = evaluate_strategy(made.tree, strategy_of(made.real, made.tree, [bot]))
+        rows.append(Row(f"the bot, {mode}", evaluation.value, evaluation.exploitability,
+                        len(bot.kept()), time.perf_counter() - started, np.nan))
+    return rows
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -130,7 +151,9 @@ def main(argv: Sequence[str] | None = None) -> int:
           "| smallest margin |")
     print("|---|---|---|---|---|---|")
     modes = tuple(m for m in args.modes.split(",") if m)
-    for row in no_limit_table(made, args.from_round - 1, args.iterations, modes):
+    bot_modes = tuple(m for m in modes if m in SAFE_MODES)
+    for row in (no_limit_table(made, args.from_round - 1, args.iterations, modes)
+                + bot_rows(made, args.iterations, bot_modes)):
         print(f"| {row.mode} | {row.value:+.5f} | {scale * row.exploitability:.1f} "
               f"| {row.resolves:,} | {row.seconds:.1f} | {row.smallest_margin:.1e} |")
     return 0

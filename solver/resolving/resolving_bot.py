@@ -23,21 +23,18 @@ that state.  On a member whose tree compiles, the bot's profile is exactly the o
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
 
-from solver.engine import kernels
-from solver.engine.node_kinds import DECISION_NODE
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.policy import ACTIONS, HoldemPolicy
 from solver.games.holdem.rules import HoldemRules
-from solver.resolving.resolve import MODES, reach_from, resolve
+from solver.resolving.kept import Hands, Kept, best_response_at_root
+from solver.resolving.resolve import MODES, resolve
 from solver.resolving.solved import Solved, TurnSolved
-from solver.resolving.subgame import Subgame, compile_subgame, hand_cards
+from solver.resolving.subgame import Subgame, compile_subgame
 from solver.resolving.turn_resolve import (
     Buffers,
     best_response_values,
@@ -85,63 +82,42 @@ class ResolvingBot:
     gives a best-responding opponent reaching the state no more than the blueprint does), and
     the blueprint itself otherwise."""
     keep: int = 64
-    _cards: IntArray = field(init=False, repr=False)
-    _index: dict[tuple[int, ...], int] = field(init=False, repr=False)
-    _cache: OrderedDict[tuple[str, tuple[int, ...]], Solved | TurnSolved] = field(
-        init=False, repr=False)
-    _lock: threading.RLock = field(init=False, repr=False)
+    _hands: Hands = field(init=False, repr=False)
+    _kept: Kept[Solved | TurnSolved] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise ValueError(f"re-solving modes are {', '.join(MODES)}, not {self.mode!r}")
-        self._cards = hand_cards(self.rules)
-        self._index = {tuple(int(c) for c in row): i for i, row in enumerate(self._cards)}
-        self._cache = OrderedDict()
-        self._lock = threading.RLock()
+        self._hands = Hands(self.rules)
+        self._kept = Kept(self.keep)
 
     def action_probabilities(self, betting: Betting, board: tuple[int, ...],
                              holes: NDArray[np.int64]) -> NDArray[np.float64]:
         """See `solver.games.holdem.policy.HoldemPolicy`."""
         if betting.round < self.from_round:
             return self.blueprint.action_probabilities(betting, board, holes)
-        root, grid = self.solved(betting, tuple(board)).root_strategy()
-        position = np.full(len(self._cards), -1, np.int64)
-        position[root] = np.arange(len(root))
-        rows = np.asarray(holes, np.int64).reshape(-1, self.rules.hole_cards)
-        wanted = position[[self._index[tuple(sorted(int(c) for c in row))] for row in rows]]
-        if (wanted < 0).any():
-            raise ValueError("a hand shares a card with the board")
+        rows = self._hands.rows(*self.solved(betting, tuple(board)).root_strategy(), holes)
         out = np.zeros((len(rows), ACTIONS))
-        out[:, list(betting.legal_actions())] = grid[wanted]
+        out[:, list(betting.legal_actions())] = rows
         return out
 
     def solved(self, betting: Betting, board: tuple[int, ...]) -> Solved | TurnSolved:
         """The re-solve at a public state where the bot acts (from the cache if done)."""
-        key = (betting.acpc(), board)
-        with self._lock:
-            known = self._cache.get(key)
-            if known is not None:
-                self._cache.move_to_end(key)
-                return known
-            solved = self._solve(betting, board)
-            self._cache[key] = solved
-            while len(self._cache) > self.keep:
-                self._cache.popitem(last=False)
-            return solved
+        return self._kept.get(betting, board, lambda: self._solve(betting, board))
 
     def kept(self) -> list[tuple[str, Solved | TurnSolved]]:
         """The re-solves kept, oldest first, each with its public state's betting (ACPC)."""
-        with self._lock:
-            return [(key[0], solved) for key, solved in self._cache.items()]
+        return self._kept.items()
 
     def _solve(self, betting: Betting, board: tuple[int, ...]) -> Solved | TurnSolved:
         player = betting.player
         history = path(betting)
         earlier = [b for b, _ in history if b.player == player and b.round >= self.from_round]
         turn = self._turn_layout(betting)
-        sub: Subgame | TurnSubgame = (compile_turn(self.rules, betting, board, self._cards)
+        cards = self._hands.cards
+        sub: Subgame | TurnSubgame = (compile_turn(self.rules, betting, board, cards)
                                       if turn else
-                                      compile_subgame(self.rules, betting, board, self._cards))
+                                      compile_subgame(self.rules, betting, board, cards))
         hands = sub.hand_ids if isinstance(sub, TurnSubgame) else sub.root_hands
         opponent = self._blueprint_reach(history, board, hands, 1 - player)
         buffers = Buffers(sub) if isinstance(sub, TurnSubgame) else None
@@ -155,7 +131,7 @@ class ResolvingBot:
             previous_is_blueprint = (isinstance(previous, TurnSolved)
                                      and previous.resolved.blueprint)
             own, alternatives = (v[hands] for v in previous.carry(betting, board,
-                                                                  len(self._cards)))
+                                                                  len(self._hands)))
         else:
             own = self._blueprint_reach(history, board, hands, player)
             if isinstance(sub, TurnSubgame) and buffers is not None:
@@ -191,7 +167,7 @@ class ResolvingBot:
                          hands: IntArray, player: int) -> FloatArray:
         """`player`'s reach under the blueprint along the hand, for each of `hands`."""
         reach = np.ones(len(hands))
-        cards = self._cards[hands]
+        cards = self._hands.cards[hands]
         for before, action in history:
             if before.player != player:
                 continue
@@ -201,20 +177,9 @@ class ResolvingBot:
 
     def _blueprint_values(self, sub: Subgame, player: int, own: FloatArray) -> FloatArray:
         """The opponent's best-response values at the root against the blueprint below."""
-        a = sub.arrays
-        size = int(a.regret_offset[-1] + (a.num_actions[-1] * a.slot_count[0, -1]
-                                          if a.kind[-1] == DECISION_NODE else 0))
-        strategy = np.zeros(size)
-        for n in np.flatnonzero((a.kind == DECISION_NODE) & (a.actor == player)).tolist():
-            slots = sub.slots(n)
+        def block_of(n: int) -> FloatArray:
             betting = sub.betting[n]
-            rows = self.blueprint.action_probabilities(betting, sub.board[n],
-                                                       self._cards[sub.hands[slots]])
-            block = rows[:, list(betting.legal_actions())]
-            start = int(a.regret_offset[n])
-            strategy[start:start + block.size] = block.reshape(-1)
-        reach = np.zeros(int(a.slot_count[player].sum()))
-        reach_from(a, player, strategy, own, reach)
-        values = np.zeros(int(a.slot_count[1 - player].sum()))
-        kernels.best_response(a, 1 - player, reach, values, np.zeros(size))
-        return values[:int(a.slot_count[1 - player, 0])]
+            rows = self.blueprint.action_probabilities(
+                betting, sub.board[n], self._hands.cards[sub.hands[sub.slots(n)]])
+            return rows[:, list(betting.legal_actions())]
+        return best_response_at_root(sub, player, own, block_of)

@@ -32,9 +32,9 @@ def store_resolving(store_path: str | None, game: str = "holdem",
         blueprint = info.abstraction
         if blueprint.startswith("resolving="):
             blueprint = ResolvingSpec.parse(blueprint.partition("=")[2]).blueprint
-        if not blueprint.startswith(("ehs2=", "hist=")):
+        if not blueprint.startswith(("ehs2=", "hist=", "translated=")):
             raise ValueError(f"the latest solve of {game!r} uses {info.abstraction!r}, not a "
-                             f"table blueprint (ehs2= or hist=)")
+                             f"table blueprint (ehs2=, hist= or translated=)")
         chosen = spec if spec is not None else ResolvingSpec(blueprint=blueprint)
         if chosen.blueprint != blueprint:
             chosen = replace(chosen, blueprint=blueprint)

@@ -16,8 +16,15 @@ from typing import Any
 import pytest
 from pokerkit import HandHistory
 
+from solver.abstractions.holdem.translated import TranslatedPolicy
 from solver.cli import main
+from solver.evaluation.holdem.report import make_policy
+from solver.games import get_game
+from solver.games.holdem import HoldemGame
 from solver.games.holdem.rules import HUNL
+from solver.resolving.kind import ResolvingSpec
+from solver.resolving.no_limit_bot import NoLimitResolvingBot
+from solver.resolving.store import store_resolving
 from tests.app.conftest import AppFactory, AppHandle, new_match
 from tests.app.test_api import API
 from tests.conftest import copy_store
@@ -35,9 +42,20 @@ def hunl_store(store_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Pa
     return path
 
 
-@pytest.fixture
-def api(make_app: AppFactory, hunl_store: Path) -> AppHandle:
-    return make_app(store=hunl_store, seed=7)
+@pytest.fixture(scope="module")
+def resolving_store(hunl_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same blueprint, played by the bot that re-solves the river (as the default build's
+    ``--resolve-from 4`` stores it)."""
+    path = copy_store(hunl_store, tmp_path_factory.mktemp("hunl-resolving") / "strategies.sqlite")
+    store_resolving(str(path), "hunl", ResolvingSpec(4, iterations=30))
+    return path
+
+
+@pytest.fixture(params=["blueprint", "re-solving"])
+def api(request: pytest.FixtureRequest, make_app: AppFactory, hunl_store: Path,
+        resolving_store: Path) -> AppHandle:
+    return make_app(store=hunl_store if request.param == "blueprint" else resolving_store,
+                    seed=7)
 
 
 def _act(api: AppHandle, view: dict[str, Any], headers: dict[str, str],
@@ -99,3 +117,46 @@ def test_any_amount_over_the_api_with_short_lists(api: AppHandle) -> None:
         assert hand.players is not None and isinstance(hand.hand, int)
         you = hand.players.index("you")
         assert final.stacks[you] - (HUNL.stacks or (0, 0))[you] == won[hand.hand]
+
+
+def test_the_re_solving_bot_answers_an_odd_bet_on_the_river(make_app: AppFactory,
+                                                            resolving_store: Path) -> None:
+    """Checked down to the river, where the player bets an amount no blueprint size is: the bot
+    re-solves with that bet in its subgame and answers with moves it may play; the lobby's words
+    say that it re-solves."""
+    api = make_app(store=resolving_store, seed=3)
+    game = api.client.get(f"{API}/games/hunl").json()
+    assert "re-solves the rest of the hand" in str(game)
+    match_id, headers = new_match(api.client, "hunl")
+    rivers = 0
+    for _ in range(8):
+        view = api.client.post(f"{API}/matches/{match_id}/hands", headers=headers).json()
+        while view["status"] == "in_progress":
+            choice, legal = view["amount_choice"], view["legal_actions"]
+            on_river = len(view["public"]["board"]) == 5
+            if on_river and choice is not None:
+                amount = choice["min"] + 7 if choice["min"] + 7 <= choice["max"] else choice["max"]
+                view = _act(api, view, headers, {"action": choice["action"], "amount": amount})
+                rivers += 1
+                continue
+            calls = [a for a in legal if a.lower().startswith(("check", "call"))]
+            view = _act(api, view, headers, {"action": calls[0] if calls else legal[0]})
+        for decision in view["outcome"]["bot_decisions"]:
+            probabilities = [p["probability"] for p in decision["probabilities"]]
+            assert 0 < len(probabilities) <= 6
+            assert sum(probabilities) == pytest.approx(1.0)
+        if rivers:
+            break
+    assert rivers
+
+
+def test_the_evaluations_name_the_bot_or_its_blueprint(hunl_store: Path,
+                                                       resolving_store: Path) -> None:
+    """``evaluate-holdem --policy re-solving`` measures the re-solving bot, ``stored`` its
+    blueprint alone; a store without the bot says how to add it."""
+    hunl = get_game("hunl")
+    assert isinstance(hunl, HoldemGame)
+    assert isinstance(make_policy("re-solving", hunl, str(resolving_store)), NoLimitResolvingBot)
+    assert isinstance(make_policy("stored", hunl, str(resolving_store)), TranslatedPolicy)
+    with pytest.raises(ValueError, match=r"python -m solver\.resolving\.store --game hunl"):
+        make_policy("re-solving", hunl, str(hunl_store))

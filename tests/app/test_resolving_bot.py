@@ -17,10 +17,12 @@ from app.services.bots.bot import StoredStrategyBot
 from app.services.bots.strategy_source import StrategySource
 from solver.abstractions import abstraction_for
 from solver.abstractions.holdem.bot import HulheBot
+from solver.abstractions.holdem.percentiles import Percentiles
 from solver.cli import main
 from solver.games import get_game
 from solver.games.holdem import HoldemGame, HoldemState
 from solver.resolving.kind import Resolving, ResolvingSpec
+from solver.resolving.resolving_bot import ResolvingBot
 from solver.resolving.store import store_resolving
 from strategies import StrategyStore
 from tests.app.conftest import AppFactory, new_match
@@ -73,7 +75,10 @@ def test_the_bot_and_the_hint_play_the_re_solved_strategy(
     abstraction = abstraction_for(game, info.abstraction)
     assert isinstance(abstraction, Resolving)
     bot = StoredStrategyBot(StrategySource(resolving))
+    assert isinstance(abstraction.blueprint, Percentiles)
     blueprint = HulheBot("blueprint", game.definition, abstraction.blueprint.spec, table)
+    resolving_bot = abstraction.bot(table)
+    assert isinstance(resolving_bot, ResolvingBot)
     differs = 0
     for seed in range(3):
         state = _river(game, seed)
@@ -81,7 +86,7 @@ def test_the_bot_and_the_hint_play_the_re_solved_strategy(
         player = state.current_player()
         hole = np.array([state.hole(player)])
         # The bot's answer is a re-solve from the blueprint's ranges, not the table's row.
-        mine = abstraction.bot(table).action_probabilities(state.betting, state.board(), hole)
+        mine = resolving_bot.action_probabilities(state.betting, state.board(), hole)
         assert policy.probabilities == pytest.approx(
             [mine[0, a] for a in state.legal_actions()])
         assert sum(policy.probabilities) == pytest.approx(1.0)
@@ -182,6 +187,7 @@ def test_a_bot_that_re_solves_the_turn_carries_it_to_the_river(
     player = state.current_player()
     turn = bot.policy(game, state)
     resolving = abstraction.bot(source.table_strategy("holdem") or table)
+    assert isinstance(resolving, ResolvingBot)
     mine = resolving.action_probabilities(state.betting, state.board(),
                                           np.array([state.hole(player)]))
     assert turn.probabilities == pytest.approx([mine[0, a] for a in state.legal_actions()])
@@ -193,7 +199,7 @@ def test_a_bot_that_re_solves_the_turn_carries_it_to_the_river(
     mine = resolving.action_probabilities(state.betting, state.board(),
                                           np.array([state.hole(player)]))
     assert river.probabilities == pytest.approx([mine[0, a] for a in state.legal_actions()])
-    kinds = {type(solved).__name__ for solved in resolving._cache.values()}
+    kinds = {type(solved).__name__ for _, solved in resolving.kept()}
     assert kinds == {"TurnSolved", "Solved"}  # the turn's re-solve, then the river's from it
 
 

@@ -243,16 +243,28 @@ def _add(into: dict[Key, FloatArray], mine: Key, weight: FloatArray) -> None:
 def parse_translated(game: Game, parameters: str) -> Translated:
     """``hist=k:1024,1024,1024 in holdem(betting=nolimit,...)``."""
     rules = getattr(game, "definition", None)
+    if not isinstance(rules, HoldemRules):
+        raise ValueError(f"translated is a no-limit hold'em blueprint, not one of "
+                         f"{game.name!r}")
+    return translated_for(rules, parameters)
+
+
+def translated_for(rules: HoldemRules, parameters: str) -> Translated:
+    """`parse_translated` for the member's rules."""
     buckets, sep, abstract = parameters.partition(IN)
-    if not isinstance(rules, HoldemRules) or not sep:
+    if not sep:
         raise ValueError(f"translated is a no-limit hold'em blueprint, written '<buckets> in "
-                         f"<its abstract game>', not {parameters!r} for {game.name!r}")
+                         f"<its abstract game>', not {parameters!r}")
     return Translated(rules, parse(abstract), buckets)
 
 
+DEFAULT_HUNL = ("hist=k:1024,1024,1024 in holdem(betting=nolimit,maxRaises=4 3 2 2,"
+                "bettingAbstraction=0.5p p a;p a/0.5p p a;p a/p a;a)")
+"""The default 200-big-blind blueprint's descriptor parameters (`python -m solver hulhe --game
+hunl`)."""
+
 MEASURED = {
-    "hist=k:1024,1024,1024 in holdem(betting=nolimit,maxRaises=4 3 2 2,bettingAbstraction="
-    "0.5p p a;p a/0.5p p a;p a/p a;a)":
+    DEFAULT_HUNL:
         "Its exploitability cannot be computed exactly. Local best response (LBR), which gives "
         "a lower bound on it, won 2,514 ± 294 mbb/hand against the default build (18,800 "
         "boards in 51 minutes) with pot and all-in bets on the turn and river, where it won "

@@ -1,20 +1,22 @@
 """One evaluation of a hold'em policy, as ``python -m solver evaluate-holdem`` prints it: duplicate
 matches against the baselines, LBR against it, and its self-play value, all in mbb/hand ± 95%.
 
-Policies are named: the baselines (`solver.evaluation.holdem.baselines.BASELINES`), ``stored`` (the
-latest solve in the strategy store: an exact solve of a small member, or an abstraction bot's
-tables, `solver.abstractions.holdem.bot.HulheBot`) and ``solve`` (a small member solved here, in
-memory). Other bots join with `register_policy`, so the command stays the same for every member and
-every bot.
+Policies are named: the baselines (`solver.evaluation.holdem.baselines.BASELINES`), ``stored``
+(the latest solve in the strategy store: an exact solve of a small member, an abstraction
+bot's tables, `solver.abstractions.holdem.bot.HulheBot`, or a re-solving bot's blueprint),
+``re-solving`` (the latest solve as the re-solving bot plays it, `solver.resolving.kind`) and
+``solve`` (a small member solved here, in memory). Other bots join with `register_policy`, so
+the command stays the same for every member and every bot.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from solver.abstractions import abstraction_for
 from solver.abstractions.holdem.blueprint_betting import TRANSLATED
 from solver.abstractions.holdem.bot import HulheBot
-from solver.abstractions.holdem.translated import TranslatedPolicy
+from solver.abstractions.holdem.translated import Translated, TranslatedPolicy
 from solver.evaluation.holdem.baselines import BASELINES, NO_LIMIT_BASELINES, baseline
 from solver.evaluation.holdem.duplicate import duplicate_match, mbb, self_play
 from solver.evaluation.holdem.lbr import local_best_response
@@ -22,6 +24,7 @@ from solver.evaluation.holdem.lbr_settings import LBRSetting
 from solver.evaluation.holdem.policy import TabularPolicy, exact_evaluation
 from solver.games.holdem.game import HoldemGame
 from solver.games.holdem.policy import AnyPolicy
+from solver.resolving.kind import Resolving
 from strategies import StrategyStore
 
 PolicyFactory = Callable[[HoldemGame, "str | None"], AnyPolicy]
@@ -29,17 +32,33 @@ PolicyFactory = Callable[[HoldemGame, "str | None"], AnyPolicy]
 
 def _stored(game: HoldemGame, store: str | None) -> AnyPolicy:
     with StrategyStore.open(store or None) as opened:
-        tables = opened.table_strategy(game.name) is not None
+        table = opened.table_strategy(game.name)
         info = opened.latest_solve(game.name)
-    if tables and info is not None and (info.abstraction or "").startswith(TRANSLATED):
+    if table is None or info is None:
+        return TabularPolicy.from_store(game, store)
+    # A re-solving bot's solve holds its blueprint's tables: this plays the blueprint.
+    blueprint = getattr(abstraction_for(game, info.abstraction), "blueprint", None)
+    if isinstance(blueprint, Translated):
+        return TranslatedPolicy(f"{game.name}-solve-{info.id}", blueprint, table)
+    if (info.abstraction or "").startswith(TRANSLATED):
         return TranslatedPolicy.from_store(game, store)
-    if tables:
-        return HulheBot.from_store(game.name, store)
-    return TabularPolicy.from_store(game, store)
+    return HulheBot.from_store(game.name, store)
+
+
+def _re_solving(game: HoldemGame, store: str | None) -> AnyPolicy:
+    with StrategyStore.open(store or None) as opened:
+        table = opened.table_strategy(game.name)
+        info = opened.latest_solve(game.name)
+    abstraction = abstraction_for(game, info.abstraction) if info is not None else None
+    if table is None or not isinstance(abstraction, Resolving):
+        raise ValueError(f"the latest solve of {game.name!r} is not a re-solving bot: store one "
+                         f"with `python -m solver.resolving.store --game {game.name}`")
+    return abstraction.bot(table)
 
 
 _FACTORIES: dict[str, PolicyFactory] = {
     "stored": _stored,
+    "re-solving": _re_solving,
     "solve": lambda game, store: TabularPolicy.solved(game),
 }
 

@@ -53,6 +53,7 @@ from solver.evaluation.values.exact import TreeValues
 from solver.evaluation.values.holdem import HoldemValues
 from solver.games.base import Game
 from solver.games.dudo.match import DudoMatchGame, loser_payoffs
+from solver.games.holdem.policy import HoldemPolicy
 from solver.resolving.kind import Resolving
 from strategies import InfosetStrategy, SolveInfo, StrategyStore
 from strategies.figures import WIN_CHANCES
@@ -72,8 +73,12 @@ def valuer_for(game: Game, info: SolveInfo, store: StrategyStore) -> HandValuer:
         table = store.table_strategy(game.name, info.id)
         if table is None:
             raise ValueError(f"the solve of {game.name!r} has no tables")
-        tables, played = ((abstraction.blueprint, abstraction.bot(table))
-                          if isinstance(abstraction, Resolving) else (abstraction, None))
+        tables: Percentiles | None = abstraction if isinstance(abstraction, Percentiles) else (
+            abstraction.blueprint if isinstance(abstraction.blueprint, Percentiles) else None)
+        played = abstraction.bot(table) if isinstance(abstraction, Resolving) else None
+        if tables is None or not isinstance(played, HoldemPolicy | None):
+            raise ValueError(f"no value function reads a re-solving bot over a translated "
+                             f"blueprint ({game.name!r})")
         return HoldemValues(HulheBot(f"{game.name}-solve-{info.id}", tables.rules, tables.spec,
                                      table), played)
     if isinstance(abstraction, Recall):

@@ -247,8 +247,10 @@ class HoldemGame(PokerStyles, GameDefaults):
     def build(self) -> BuildPlan:
         """HULHE is solved in its bucket abstraction (`solver.runs.hulhe`, ``python -m solver
         hulhe``, under an hour) and played by the bot that re-solves the river over it
-        (`solver.resolving.kind`); HUNL likewise, in a bet abstraction played by translating
-        every other size (`solver.abstractions.holdem.translated`); a small member exactly,
+        (`solver.resolving.kind`); HUNL likewise, its blueprint in a bet abstraction, played by
+        translating every other size before the river and re-solving the river against the
+        actual bet (`solver.abstractions.holdem.translated`, `solver.resolving.no_limit_bot`);
+        a small member exactly,
         holdem-mini among the quick games, a no-limit one to 1e-4 chips in the background
         (minutes). The earlier default bots
         (E[HS²] buckets by chance sampling, with or without re-solving the river) are replaced
@@ -258,7 +260,7 @@ class HoldemGame(PokerStyles, GameDefaults):
                              supersedes=EARLIER_HULHE_BOTS)
         mini = self.definition == HOLDEM_MINI
         if self.definition == HUNL:
-            return BuildPlan(("hulhe", "--game", self.name, "--quiet"))
+            return BuildPlan(("hulhe", "--game", self.name, "--quiet", "--resolve-from", "4"))
         if self.definition.no_limit:
             return BuildPlan(("solve", self.name, "--target-exploitability", "1e-4"))
         return BuildPlan(("solve", self.name), background=not mini, opponents=mini)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import pytest
 
 from solver.abstractions import abstraction_for, describe
+from solver.abstractions.holdem.translated import DEFAULT_HUNL
 from solver.abstractions.play_time import ComputedAtPlayTime
 from solver.games import get_game
 from solver.resolving.kind import (
@@ -41,7 +43,7 @@ def test_the_descriptor_reads_back() -> None:
     ("resolving=turn:0", "at least one iteration"),
     ("resolving=turn:5;sample:-1", "samples 0"),
     ("resolving=turn:5;warm:-1", "warm start is 0"),
-    ("resolving=blueprint:recall=3", "table solve \\(ehs2= or hist=\\)"),
+    ("resolving=blueprint:recall=3", "table solve \\(ehs2=, hist= or translated=\\)"),
 ])
 def test_bad_descriptors_are_refused(descriptor: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
@@ -128,3 +130,29 @@ def test_plain_words_first_and_no_empty_measurement() -> None:
     recall = describe("recall=1")
     assert recall is not None and recall.plain == (
         "a player remembers its dice but only the last bid")
+
+
+def test_a_no_limit_blueprint_is_re_solved_on_the_river_only() -> None:
+    """A translated blueprint's game has ';' of its own (its sizes per round): the descriptor
+    reads it whole, as the last field, and the no-limit bot re-solves the last round only."""
+    spec = ResolvingSpec(4, blueprint=f"translated={DEFAULT_HUNL}")
+    assert ResolvingSpec.parse(spec.descriptor.partition("=")[2]) == spec
+    hunl = get_game("hunl")
+    assert abstraction_for(hunl, spec.descriptor).descriptor == spec.descriptor
+    with pytest.raises(ValueError, match="re-solves the last round"):
+        abstraction_for(hunl, ResolvingSpec(3, blueprint=spec.blueprint).descriptor)
+
+
+def test_the_default_no_limit_bots_words_are_what_the_docs_record() -> None:
+    """The default build's command stores the river re-solver over the default blueprint; the
+    lobby's words about it quote the figures the docs and the README record."""
+    command = get_game("hunl").build.command
+    spec = ResolvingSpec(int(command[command.index("--resolve-from") + 1]),
+                         blueprint=f"translated={DEFAULT_HUNL}")
+    words = describe(spec.descriptor)
+    assert words is not None and "1,651 ± 602" in words.measured
+    assert "29.6 against 35.0" in words.measured  # the small members' exact table, max-margin
+    root = Path(__file__).parents[3]
+    docs = (root / "docs" / "games" / "no-limit.md").read_text()
+    assert "**1,651 ± 602**" in docs and "| 35.0 | **26.1** | 29.6 |" in docs
+    assert "1,651 ± 602" in (root / "README.md").read_text()

@@ -70,7 +70,7 @@ def test_before_its_round_the_bot_plays_the_blueprint() -> None:
     river = betting.apply(1)
     rows = bot.action_probabilities(river, (3,), holes[1:])
     assert rows.shape == (1, 3) and rows.sum() == pytest.approx(1.0) and rows[0, 0] == 0.0
-    assert len(bot._cache) == 1
+    assert len(bot.kept()) == 1
     with pytest.raises(ValueError, match="shares a card"):
         bot.action_probabilities(river, (3,), np.array([[3, 4]]))
     with pytest.raises(ValueError, match="modes are"):

@@ -36,7 +36,7 @@ def test_evaluate_holdem_refuses_what_it_cannot_do(capsys: pytest.CaptureFixture
     assert main(["evaluate-holdem", "kuhn", "--policy", "uniform", "--quiet"]) == 2
     assert "hold'em family" in capsys.readouterr().err
     assert main(["evaluate-holdem", "holdem-mini", "--policy", "nobody", "--quiet"]) == 2
-    assert "choose from stored, solve" in capsys.readouterr().err
+    assert "choose from stored, re-solving, solve" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["evaluate-holdem", "holdem-mini", "--against", "always-fold"])
     assert "unknown baseline always-fold" in capsys.readouterr().err

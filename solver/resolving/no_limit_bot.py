@@ -1,0 +1,203 @@
+"""A no-limit bot that plays its translated blueprint until the last round and re-solves the
+rest of the hand at each of its decisions in it, whatever size was bet: nested safe re-solving
+(Brown & Sandholm 2017) over the blueprint of `solver.abstractions.holdem.translated`.
+
+At a decision in the last round, the subgame below the public state is compiled with the
+hand's actual betting at its root and the blueprint's bet sizes below it, taken as fractions of
+the actual pot (`abstract_state`; `solver.resolving.subgame`), and re-solved with a safe gadget
+(`solver.resolving.resolve`, ``resolve`` or ``maxmargin``):
+
+* the bot's range is its reach under what it actually played: the translated blueprint's
+  probabilities of its moves along the hand (`solver.abstractions.holdem.translated.readings`),
+  then, from its first re-solve on, the previous re-solve's reach at this state;
+* the opponent's alternatives, the values the gadget holds the opponent to, are its
+  best-response counterfactual values against the translated blueprint in this subgame at the
+  first re-solve, then those of the previous re-solve at this state.  Where the opponent has
+  since bet a size the previous subgame does not have, the state is read as the one after the
+  nearer size it does have (`solver.abstractions.holdem.translation`, not randomised): the
+  opponent is held to what its nearest size was worth, and the new subgame holds its actual
+  bet.
+
+Unsafe re-solving is not offered: it needs the opponent's range, which translation does not
+give for a size the blueprint never bets.  Nor is re-solving from an earlier round: on a small
+member of three rounds, this bot re-solving from the second round was far more exploitable
+than translation alone (docs/games/no-limit.md), where re-solving the last round was less.
+
+As the limit re-solving bot (`solver.resolving.resolving_bot`), everything the bot does at a
+public state depends on the public history alone, so it answers for a whole range at once and
+keeps its re-solves (least recently used first out).
+
+Example::
+
+    from solver.abstractions.holdem.translated import TranslatedPolicy
+    from solver.games import get_game
+    from solver.resolving.no_limit_bot import NoLimitResolvingBot
+
+    bot = NoLimitResolvingBot("hunl-resolving", TranslatedPolicy.from_store(get_game("hunl")))
+    actions, rows = bot.sparse_probabilities(betting, board, holes)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+from numpy.typing import NDArray
+
+from solver.abstractions.holdem.translated import TranslatedPolicy, readings
+from solver.abstractions.holdem.translation import Translation
+from solver.engine.node_kinds import DECISION_NODE
+from solver.games.holdem.betting import CALL, Betting, history
+from solver.games.holdem.rules import HoldemRules
+from solver.resolving.kept import Hands, Kept, best_response_at_root
+from solver.resolving.resolve import MODES, resolve
+from solver.resolving.solved import Solved
+from solver.resolving.subgame import Subgame, compile_subgame
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+SAFE_MODES = tuple(m for m in MODES if m != "unsafe")
+NEARER = Translation(randomised=False)
+
+
+def abstract_state(betting: Betting, abstract: HoldemRules) -> Betting:
+    """The real public state `betting` under the blueprint's betting `abstract`: the same
+    chips in, the same history, the blueprint's sizes (of the actual pot) from here on."""
+    return replace(betting, rules=abstract)
+
+
+def nearest(action: int, legal: tuple[int, ...]) -> int:
+    """The index in `legal` of `action`; else, for a raise, of the legal raise nearest to it,
+    and a call where there is none (or for a fold where no bet is faced)."""
+    if action in legal:
+        return legal.index(action)
+    raises = [a for a in legal if a > CALL]
+    if action <= CALL or not raises:
+        return legal.index(CALL)
+    return legal.index(min(raises, key=lambda a: abs(a - action)))
+
+
+@dataclass(slots=True, eq=False)
+class NoLimitResolvingBot:
+    """See the module docstring.  `iterations` of CFR+ a re-solve; `keep` re-solves cached."""
+
+    name: str
+    blueprint: TranslatedPolicy
+    mode: str = "resolve"
+    iterations: int = 300
+    keep: int = 64
+    _hands: Hands = field(init=False, repr=False)
+    _kept: Kept[Solved] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.mode not in SAFE_MODES:
+            raise ValueError(f"the no-limit re-solving bot's modes are {', '.join(SAFE_MODES)}"
+                             f", not {self.mode!r}")
+        self._hands = Hands(self.rules)
+        self._kept = Kept(self.keep)
+
+    @property
+    def rules(self) -> HoldemRules:
+        return self.blueprint.translated.rules
+
+    @property
+    def last_round(self) -> int:
+        return self.rules.num_rounds - 1
+
+    @property
+    def abstract(self) -> HoldemRules:
+        return self.blueprint.translated.abstract
+
+    def sparse_probabilities(self, betting: Betting, board: tuple[int, ...],
+                             holes: NDArray[np.int64]) -> tuple[tuple[int, ...], FloatArray]:
+        """See `solver.games.holdem.policy.SparsePolicy`."""
+        if betting.round < self.last_round:
+            return self.blueprint.sparse_probabilities(betting, board, holes)
+        solved = self.solved(betting, tuple(board))
+        rows = self._hands.rows(*solved.root_strategy(), holes)
+        return solved.subgame.betting[0].legal_actions(), rows
+
+    def kept(self) -> list[tuple[str, Solved]]:
+        """The re-solves kept, oldest first, each with its public state's betting (ACPC)."""
+        return self._kept.items()
+
+    def solved(self, betting: Betting, board: tuple[int, ...]) -> Solved:
+        """The re-solve at a public state where the bot acts (from the cache if done)."""
+        return self._kept.get(betting, board, lambda: self._solve(betting, board))
+
+    def _solve(self, betting: Betting, board: tuple[int, ...]) -> Solved:
+        player = betting.player
+        sub = compile_subgame(self.abstract, abstract_state(betting, self.abstract), board,
+                              self._hands.cards)
+        hands = sub.root_hands
+        carried = self._carried(betting, board)
+        if carried is not None:
+            own, alternatives = (v[hands] for v in carried)
+        else:
+            own = self._blueprint_reach(betting, board, hands)
+            alternatives = self._blueprint_values(sub, player, own)
+        resolved = resolve(sub.arrays, player, own, mode=self.mode, iterations=self.iterations,
+                           alternatives=alternatives)
+        return Solved(sub, player, resolved)
+
+    def _carried(self, betting: Betting, board: tuple[int, ...]
+                 ) -> tuple[FloatArray, FloatArray] | None:
+        """The bot's reach and the opponent's values at this state from the bot's previous
+        re-solve in the hand, its actions followed in that subgame and the opponent's read as
+        the nearer size it has; None at the first re-solve, or where the reading leaves the
+        subgame's decisions."""
+        actions = history(betting)
+        at = Betting.start(self.rules)
+        before: list[tuple[Betting, int]] = []
+        for n, action in enumerate(actions):
+            if at.player == betting.player and at.round == self.last_round:
+                before.append((at, n))
+            at = at.apply(action)
+        if not before:
+            return None
+        start, first = before[-1]
+        previous = self.solved(start, board)
+        sub = previous.subgame
+        node, real = 0, start
+        for action in actions[first:]:
+            if sub.arrays.kind[node] != DECISION_NODE:
+                return None
+            mine = sub.betting[node]
+            read = action if action <= CALL else NEARER.read(real, action, mine)[0][0]
+            node = sub.children[node][nearest(read, mine.legal_actions())]
+            real = real.apply(action)
+        if sub.arrays.kind[node] != DECISION_NODE:
+            return None
+        slots = sub.slots(node)
+        ids = sub.hands[slots]
+        own, alternatives = np.zeros(len(self._hands)), np.zeros(len(self._hands))
+        own[ids] = previous.resolved.own_reach[slots]
+        alternatives[ids] = previous.resolved.opponent_values[slots] / sub.node_weight[node]
+        return own, alternatives
+
+    def _blueprint_reach(self, betting: Betting, board: tuple[int, ...],
+                         hands: IntArray) -> FloatArray:
+        """The translated blueprint's reach of the bot's moves along the hand, per hand."""
+        bot = self.blueprint.translated
+        own = bot.own(self.blueprint.table, self._hands.cards[hands], board)
+        found = readings(betting, bot.abstract, betting.player, own, len(hands),
+                         bot.translation)
+        reach = np.zeros(len(hands))
+        for weight in found.values():
+            reach += weight
+        return reach
+
+    def _blueprint_values(self, sub: Subgame, player: int, own: FloatArray) -> FloatArray:
+        """The opponent's best-response values at the root against the translated blueprint
+        in the subgame (each size it names read as the subgame's nearest)."""
+        def block_of(n: int) -> FloatArray:
+            mine = sub.betting[n]
+            legal = mine.legal_actions()
+            named, rows = self.blueprint.sparse_probabilities(
+                replace(mine, rules=self.rules), sub.board[n],
+                self._hands.cards[sub.hands[sub.slots(n)]])
+            block = np.zeros((len(rows), len(legal)))
+            for column, action in enumerate(named):
+                block[:, nearest(action, legal)] += rows[:, column]
+            return block
+        return best_response_at_root(sub, player, own, block_of)
