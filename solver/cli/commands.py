@@ -249,10 +249,12 @@ def cmd_evaluate_holdem(args: argparse.Namespace) -> int:
         raise ValueError(f"evaluate-holdem measures members of the hold'em family, not "
                          f"{args.game}")
     policy = make_policy(args.policy, game, args.store)
-    against = baselines_for(game) if args.against is None else args.against
+    against = [make_policy(name, game, args.store)
+               for name in (baselines_for(game) if args.against is None else args.against)]
     setting = None if args.lbr_setting is None else LBRSetting.parse(args.lbr_setting)
     report = evaluate(game, policy, against, args.deals, args.lbr_hands, seed=args.seed,
-                      exact=args.exact, progress=not args.quiet, lbr_setting=setting)
+                      exact=args.exact, progress=not args.quiet, lbr_setting=setting,
+                      own=not args.no_self_play)
     if args.json:
         print(json.dumps(report, indent=2))
     else:

@@ -54,12 +54,12 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def _baselines(text: str) -> list[str]:
+def _opponents(text: str) -> list[str]:
     names = [n.strip() for n in text.split(",") if n.strip()]
-    known = dict.fromkeys(BASELINES + NO_LIMIT_BASELINES)
+    known = policy_names()
     unknown = [n for n in names if n not in known]
     if unknown:
-        raise argparse.ArgumentTypeError(f"unknown baseline {', '.join(unknown)}; choose from "
+        raise argparse.ArgumentTypeError(f"unknown opponent {', '.join(unknown)}; choose from "
                                          f"{', '.join(known)}")
     return names
 
@@ -320,9 +320,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policy", default="stored", metavar="NAME",
                    help=f"the policy to measure: one of {', '.join(policy_names())} (default "
                         f"stored: the latest exact solve in the store)")
-    p.add_argument("--against", type=_baselines, default=None, metavar="NAMES",
-                   help=f"comma-separated baselines (default {','.join(BASELINES)}, in "
-                        f"no-limit {','.join(NO_LIMIT_BASELINES)}); '' for none")
+    p.add_argument("--against", type=_opponents, default=None, metavar="NAMES",
+                   help=f"comma-separated opponents, each a policy as --policy names them, "
+                        f"e.g. stored for the blueprint a re-solving bot re-solves (default "
+                        f"{','.join(BASELINES)}, in no-limit {','.join(NO_LIMIT_BASELINES)}); "
+                        f"'' for none")
     p.add_argument("--deals", type=_positive_int, default=20_000, metavar="N",
                    help="deal pairs of each match and of self-play (default 20000)")
     p.add_argument("--lbr-hands", type=int, default=1000, metavar="N",
@@ -332,6 +334,8 @@ def build_parser() -> argparse.ArgumentParser:
                         f"'c/c/fcpa/fcpa' (f fold, c call, r any raise, p pot, a all-in; "
                         f"default fcr in limit, fc in no-limit)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--no-self-play", action="store_true",
+                   help="leave out the self-play value (a re-solving bot's costs as a match)")
     p.add_argument("--exact", action="store_true",
                    help="also the exact exploitability and value (small members only)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")

@@ -9,6 +9,7 @@ hunl`, about an hour) plays the same way, only better."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -160,3 +161,17 @@ def test_the_evaluations_name_the_bot_or_its_blueprint(hunl_store: Path,
     assert isinstance(make_policy("stored", hunl, str(resolving_store)), TranslatedPolicy)
     with pytest.raises(ValueError, match=r"python -m solver\.resolving\.store --game hunl"):
         make_policy("re-solving", hunl, str(hunl_store))
+
+
+def test_the_re_solving_bot_plays_a_match_against_its_blueprint(
+        resolving_store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--against stored`` sets the blueprint alone against the bot that re-solves it, deal by
+    deal in both seats, as the baselines are."""
+    assert main(["evaluate-holdem", "hunl", "--policy", "re-solving", "--against", "stored",
+                 "--store", str(resolving_store), "--deals", "4", "--lbr-hands", "0",
+                 "--no-self-play", "--json", "--quiet"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    [match] = report["matches"]
+    assert "self_play" not in report
+    assert report["policy"] == "re-solving" and match["opponent"].startswith("hunl-solve-")
+    assert match["deals"] == 4 and abs(match["mbb_per_hand"]) <= 200_000

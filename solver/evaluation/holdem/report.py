@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from solver.abstractions import abstraction_for
-from solver.abstractions.holdem.blueprint_betting import TRANSLATED
+from solver.abstractions import Abstraction, abstraction_for
 from solver.abstractions.holdem.bot import HulheBot
 from solver.abstractions.holdem.translated import Translated, TranslatedPolicy
 from solver.evaluation.holdem.baselines import BASELINES, NO_LIMIT_BASELINES, baseline
@@ -25,35 +24,43 @@ from solver.evaluation.holdem.policy import TabularPolicy, exact_evaluation
 from solver.games.holdem.game import HoldemGame
 from solver.games.holdem.policy import AnyPolicy
 from solver.resolving.kind import Resolving
-from strategies import StrategyStore
+from strategies import SolveInfo, StrategyStore
+from strategies.tables import TableStrategy
 
 PolicyFactory = Callable[[HoldemGame, "str | None"], AnyPolicy]
 """(member, strategy store path or None for the default) -> the policy."""
 
-def _stored(game: HoldemGame, store: str | None) -> AnyPolicy:
+Latest = tuple[SolveInfo, Abstraction, TableStrategy]
+
+
+def _latest(game: HoldemGame, store: str | None) -> Latest | None:
+    """The latest table solve of `game` in the store, its abstraction and its tables."""
     with StrategyStore.open(store or None) as opened:
         table = opened.table_strategy(game.name)
         info = opened.latest_solve(game.name)
     if table is None or info is None:
+        return None
+    return info, abstraction_for(game, info.abstraction), table
+
+
+def _stored(game: HoldemGame, store: str | None) -> AnyPolicy:
+    latest = _latest(game, store)
+    if latest is None:
         return TabularPolicy.from_store(game, store)
-    # A re-solving bot's solve holds its blueprint's tables: this plays the blueprint.
-    blueprint = getattr(abstraction_for(game, info.abstraction), "blueprint", None)
-    if isinstance(blueprint, Translated):
-        return TranslatedPolicy(f"{game.name}-solve-{info.id}", blueprint, table)
-    if (info.abstraction or "").startswith(TRANSLATED):
-        return TranslatedPolicy.from_store(game, store)
+    info, abstraction, table = latest
+    if isinstance(abstraction, Resolving):  # its solve holds the blueprint's tables
+        abstraction = abstraction.blueprint
+    if isinstance(abstraction, Translated):
+        return TranslatedPolicy(f"{game.name}-solve-{info.id}", abstraction, table)
     return HulheBot.from_store(game.name, store)
 
 
 def _re_solving(game: HoldemGame, store: str | None) -> AnyPolicy:
-    with StrategyStore.open(store or None) as opened:
-        table = opened.table_strategy(game.name)
-        info = opened.latest_solve(game.name)
-    abstraction = abstraction_for(game, info.abstraction) if info is not None else None
-    if table is None or not isinstance(abstraction, Resolving):
+    latest = _latest(game, store)
+    if latest is None or not isinstance(latest[1], Resolving):
         raise ValueError(f"the latest solve of {game.name!r} is not a re-solving bot: store one "
                          f"with `python -m solver.resolving.store --game {game.name}`")
-    return abstraction.bot(table)
+    return latest[1].bot(latest[2])
 
 
 _FACTORIES: dict[str, PolicyFactory] = {
@@ -85,21 +92,21 @@ def make_policy(name: str, game: HoldemGame, store: str | None = None) -> AnyPol
     return factory(game, store)
 
 
-def evaluate(game: HoldemGame, policy: AnyPolicy, against: Sequence[str], deals: int,
+def evaluate(game: HoldemGame, policy: AnyPolicy, against: Sequence[AnyPolicy], deals: int,
              lbr_deals: int, seed: int = 0, exact: bool = False, progress: bool = False,
-             lbr_setting: LBRSetting | None = None) -> dict[str, object]:
+             lbr_setting: LBRSetting | None = None, own: bool = True) -> dict[str, object]:
     """Everything the command prints, as one JSON-ready dict: ``matches`` (the policy against
-    each of `against`), ``lbr`` (if `lbr_deals`), ``self_play``, and with `exact` the exact
-    exploitability and seat-0 value (members small enough to compile only)."""
+    each of `against`), ``lbr`` (if `lbr_deals`), ``self_play`` (if `own`), and with `exact`
+    the exact exploitability and seat-0 value (members small enough to compile only)."""
     report: dict[str, object] = {"game": game.name, "policy": policy.name,
                                  "big_blind": max(game.definition.blinds), "seed": seed}
     report["matches"] = [
-        duplicate_match(game, policy, baseline(name, game), deals, seed, progress).as_dict()
-        for name in against]
+        duplicate_match(game, policy, opponent, deals, seed, progress).as_dict()
+        for opponent in against]
     if lbr_deals:
         report["lbr"] = local_best_response(game, policy, lbr_deals, seed, progress=progress,
                                             setting=lbr_setting).as_dict()
-    if deals > 1:
+    if own and deals > 1:
         report["self_play"] = self_play(game, policy, deals, seed, progress).as_dict()
     if exact:
         evaluation = exact_evaluation(game, [policy])

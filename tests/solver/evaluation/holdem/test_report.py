@@ -39,7 +39,18 @@ def test_evaluate_holdem_refuses_what_it_cannot_do(capsys: pytest.CaptureFixture
     assert "choose from stored, re-solving, solve" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["evaluate-holdem", "holdem-mini", "--against", "always-fold"])
-    assert "unknown baseline always-fold" in capsys.readouterr().err
+    assert "unknown opponent always-fold" in capsys.readouterr().err
+
+
+def test_the_opponents_are_any_named_policies(capsys: pytest.CaptureFixture[str]) -> None:
+    """A policy against itself wins nothing on every deal; the others in order, by name."""
+    assert main(["evaluate-holdem", "holdem-mini", "--policy", "uniform", "--against",
+                 "equity,uniform", "--deals", "300", "--lbr-hands", "0", "--json",
+                 "--quiet"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    equity, uniform = report["matches"]
+    assert (equity["opponent"], uniform["opponent"]) == ("equity", "uniform")
+    assert uniform["mbb_per_hand"] == 0 and equity["mbb_per_hand"] + equity["ci95"] < 0
 
 
 def test_register_policy(mini: HoldemGame, monkeypatch: pytest.MonkeyPatch) -> None:
