@@ -46,7 +46,7 @@ from numpy.typing import NDArray
 
 from solver.abstractions.holdem.translated import TranslatedPolicy, readings
 from solver.abstractions.holdem.translation import Translation
-from solver.engine.node_kinds import DECISION_NODE
+from solver.engine.node_kinds import CHANCE_NODE, DECISION_NODE
 from solver.games.holdem.betting import CALL, Betting, history
 from solver.games.holdem.rules import HoldemRules
 from solver.resolving.kept import Hands, Kept, best_response_at_root
@@ -66,15 +66,26 @@ def abstract_state(betting: Betting, abstract: HoldemRules) -> Betting:
     return replace(betting, rules=abstract)
 
 
-def nearest(action: int, legal: tuple[int, ...]) -> int:
-    """The index in `legal` of `action`; else, for a raise, of the legal raise nearest to it,
-    and a call where there is none (or for a fold where no bet is faced)."""
+def nearest(real: Betting, action: int, mine: Betting) -> int:
+    """The index among `mine`'s legal actions of the real `action` at `real` (the same moment in
+    the real game): the action itself where `mine` has it, a raise it lacks read as the nearer
+    size by `Translation.read`, a fold where no bet is faced a check."""
+    legal = mine.legal_actions()
     if action in legal:
         return legal.index(action)
-    raises = [a for a in legal if a > CALL]
-    if action <= CALL or not raises:
-        return legal.index(CALL)
-    return legal.index(min(raises, key=lambda a: abs(a - action)))
+    read = NEARER.read(real, action, mine)[0][0]
+    return legal.index(read if read in legal else CALL)
+
+
+def _dealt(sub: Subgame, node: int, board: tuple[int, ...]) -> int:
+    """The decision `node` of `sub`, or past its chance nodes the one on `board`'s cards; -1
+    where the hand has left the subgame's decisions."""
+    while sub.arrays.kind[node] == CHANCE_NODE:
+        betting = sub.betting[node]
+        node = sub.index.get((betting.acpc(), board[:sub.rules.board_dealt(betting.round)]), -1)
+        if node < 0:
+            return -1
+    return node if sub.arrays.kind[node] == DECISION_NODE else -1
 
 
 @dataclass(slots=True, eq=False)
@@ -86,6 +97,8 @@ class NoLimitResolvingBot:
     mode: str = "resolve"
     iterations: int = 300
     keep: int = 64
+    first_round: int = -1
+    """The round (0-based) from which it re-solves; -1 the last."""
     _hands: Hands = field(init=False, repr=False)
     _kept: Kept[Solved] = field(init=False, repr=False)
 
@@ -93,6 +106,9 @@ class NoLimitResolvingBot:
         if self.mode not in SAFE_MODES:
             raise ValueError(f"the no-limit re-solving bot's modes are {', '.join(SAFE_MODES)}"
                              f", not {self.mode!r}")
+        if not (self.first_round == -1 or 1 <= self.first_round <= self.last_round):
+            raise ValueError(f"the bot re-solves from a round 1 to {self.last_round} (0-based) "
+                             f"or -1 for the last, not {self.first_round}")
         self._hands = Hands(self.rules)
         self._kept = Kept(self.keep)
 
@@ -105,13 +121,18 @@ class NoLimitResolvingBot:
         return self.rules.num_rounds - 1
 
     @property
+    def from_round(self) -> int:
+        """The first round it re-solves in (0-based)."""
+        return self.first_round if self.first_round >= 0 else self.last_round
+
+    @property
     def abstract(self) -> HoldemRules:
         return self.blueprint.translated.abstract
 
     def sparse_probabilities(self, betting: Betting, board: tuple[int, ...],
                              holes: NDArray[np.int64]) -> tuple[tuple[int, ...], FloatArray]:
         """See `solver.games.holdem.policy.SparsePolicy`."""
-        if betting.round < self.last_round:
+        if betting.round < self.from_round:
             return self.blueprint.sparse_probabilities(betting, board, holes)
         solved = self.solved(betting, tuple(board))
         rows = self._hands.rows(*solved.root_strategy(), holes)
@@ -150,23 +171,23 @@ class NoLimitResolvingBot:
         at = Betting.start(self.rules)
         before: list[tuple[Betting, int]] = []
         for n, action in enumerate(actions):
-            if at.player == betting.player and at.round == self.last_round:
+            if at.player == betting.player and at.round >= self.from_round:
                 before.append((at, n))
             at = at.apply(action)
         if not before:
             return None
         start, first = before[-1]
-        previous = self.solved(start, board)
+        previous = self.solved(start, board[:self.rules.board_dealt(start.round)])
         sub = previous.subgame
         node, real = 0, start
         for action in actions[first:]:
-            if sub.arrays.kind[node] != DECISION_NODE:
+            node = _dealt(sub, node, board)
+            if node < 0:
                 return None
-            mine = sub.betting[node]
-            read = action if action <= CALL else NEARER.read(real, action, mine)[0][0]
-            node = sub.children[node][nearest(read, mine.legal_actions())]
+            node = sub.children[node][nearest(real, action, sub.betting[node])]
             real = real.apply(action)
-        if sub.arrays.kind[node] != DECISION_NODE:
+        node = _dealt(sub, node, board)
+        if node < 0:
             return None
         slots = sub.slots(node)
         ids = sub.hands[slots]
@@ -192,12 +213,11 @@ class NoLimitResolvingBot:
         in the subgame (each size it names read as the subgame's nearest)."""
         def block_of(n: int) -> FloatArray:
             mine = sub.betting[n]
-            legal = mine.legal_actions()
+            real = replace(mine, rules=self.rules)
             named, rows = self.blueprint.sparse_probabilities(
-                replace(mine, rules=self.rules), sub.board[n],
-                self._hands.cards[sub.hands[sub.slots(n)]])
-            block = np.zeros((len(rows), len(legal)))
+                real, sub.board[n], self._hands.cards[sub.hands[sub.slots(n)]])
+            block = np.zeros((len(rows), len(mine.legal_actions())))
             for column, action in enumerate(named):
-                block[:, nearest(action, legal)] += rows[:, column]
+                block[:, nearest(real, action, mine)] += rows[:, column]
             return block
         return best_response_at_root(sub, player, own, block_of)

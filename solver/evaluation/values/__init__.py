@@ -70,15 +70,15 @@ def valuer_for(game: Game, info: SolveInfo, store: StrategyStore) -> HandValuer:
         tree, flat = stored_strategy_array(store, game)
         return TreeValues(game, tree, flat)
     if isinstance(abstraction, (Percentiles, Resolving)):
+        tables = abstraction if isinstance(abstraction, Percentiles) else abstraction.blueprint
+        if not isinstance(tables, Percentiles):
+            raise ValueError(f"no value function reads a re-solving bot over a translated "
+                             f"blueprint ({game.name!r})")
         table = store.table_strategy(game.name, info.id)
         if table is None:
             raise ValueError(f"the solve of {game.name!r} has no tables")
-        tables: Percentiles | None = abstraction if isinstance(abstraction, Percentiles) else (
-            abstraction.blueprint if isinstance(abstraction.blueprint, Percentiles) else None)
         played = abstraction.bot(table) if isinstance(abstraction, Resolving) else None
-        if tables is None or not isinstance(played, HoldemPolicy | None):
-            raise ValueError(f"no value function reads a re-solving bot over a translated "
-                             f"blueprint ({game.name!r})")
+        assert isinstance(played, HoldemPolicy | None)  # a table blueprint's bot is one
         return HoldemValues(HulheBot(f"{game.name}-solve-{info.id}", tables.rules, tables.spec,
                                      table), played)
     if isinstance(abstraction, Recall):

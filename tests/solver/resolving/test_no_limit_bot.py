@@ -17,6 +17,9 @@ from solver.games.holdem.policy import hole_combos
 from solver.resolving.measure_no_limit import Blueprint, blueprint, bot_rows
 from solver.resolving.no_limit_bot import NoLimitResolvingBot, abstract_state, nearest
 
+THREE_ROUNDS = ("holdem(betting=nolimit,numRanks=4,numSuits=2,numBoardCards=0 1 1,blind=2 1,"
+                "stack=8 8)")
+
 
 @cache
 def _made() -> Blueprint:
@@ -87,5 +90,44 @@ def test_an_off_tree_bet_is_re_solved_with_the_actual_amount() -> None:
 def test_settings_are_checked() -> None:
     with pytest.raises(ValueError, match="resolve, maxmargin"):
         _bot(mode="unsafe")
-    assert nearest(7, (0, 1, 4, 6, 8)) == 3 and nearest(1, (0, 1)) == 1
-    assert nearest(5, (0, 1)) == 1 and nearest(0, (1, 4, 8)) == 0
+    for first in (0, 2):  # the preflop, or past the last round of a two-round member
+        with pytest.raises(ValueError, match="round 1 to 1"):
+            _bot(first_round=first)
+
+
+
+def test_a_move_the_subgame_lacks_is_read_as_the_nearer_size() -> None:
+    """The real game's move at the same moment of the blueprint's betting: itself where the
+    blueprint has it, a raise as the nearer size by pot fraction, a fold unfaced a check."""
+    made = _made()
+    real = _flop()
+    mine = abstract_state(real, made.policy.translated.abstract)
+    legal = mine.legal_actions()
+    sizes = [a for a in legal if a > CALL]
+    assert nearest(real, CALL, mine) == legal.index(CALL)
+    assert nearest(real, sizes[0], mine) == legal.index(sizes[0])
+    assert nearest(real, 0, mine) == legal.index(CALL)  # no bet faced: a fold is a check
+    off = [a for a in real.legal_actions() if a > sizes[0] and a not in legal]
+    assert off and nearest(real, off[0], mine) in (legal.index(sizes[0]), legal.index(sizes[1]))
+    assert nearest(real, max(real.legal_actions()), mine) == legal.index(max(sizes))
+
+
+@pytest.mark.slow
+def test_from_an_earlier_round_the_range_is_carried_across_the_deal() -> None:
+    """Re-solving from the second of three rounds, the bot's first river decision carries its
+    reach and the opponent's values from the re-solve before the river card, through that
+    subgame's deal of the card that came."""
+    made = blueprint(THREE_ROUNDS, epochs=3)
+    bot = NoLimitResolvingBot("re-solving", made.policy, iterations=50, first_round=1)
+    second = Betting.start(made.real.definition).apply(CALL).apply(CALL)
+    board = (0, 5)
+    before = bot.solved(second, board[:1])
+    river = second.apply(CALL).apply(CALL)
+    assert river.round == 2 and river.player == second.player
+    carried = bot._carried(river, board)
+    assert carried is not None
+    own, alternatives = carried
+    sub = before.subgame
+    slots = sub.slots(sub.node(abstract_state(river, bot.abstract), board))
+    np.testing.assert_allclose(own[sub.hands[slots]], before.resolved.own_reach[slots])
+    assert own[sub.hands[slots]].sum() > 0 and np.isfinite(alternatives).all()
