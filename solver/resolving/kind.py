@@ -264,10 +264,10 @@ NO_LIMIT_EXACT = {
 NO_LIMIT = {
     (4, f"{TRANSLATED}={DEFAULT_HUNL}"):
         "in this game local best response (LBR, a lower bound on what a perfect opponent "
-        "could win), betting the pot or all-in on the turn and river, won 1,651 ± 602 "
-        "mbb/hand from the bot re-solving the river and 2,298 ± 698 from its blueprint alone "
-        "on the same 2,000 deal pairs (not yet told apart), where it won 4,020 ± 115 from "
-        "Slumbot 2016 (Lisý & Bowling 2017)",
+        "could win), betting the pot or all-in on the turn and river, won 1,749 ± 287 "
+        "mbb/hand from the bot re-solving the river and 2,514 ± 294 from its blueprint alone "
+        "(10,000 deal pairs each), where it won 4,020 ± 115 from Slumbot 2016 (Lisý & "
+        "Bowling 2017)",
 }
 """What was measured in heads-up no-limit hold'em itself, by round and blueprint."""
 

@@ -19,9 +19,11 @@ the actual pot (`abstract_state`; `solver.resolving.subgame`), and re-solved wit
   bet.
 
 Unsafe re-solving is not offered: it needs the opponent's range, which translation does not
-give for a size the blueprint never bets.  Nor is re-solving from an earlier round: on a small
-member of three rounds, this bot re-solving from the second round was far more exploitable
-than translation alone (docs/games/no-limit.md), where re-solving the last round was less.
+give for a size the blueprint never bets.  `first_round` can start re-solving in an earlier
+round (the range and values then carried across the deal of a card), for measurement only: on
+a small member of three rounds, this bot re-solving from the second round was far more
+exploitable than translation alone (docs/games/no-limit.md), where re-solving the last round
+was less, so the stored bot (`solver.resolving.kind`) re-solves the last round only.
 
 As the limit re-solving bot (`solver.resolving.resolving_bot`), everything the bot does at a
 public state depends on the public history alone, so it answers for a whole range at once and
