@@ -19,11 +19,11 @@ the actual pot (`abstract_state`; `solver.resolving.subgame`), and re-solved wit
   bet.
 
 Unsafe re-solving is not offered: it needs the opponent's range, which translation does not
-give for a size the blueprint never bets.  `first_round` can start re-solving in an earlier
-round (the range and values then carried across the deal of a card), for measurement only: on
-a small member of three rounds, this bot re-solving from the second round was far more
-exploitable than translation alone (docs/games/no-limit.md), where re-solving the last round
-was less, so the stored bot (`solver.resolving.kind`) re-solves the last round only.
+give for a size the blueprint never bets.  `first_round` starts re-solving in an earlier
+round, the range and values then carried across the deal of a card (on a small member of
+three rounds, from the second: a quarter of translation's exploitability, docs/games/
+no-limit.md); the stored bot (`solver.resolving.kind`) re-solves the last round only, the
+one whose subgames the 200-big-blind game re-solves in time.
 
 As the limit re-solving bot (`solver.resolving.resolving_bot`), everything the bot does at a
 public state depends on the public history alone, so it answers for a whole range at once and
@@ -84,6 +84,8 @@ def _dealt(sub: Subgame, node: int, board: tuple[int, ...]) -> int:
     where the hand has left the subgame's decisions."""
     while sub.arrays.kind[node] == CHANCE_NODE:
         betting = sub.betting[node]
+        if betting.over:  # an all-in called: the board runs out to a showdown
+            return -1
         node = sub.index.get((betting.acpc(), board[:sub.rules.board_dealt(betting.round)]), -1)
         if node < 0:
             return -1
@@ -191,12 +193,7 @@ class NoLimitResolvingBot:
         node = _dealt(sub, node, board)
         if node < 0:
             return None
-        slots = sub.slots(node)
-        ids = sub.hands[slots]
-        own, alternatives = np.zeros(len(self._hands)), np.zeros(len(self._hands))
-        own[ids] = previous.resolved.own_reach[slots]
-        alternatives[ids] = previous.resolved.opponent_values[slots] / sub.node_weight[node]
-        return own, alternatives
+        return previous.carry(sub.betting[node], sub.board[node], len(self._hands))
 
     def _blueprint_reach(self, betting: Betting, board: tuple[int, ...],
                          hands: IntArray) -> FloatArray:

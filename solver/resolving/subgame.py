@@ -4,8 +4,9 @@ A bot that re-solves needs the rest of the hand from where it stands: the bettin
 round and every later round on every board still to come, over every hand that misses the
 board.  It is the whole member's compiled tree (`solver.games.holdem.tree`) cut down to one
 public state, built directly from the betting and the board in the same layout (pre-order
-nodes, slots per node, the same terminals with card removal), so `solver.engine.kernels` and
-`solver.resolving.resolve` run on it as on any tree.
+nodes, slots per node, the same terminals with card removal; a called all-in before the last
+round deals the rest of the board before its showdown, as the whole tree does), so
+`solver.engine.kernels` and `solver.resolving.resolve` run on it as on any tree.
 
 Terminals are weighted *relative to the root*: a deal of the remaining board cards, given both
 hands, has probability ``node_weight`` (one over the completions; every pair of hands that miss
@@ -148,10 +149,13 @@ class _Builder:
         root_board = self._board(board, -1)
         # (betting, board id, parent, action index at the parent, weight)
         stack = [(betting, root_board, -1, -1, 1.0)]
+        full_board = rules.board_dealt(rules.num_rounds - 1)
         while stack:
             b, board_id, parent, taken, weight = stack.pop()
             cards = self.boards[board_id]
-            if b.over:
+            # A called all-in ends the betting early: the board runs out before the showdown.
+            running_out = b.over and b.folded < 0 and len(cards) < full_board
+            if b.over and not running_out:
                 folded = b.folded
                 if folded >= 0:
                     lost = b.spent[folded]
@@ -161,16 +165,15 @@ class _Builder:
                     self._add(SHOWDOWN_NODE, -1, parent, taken, board_id, b, weight,
                               weight * b.spent[0])
                 continue
-            if len(cards) < rules.board_dealt(b.round):
+            if running_out or len(cards) < rules.board_dealt(b.round):
                 me = self._add(CHANCE_NODE, -1, parent, taken, board_id, b, weight)
-                deal = rules.board_cards[b.round]
+                deal = next(rules.board_cards[r] for r in range(rules.num_rounds)
+                            if rules.board_dealt(r) > len(cards))
                 left = [c for c in range(rules.num_cards) if c not in cards]
-                outcomes = list(itertools.combinations(left, deal))
                 # Given both hands, the completions left: the same for every pair of hands.
                 each = weight / math.comb(len(left) - 2 * rules.hole_cards, deal)
-                for dealt in reversed(outcomes):
-                    child = self._board(cards + dealt, board_id)
-                    stack.append((b, child, me, -1, each))
+                stack.extend((b, self._board(cards + dealt, board_id), me, -1, each)
+                              for dealt in reversed(list(itertools.combinations(left, deal))))
                 continue
             actions = b.legal_actions()
             me = self._add(DECISION_NODE, b.player, parent, taken, board_id, b, weight,

@@ -30,10 +30,10 @@ from strategies.tables import TableStrategy
 PolicyFactory = Callable[[HoldemGame, "str | None"], AnyPolicy]
 """(member, strategy store path or None for the default) -> the policy."""
 
-Latest = tuple[SolveInfo, Abstraction, TableStrategy]
+_Latest = tuple[SolveInfo, Abstraction, TableStrategy]
 
 
-def _latest(game: HoldemGame, store: str | None) -> Latest | None:
+def _latest(game: HoldemGame, store: str | None) -> _Latest | None:
     """The latest table solve of `game` in the store, its abstraction and its tables."""
     with StrategyStore.open(store or None) as opened:
         table = opened.table_strategy(game.name)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from solver.algorithms.exploitability import evaluate_strategy
+from solver.evaluation.holdem.policy import strategy_of
 from solver.games.holdem.betting import CALL, Betting
 from solver.games.holdem.policy import hole_combos
 from solver.resolving.measure_no_limit import Blueprint, blueprint, bot_rows
@@ -131,3 +132,17 @@ def test_from_an_earlier_round_the_range_is_carried_across_the_deal() -> None:
     slots = sub.slots(sub.node(abstract_state(river, bot.abstract), board))
     np.testing.assert_allclose(own[sub.hands[slots]], before.resolved.own_reach[slots])
     assert own[sub.hands[slots]].sum() > 0 and np.isfinite(alternatives).all()
+
+
+@pytest.mark.slow
+def test_re_solving_from_the_second_of_three_rounds_beats_translation() -> None:
+    """Both seats re-solving the second and third rounds, the range and values carried from
+    one decision to the next (across the deal, and past all-ins whose board runs out), give
+    up far less than translation alone: 8.8 mbb/hand against 35.0 when measured."""
+    made = blueprint(THREE_ROUNDS)
+    translated = evaluate_strategy(made.tree, made.strategy)
+    bot = NoLimitResolvingBot("re-solving", made.policy, iterations=200, keep=100_000,
+                              first_round=1)
+    played = evaluate_strategy(made.tree, strategy_of(made.real, made.tree, [bot]))
+    assert played.exploitability < 0.5 * translated.exploitability
+    assert abs(played.value - translated.value) < 0.05

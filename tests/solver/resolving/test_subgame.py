@@ -18,8 +18,10 @@ SAME = ("kind", "actor", "parent", "num_actions", "regret_offset", "slot_offset"
 PER_SLOT = ("slot_parent", "slot_edge", "slot_hand")
 
 
-@pytest.mark.parametrize("name", ["holdem-mini",
-                                  "holdem(numRanks=4,numSuits=2,numBoardCards=0 1 1)"])
+@pytest.mark.parametrize("name", [
+    "holdem-mini", "holdem(numRanks=4,numSuits=2,numBoardCards=0 1 1)",
+    # an all-in called before the last round: the rest of the board is dealt before showdown
+    "holdem(betting=nolimit,numRanks=4,numSuits=2,numBoardCards=0 1 1,blind=2 1,stack=8 8)"])
 def test_a_subgame_is_the_subtree_of_its_public_state(name: str) -> None:
     """Nodes, slots, edges and showdown orders as the whole tree has them below the node, and
     terminal values in proportion (the subgame weighs deals relative to its root)."""
