@@ -90,14 +90,14 @@ class TurnSolved:
             return own, alternatives
         leaf = sub.node_of("/".join(betting.rounds[:-1]) + "/")
         at = sub.river_node(leaf, betting)
-        where = np.flatnonzero(got.river_nodes == at)
+        number = int(sub.arrays.t_leaf[leaf])
+        where = np.flatnonzero(got.river_nodes[number] == at)
         if not len(where):
             raise KeyError(f"{betting.acpc()!r} is not where the player first acts on the "
                            "river")
         card = sub.river_cards.index(board[-1])
         own[ids] = got.own_reach[leaf]
-        alternatives[ids] = got.river_values[int(sub.arrays.t_leaf[leaf]), card,
-                                             int(where[0])] / sub.arrays.weight
+        alternatives[ids] = got.river_values[number, card, int(where[0])] / sub.arrays.weight
         return own, alternatives
 
 

@@ -47,7 +47,7 @@ last three change nothing)."""
 
 
 @njit(cache=True)
-def uniform_strategy(a, blocks, strategy):
+def uniform_strategy(a, strategy):
     """Every decision's actions equally likely (regret matching on no regret)."""
     hands = a.hands.shape[0]
     for n in range(a.t_kind.shape[0]):
@@ -55,13 +55,15 @@ def uniform_strategy(a, blocks, strategy):
             k = a.t_num_actions[n]
             strategy[a.t_offset[n]:a.t_offset[n] + k * hands] = 1.0 / k
     width = a.order.shape[1]
-    for b in range(blocks):
-        base = a.river_base + b * a.r_size
-        for m in range(a.r_kind.shape[0]):
-            if a.r_kind[m] == DECISION_NODE:
-                k = a.r_num_actions[m]
-                start = base + a.r_offset[m]
-                strategy[start:start + k * width] = 1.0 / k
+    for leaf in range(a.leaf_tree.shape[0]):
+        tree = a.leaf_tree[leaf]
+        for c in range(a.order.shape[0]):
+            base = a.leaf_base[leaf] + c * a.tree_size[tree]
+            for m in range(a.tree_root[tree], a.tree_end[tree]):
+                if a.r_kind[m] == DECISION_NODE:
+                    k = a.r_num_actions[m]
+                    start = base + a.r_offset[m]
+                    strategy[start:start + k * width] = 1.0 / k
 
 
 @njit(cache=True, inline="always")
@@ -81,7 +83,7 @@ def _fold(pay, own_cards, reach, values, scratch):
 
 
 @njit(cache=True, inline="always")
-def _river_terminals(a, c, top, sign, other, reach, values, sums, held, out):
+def _river_terminals(a, c, tree, top, sign, other, reach, values, sums, held, out):
     """The traverser's values at every fold and showdown of a river block, all at once.
 
     Per terminal z and hand i, with R the opponent's reach there and sums over the hands that
@@ -94,9 +96,9 @@ def _river_terminals(a, c, top, sign, other, reach, values, sums, held, out):
     cards = a.sorted_cards[c]
     strength = a.strength[c]
     width = cards.shape[0]
-    terms = a.r_terminals
+    terms = a.r_terminals[a.tree_terms[tree]:a.tree_terms_end[tree]]
     count = terms.shape[0]
-    shows = a.r_showdowns
+    shows = a.tree_shows[tree]
     rows = a.r_row[other]
     total = sums.shape[1] - 1
     for z in range(count):
@@ -222,7 +224,6 @@ def _river_blocks(a, traverser, mode, strategy, regrets, average, t_reach, lanes
     lanes (the only parallel loop: a pass's other work is too small to share)."""
     other = 1 - traverser
     hands = a.hands.shape[0]
-    cards_count = a.order.shape[0]
     width = a.order.shape[1]
     sign = 1.0 if traverser == 0 else -1.0
     count = visit.shape[0]
@@ -238,12 +239,14 @@ def _river_blocks(a, traverser, mode, strategy, regrets, average, t_reach, lanes
                 leaf = a.t_leaf[n]
                 if leaf < 0:
                     continue
-                base = a.river_base + (leaf * cards_count + c) * a.r_size
+                tree = a.leaf_tree[leaf]
+                root, end = a.tree_root[tree], a.tree_end[tree]
+                base = a.leaf_base[leaf] + c * a.tree_size[tree]
                 for p in range(2):
                     rows = a.r_row[p]
                     for i in range(width):
-                        r_reach[p, 0, i] = t_reach[p, n, order[i]]
-                    for m in range(1, a.r_kind.shape[0]):
+                        r_reach[p, root, i] = t_reach[p, n, order[i]]
+                    for m in range(root + 1, end):
                         if rows[m] != m:
                             continue
                         q = a.r_parent[m]
@@ -251,23 +254,25 @@ def _river_blocks(a, traverser, mode, strategy, regrets, average, t_reach, lanes
                         src = rows[q]
                         for i in range(width):
                             r_reach[p, m, i] = r_reach[p, src, i] * strategy[e + i]
-                _river_terminals(a, c, a.t_value[n], sign, other, r_reach[other], r_values,
-                                 lanes.sums[lane], lanes.held[lane], lanes.out[lane])
+                _river_terminals(a, c, tree, a.t_value[n], sign, other, r_reach[other],
+                                 r_values, lanes.sums[lane], lanes.held[lane], lanes.out[lane])
                 mine_rows = a.r_row[traverser]
-                for m in range(a.r_kind.shape[0] - 1, -1, -1):
+                for m in range(end - 1, root - 1, -1):
                     if a.r_kind[m] == DECISION_NODE:
                         _decide(mode, a.r_actor[m] == traverser, a.r_child[m],
                                 a.r_num_actions[m], base + a.r_offset[m], width,
                                 r_reach[traverser, mine_rows[m]], r_values, m, strategy,
                                 regrets, average, positive, negative, floor, avg_discount,
                                 avg_weight)
-                for j in range(out_nodes.shape[0]):
-                    for i in range(width):
-                        river_out[leaf, c, j, order[i]] = r_values[out_nodes[j], i]
+                for j in range(out_nodes.shape[1]):
+                    at = out_nodes[leaf, j]
+                    if at >= 0:
+                        for i in range(width):
+                            river_out[leaf, c, j, order[i]] = r_values[at, i]
                 for i in range(hands):
                     at_leaves[leaf, i] = 0.0
                 for i in range(width):
-                    at_leaves[leaf, order[i]] = r_values[0, i]
+                    at_leaves[leaf, order[i]] = r_values[root, i]
 
 
 @njit(cache=True)
@@ -276,8 +281,9 @@ def turn_pass(a, traverser, mode, strategy, regrets, average, roots, t_reach, t_
               scale):
     """One pass for `traverser` (see the module docstring); `roots[p]` is player p's reach at
     the root (over the turn's hands).  Leaves the traverser's values at every turn node in
-    `t_values` and both players' reach in `t_reach`; with `out_nodes` non-empty, the
-    traverser's values at those river nodes of every block in ``river_out[l, c, k]`` (over
+    `t_values` and both players' reach in `t_reach`; with `out_nodes` ``(leaves, k)`` not
+    empty, the traverser's values at leaf l's river nodes ``out_nodes[l]`` (-1: none) of
+    every block in ``river_out[l, c, k]`` (over
     the turn's hands, 0 for those holding the card).  Only the river cards `visit` (numbers
     into the subgame's) are played, their values at the leaves times `scale`: all of them
     times one is exact, a sample of k of C times C/k an unbiased estimate (public chance
@@ -322,7 +328,7 @@ def turn_pass(a, traverser, mode, strategy, regrets, average, roots, t_reach, t_
 
 
 @njit(cache=True)
-def normalise(a, blocks, average, out):
+def normalise(a, average, out):
     """The behaviour strategy of summed average weights, per decision and hand (uniform where
     a hand never reached it)."""
     hands = a.hands.shape[0]
@@ -330,11 +336,14 @@ def normalise(a, blocks, average, out):
         if a.t_kind[n] == DECISION_NODE:
             _normalise_node(average, out, a.t_offset[n], a.t_num_actions[n], hands)
     width = a.order.shape[1]
-    for b in range(blocks):
-        base = a.river_base + b * a.r_size
-        for m in range(a.r_kind.shape[0]):
-            if a.r_kind[m] == DECISION_NODE:
-                _normalise_node(average, out, base + a.r_offset[m], a.r_num_actions[m], width)
+    for leaf in range(a.leaf_tree.shape[0]):
+        tree = a.leaf_tree[leaf]
+        for c in range(a.order.shape[0]):
+            base = a.leaf_base[leaf] + c * a.tree_size[tree]
+            for m in range(a.tree_root[tree], a.tree_end[tree]):
+                if a.r_kind[m] == DECISION_NODE:
+                    _normalise_node(average, out, base + a.r_offset[m], a.r_num_actions[m],
+                                    width)
 
 
 @njit(cache=True, inline="always")

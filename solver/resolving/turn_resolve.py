@@ -44,8 +44,8 @@ class TurnResolved:
     """A re-solved turn subgame (hands are the subgame's turn hands): the player's root
     strategy ``(actions, hands)``; its reach at every turn node ``(nodes, hands)``; the
     opponent's best-response counterfactual values at every turn node and, per leaf and river
-    card, at `river_nodes` (where the player acts first on the river: the root, or the nodes
-    after the opponent's first action), ``(leaves, cards, len(river_nodes), hands)``; and
+    card, at `river_nodes` (per leaf, where the player acts first on the river: the root, or
+    the nodes after the opponent's first action), ``(leaves, cards, k, hands)``; and
     the margins at the root (safe modes); `blueprint` if it is the strategy it started from
     played as it is (`played_as_is`), not a re-solve."""
 
@@ -66,7 +66,7 @@ class Buffers:
         a = sub.arrays
         lanes = max(1, threads or numba.get_num_threads())
         width = a.order.shape[1]
-        terminals = max(len(a.r_terminals), 1)
+        terminals = max(int((a.tree_terms_end - a.tree_terms).max(initial=0)), 1)
         leaves = len(sub.leaves)
         hands = len(a.hands)
         scratch = 8 * (lanes * (3 * len(a.r_kind) * width + 3 * (sub.rules.num_cards + 1)
@@ -75,7 +75,6 @@ class Buffers:
         check(MemoryEstimate(f"re-solving the turn of {sub.rules.spec}",
                              ENTRY_BYTES * sub.entries + scratch,
                              f"{sub.entries:,} (decision, action, hand) entries"))
-        self.blocks = leaves * len(sub.river_cards)
         self.strategy = np.zeros(sub.entries, np.float32)
         self.regrets = np.zeros(sub.entries, np.float32)
         self.average = np.zeros(sub.entries, np.float32)
@@ -88,21 +87,41 @@ class Buffers:
             held=np.zeros((lanes, width, terminals)),
             out=np.zeros((lanes, width, terminals)),
             card_values=np.zeros((len(sub.river_cards), leaves, hands)))
-        self.none = np.zeros(0, np.int64)
+        self.none = np.zeros((0, 0), np.int64)
         self.no_out = np.zeros((1, 1, 1, 1))
         self.every = np.arange(len(sub.river_cards), dtype=np.int64)
 
 
 def first_river_nodes(sub: TurnSubgame, player: int) -> IntArray:
-    """The river nodes where `player` acts first: the root, or every node after the other's
-    first action."""
+    """Per leaf, the river nodes where `player` acts first: the root, or every node after the
+    other's first action; ``(leaves, most of them)``, -1 after a leaf's own."""
     a = sub.arrays
-    if not len(a.r_kind):
-        return np.zeros(0, np.int64)
-    if a.r_actor[0] == player:
-        return np.zeros(1, np.int64)
-    return np.array([c for c in a.r_child[0].tolist()
-                     if c >= 0 and a.r_actor[c] == player], np.int64)
+    found: list[list[int]] = []
+    for tree in a.leaf_tree.tolist():
+        root = int(a.tree_root[tree])
+        if a.r_kind[root] != DECISION_NODE:
+            found.append([])
+        elif a.r_actor[root] == player:
+            found.append([root])
+        else:
+            found.append([c for c in a.r_child[root].tolist()
+                          if c >= 0 and a.r_actor[c] == player])
+    out = np.full((len(found), max([len(f) for f in found] + [1])), -1, np.int64)
+    for leaf, nodes in enumerate(found):
+        out[leaf, :len(nodes)] = nodes
+    return out
+
+
+def _leaf_blocks(sub: TurnSubgame, out: NDArray[np.float32], leaf: int
+                 ) -> tuple[NDArray[np.float32], int, int]:
+    """Leaf `leaf`'s river blocks in `out` as ``(river cards, entries of a block)``, and its
+    tree's first and last-plus-one node."""
+    a = sub.arrays
+    tree = int(a.leaf_tree[leaf])
+    size = int(a.tree_size[tree])
+    base = int(a.leaf_base[leaf])
+    blocks = out[base:base + len(sub.river_cards) * size].reshape(len(sub.river_cards), size)
+    return blocks, int(a.tree_root[tree]), int(a.tree_end[tree])
 
 
 def blueprint_strategy(sub: TurnSubgame, player: int, blueprint: HoldemPolicy,
@@ -111,15 +130,11 @@ def blueprint_strategy(sub: TurnSubgame, player: int, blueprint: HoldemPolicy,
     its decisions, uniform at the other's.  A `HulheBot` is read by bucket codes, every
     river card's at once; any other policy is asked once per decision and river card."""
     a = sub.arrays
-    blocks = len(sub.leaves) * len(sub.river_cards)
-    uniform_strategy(a, blocks, out)
+    uniform_strategy(a, out)
     for n in np.flatnonzero((a.t_kind == DECISION_NODE) & (a.t_actor == player)).tolist():
         b = sub.betting[n]
         rows = blueprint.action_probabilities(b, sub.board, a.hands)[:, list(b.legal_actions())]
         out[a.t_offset[n]:a.t_offset[n] + rows.size] = rows.T.reshape(-1)
-    mine = np.flatnonzero((a.r_kind == DECISION_NODE) & (a.r_actor == player)).tolist()
-    if not mine:
-        return
     cards = len(sub.river_cards)
     width = a.order.shape[1]
     holes = a.hands[a.order]  # (cards, width, 2)
@@ -130,10 +145,11 @@ def blueprint_strategy(sub: TurnSubgame, player: int, blueprint: HoldemPolicy,
             cards, width, boards.shape[1]))], axis=2).reshape(cards * width, -1)
         codes = blueprint.codes_of(sub.rules.num_rounds - 1, deals).reshape(cards, width)
     for leaf in range(len(sub.leaves)):
-        river = out[a.river_base + leaf * cards * a.r_size:
-                    a.river_base + (leaf + 1) * cards * a.r_size].reshape(cards, a.r_size)
-        for m in mine:
-            b = sub.river_betting[leaf][m]
+        river, root, end = _leaf_blocks(sub, out, leaf)
+        for m in range(root, end):
+            if a.r_kind[m] != DECISION_NODE or a.r_actor[m] != player:
+                continue
+            b = sub.river_betting[leaf][m - root]
             legal = list(b.legal_actions())
             if codes is not None and isinstance(blueprint, HulheBot):
                 grid = blueprint.bucket_probabilities(b)[:, legal][codes]
@@ -168,10 +184,11 @@ def zero_entries(sub: TurnSubgame, player: int, out: NDArray[np.float32]) -> Non
     for n in np.flatnonzero((a.t_kind == DECISION_NODE) & (a.t_actor == player)).tolist():
         out[a.t_offset[n]:a.t_offset[n] + a.t_num_actions[n] * hands] = 0.0
     width = a.order.shape[1]
-    river = out[a.river_base:a.river_base + len(sub.leaves) * len(sub.river_cards) * a.r_size]
-    blocks = river.reshape(-1, a.r_size) if a.r_size else river.reshape(0, 0)
-    for m in np.flatnonzero((a.r_kind == DECISION_NODE) & (a.r_actor == player)).tolist():
-        blocks[:, a.r_offset[m]:a.r_offset[m] + a.r_num_actions[m] * width] = 0.0
+    for leaf in range(len(sub.leaves)):
+        river, root, end = _leaf_blocks(sub, out, leaf)
+        for m in range(root, end):
+            if a.r_kind[m] == DECISION_NODE and a.r_actor[m] == player:
+                river[:, a.r_offset[m]:a.r_offset[m] + a.r_num_actions[m] * width] = 0.0
 
 
 def resolve_turn(sub: TurnSubgame, player: int, own_range: FloatArray, *, mode: str,
@@ -217,7 +234,7 @@ def resolve_turn(sub: TurnSubgame, player: int, own_range: FloatArray, *, mode: 
         zero_entries(sub, other, b.regrets)
     else:
         b.regrets[:] = 0.0
-        uniform_strategy(a, b.blocks, b.strategy)
+        uniform_strategy(a, b.strategy)
     schedule = SCHEDULES[algorithm]
     gadget = np.zeros((2, hands))
     weight = np.ones(hands)
@@ -242,7 +259,7 @@ def resolve_turn(sub: TurnSubgame, player: int, own_range: FloatArray, *, mode: 
         turn_pass(a, player, UPDATE, b.strategy, b.regrets, b.average, roots, b.t_reach,
                   b.t_values, b.lanes, positive, negative, schedule.floor,
                   avg_discount, avg_weight, b.none, b.no_out, visit, scale)
-    normalise(a, b.blocks, b.average, b.strategy)
+    normalise(a, b.average, b.strategy)
     played = played_as_is(sub, player, own, b)
     margins = None if mode == "unsafe" else alt - played.opponent_values[0]
     return replace(played, margins=margins, blueprint=False)
@@ -257,7 +274,7 @@ def played_as_is(sub: TurnSubgame, player: int, own_range: FloatArray, buffers: 
     b = buffers
     hands = len(a.hands)
     nodes = first_river_nodes(sub, player)
-    river = np.zeros((len(sub.leaves), len(sub.river_cards), max(len(nodes), 1), hands),
+    river = np.zeros((len(sub.leaves), len(sub.river_cards), nodes.shape[1], hands),
                      np.float32)
     roots = np.zeros((2, hands))
     roots[player] = own_range

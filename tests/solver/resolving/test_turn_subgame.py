@@ -57,13 +57,104 @@ def _uniform(sub: Subgame) -> np.ndarray:
     return out
 
 
+NO_LIMIT = ("holdem(betting=nolimit,numRanks=4,numSuits=4,numBoardCards=0 1 1,blind=2 1,"
+            "stack=12 12)")
+"""No-limit betting: every size legal, the river's betting different at each stake the turn
+closes at, and all-ins called on the turn with the river still to come."""
+
+
+def test_no_limit_turn_subgames_have_a_river_tree_per_stake() -> None:
+    game = get_game(NO_LIMIT)
+    assert isinstance(game, HoldemGame)
+    rules = game.definition
+    betting = Betting.start(rules).apply(1).apply(1)  # a call, a check: 10 chips behind each
+    turn = compile_turn(rules, betting, (5,), hand_cards(rules))
+    a = turn.arrays
+    leaves = turn.leaves
+    stakes = a.t_value[leaves]
+    assert len(set(stakes.tolist())) == len(a.tree_root) > 2  # a tree per stake
+    all_in = [n for n in leaves.tolist() if turn.betting[n].over]
+    assert all_in and all(a.tree_end[a.leaf_tree[a.t_leaf[n]]] - a.tree_root[a.leaf_tree[
+        a.t_leaf[n]]] == 1 for n in all_in)  # the river card comes, then the showdown
+    assert a.t_child.shape[1] == int(a.t_num_actions.max()) > 3
+
+
+@pytest.mark.parametrize("name", [SIXTEEN, NO_LIMIT])
+def test_best_responses_are_the_general_layouts(name: str) -> None:
+    """Against a strategy that is not uniform (so each river tree's entries are read where
+    they are), every turn hand's best-response value at the root is the general layout's."""
+    game = get_game(name)
+    assert isinstance(game, HoldemGame)
+    rules = game.definition
+    betting = Betting.start(rules).apply(1).apply(1)
+    cards = hand_cards(rules)
+    turn = compile_turn(rules, betting, (5,), cards)
+    general = compile_subgame(rules, betting, (5,), cards)
+    player = betting.player
+    rng = np.random.default_rng(4)
+    own = rng.random(len(turn.hand_ids))
+    buffers = Buffers(turn)
+    a = general.arrays
+    strategy = _uniform(general)
+    for n in np.flatnonzero(a.kind == DECISION_NODE).tolist():
+        k = int(a.num_actions[n])
+        count = int(a.slot_count[a.actor[n], n])
+        start = int(a.regret_offset[n])
+        weights = rng.random((count, k)) + 0.1
+        strategy[start:start + k * count] = (weights / weights.sum(axis=1, keepdims=True)
+                                             ).reshape(-1)
+    _to_dense(turn, general, strategy, buffers.strategy)
+    fast = best_response_values(turn, player, own, buffers.strategy, buffers)
+    reach = np.zeros(int(a.slot_count[player].sum()))
+    reach_from(a, player, strategy, own, reach)
+    values = np.zeros(int(a.slot_count[1 - player].sum()))
+    kernels.best_response(a, 1 - player, reach, values, np.zeros(len(strategy)))
+    scale = np.abs(fast).max()
+    assert scale > 1.0
+    assert np.abs(values[:len(own)] - fast).max() < 1e-4 * scale
+
+
+def _to_dense(turn: TurnSubgame, general: Subgame, strategy: np.ndarray,
+              out: np.ndarray) -> None:
+    """`strategy` in the general layout copied into the dense one, node by node and hand by
+    hand (the general layout's entries are ``[slot][action]``, the dense ``[action][hand]``)."""
+    a, t = general.arrays, turn.arrays
+    row_of = {h: i for i, h in enumerate(turn.hand_ids.tolist())}
+    for n in np.flatnonzero(a.kind == DECISION_NODE).tolist():
+        betting, board = general.betting[n], general.board[n]
+        k = int(a.num_actions[n])
+        slots = general.slots(n)
+        rows = strategy[int(a.regret_offset[n]):int(a.regret_offset[n]) + k * (
+            slots.stop - slots.start)].reshape(-1, k)
+        hands = [row_of[h] for h in general.hands[slots].tolist()]
+        if len(board) == 1:
+            node = turn.node(betting)
+            start = int(t.t_offset[node])
+            width = len(turn.hand_ids)
+            for j in range(k):
+                out[start + j * width + np.array(hands)] = rows[:, j]
+            continue
+        leaf_node = turn.node_of("/".join(betting.rounds[:-1]) + "/")
+        leaf = int(t.t_leaf[leaf_node])
+        m = turn.river_node(leaf_node, betting)
+        c = turn.river_cards.index(board[-1])
+        tree = int(t.leaf_tree[leaf])
+        base = int(t.leaf_base[leaf]) + c * int(t.tree_size[tree]) + int(t.r_offset[m])
+        position = np.empty(len(turn.hand_ids), np.int64)
+        position[t.order[c]] = np.arange(t.order.shape[1])
+        at = position[np.array(hands)]
+        width = t.order.shape[1]
+        for j in range(k):
+            out[base + j * width + at] = rows[:, j]
+
+
 def test_the_hands_and_best_responses_are_the_general_layouts() -> None:
     turn, general, player = _pair()
     assert np.array_equal(turn.hand_ids, general.root_hands)
     assert turn.arrays.weight == pytest.approx(1 / 11)  # 16 cards less a board card, 4 held
     own = np.random.default_rng(0).random(len(turn.hand_ids))
     buffers = Buffers(turn)
-    uniform_strategy(turn.arrays, buffers.blocks, buffers.strategy)
+    uniform_strategy(turn.arrays, buffers.strategy)
     fast = best_response_values(turn, player, own, buffers.strategy, buffers)
     a = general.arrays
     strategy = _uniform(general)
@@ -86,7 +177,7 @@ def test_a_resolve_is_the_general_layouts(mode: str) -> None:
     rng = np.random.default_rng(1)
     own, opponent = rng.random(len(turn.hand_ids)), rng.random(len(turn.hand_ids))
     buffers = Buffers(turn)
-    uniform_strategy(turn.arrays, buffers.blocks, buffers.strategy)
+    uniform_strategy(turn.arrays, buffers.strategy)
     alternatives = 0.9 * best_response_values(turn, player, own, buffers.strategy, buffers)
     slow = resolve(general.arrays, player, own, mode=mode, iterations=50,
                    opponent_range=opponent, alternatives=alternatives)
@@ -111,7 +202,7 @@ def test_every_river_card_once_is_no_sample() -> None:
     turn, _, player = _pair()
     own = np.ones(len(turn.hand_ids))
     buffers = Buffers(turn)
-    uniform_strategy(turn.arrays, buffers.blocks, buffers.strategy)
+    uniform_strategy(turn.arrays, buffers.strategy)
     alternatives = best_response_values(turn, player, own, buffers.strategy, buffers)
     whole = resolve_turn(turn, player, own, mode="maxmargin", iterations=10,
                          alternatives=alternatives)
@@ -133,7 +224,7 @@ def test_the_river_cards_shared_among_threads_give_the_same_numbers_to_the_bit()
     for threads in (1, 2, 3):
         buffers = Buffers(turn, threads)
         assert buffers.lanes.r_values.shape[0] == threads
-        uniform_strategy(turn.arrays, buffers.blocks, buffers.strategy)
+        uniform_strategy(turn.arrays, buffers.strategy)
         alternatives = 0.9 * best_response_values(turn, player, own, buffers.strategy, buffers)
         got = resolve_turn(turn, player, own, mode="maxmargin", iterations=20,
                            alternatives=alternatives, buffers=buffers)
@@ -159,7 +250,7 @@ def test_a_warm_start_plays_the_blueprint_until_the_regrets_outweigh_it() -> Non
     a = turn.arrays
     own = np.random.default_rng(3).random(len(turn.hand_ids))
     buffers = Buffers(turn)
-    uniform_strategy(a, buffers.blocks, buffers.strategy)
+    uniform_strategy(a, buffers.strategy)
     alternatives = 0.9 * best_response_values(turn, player, own, buffers.strategy, buffers)
     resolve_turn(turn, player, own, mode="maxmargin", iterations=20,
                  alternatives=alternatives, buffers=buffers)
