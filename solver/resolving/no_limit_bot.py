@@ -20,10 +20,11 @@ the actual pot (`abstract_state`; `solver.resolving.subgame`), and re-solved wit
 
 Unsafe re-solving is not offered: it needs the opponent's range, which translation does not
 give for a size the blueprint never bets.  `first_round` starts re-solving in an earlier
-round, the range and values then carried across the deal of a card (on a small member of
-three rounds, from the second: a quarter of translation's exploitability, docs/games/
-no-limit.md); the stored bot (`solver.resolving.kind`) re-solves the last round only, the
-one whose subgames the 200-big-blind game re-solves in time.
+round, the range and values then carried across the deal of a card; the second-to-last round
+of a game with one card to come is re-solved in the turn's dense layout
+(`solver.resolving.no_limit_turn`), with `turn_iterations` (the time a decision has allows
+few).  On a small member of three rounds, re-solving the last two gives up a quarter to a
+half of translation's exploitability (docs/games/no-limit.md).
 
 As the limit re-solving bot (`solver.resolving.resolving_bot`), everything the bot does at a
 public state depends on the public history alone, so it answers for a whole range at once and
@@ -47,36 +48,25 @@ import numpy as np
 from numpy.typing import NDArray
 
 from solver.abstractions.holdem.translated import TranslatedPolicy, readings
-from solver.abstractions.holdem.translation import Translation
 from solver.engine.node_kinds import CHANCE_NODE, DECISION_NODE
-from solver.games.holdem.betting import CALL, Betting, history
+from solver.games.holdem.betting import Betting, history
 from solver.games.holdem.rules import HoldemRules
 from solver.resolving.kept import Hands, Kept, best_response_at_root
+from solver.resolving.no_limit_turn import (
+    abstract_state,
+    blueprint_turn_strategy,
+    nearest,
+    turn_position,
+)
 from solver.resolving.resolve import MODES, resolve
-from solver.resolving.solved import Solved
+from solver.resolving.solved import Solved, TurnSolved
 from solver.resolving.subgame import Subgame, compile_subgame
+from solver.resolving.turn_resolve import Buffers, best_response_values, resolve_turn
+from solver.resolving.turn_subgame import compile_turn
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 SAFE_MODES = tuple(m for m in MODES if m != "unsafe")
-NEARER = Translation(randomised=False)
-
-
-def abstract_state(betting: Betting, abstract: HoldemRules) -> Betting:
-    """The real public state `betting` under the blueprint's betting `abstract`: the same
-    chips in, the same history, the blueprint's sizes (of the actual pot) from here on."""
-    return replace(betting, rules=abstract)
-
-
-def nearest(real: Betting, action: int, mine: Betting) -> int:
-    """The index among `mine`'s legal actions of the real `action` at `real` (the same moment in
-    the real game): the action itself where `mine` has it, a raise it lacks read as the nearer
-    size by `Translation.read`, a fold where no bet is faced a check."""
-    legal = mine.legal_actions()
-    if action in legal:
-        return legal.index(action)
-    read = NEARER.read(real, action, mine)[0][0]
-    return legal.index(read if read in legal else CALL)
 
 
 def _dealt(sub: Subgame, node: int, board: tuple[int, ...]) -> int:
@@ -103,8 +93,10 @@ class NoLimitResolvingBot:
     keep: int = 64
     first_round: int = -1
     """The round (0-based) from which it re-solves; -1 the last."""
+    turn_iterations: int | None = None
+    """Iterations of a re-solve in the turn's layout (None: `iterations`)."""
     _hands: Hands = field(init=False, repr=False)
-    _kept: Kept[Solved] = field(init=False, repr=False)
+    _kept: Kept[Solved | TurnSolved] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.mode not in SAFE_MODES:
@@ -142,15 +134,17 @@ class NoLimitResolvingBot:
         rows = self._hands.rows(*solved.root_strategy(), holes)
         return solved.subgame.betting[0].legal_actions(), rows
 
-    def kept(self) -> list[tuple[str, Solved]]:
+    def kept(self) -> list[tuple[str, Solved | TurnSolved]]:
         """The re-solves kept, oldest first, each with its public state's betting (ACPC)."""
         return self._kept.items()
 
-    def solved(self, betting: Betting, board: tuple[int, ...]) -> Solved:
+    def solved(self, betting: Betting, board: tuple[int, ...]) -> Solved | TurnSolved:
         """The re-solve at a public state where the bot acts (from the cache if done)."""
         return self._kept.get(betting, board, lambda: self._solve(betting, board))
 
-    def _solve(self, betting: Betting, board: tuple[int, ...]) -> Solved:
+    def _solve(self, betting: Betting, board: tuple[int, ...]) -> Solved | TurnSolved:
+        if self._turn_layout(betting):
+            return self._solve_turn(betting, board)
         player = betting.player
         sub = compile_subgame(self.abstract, abstract_state(betting, self.abstract), board,
                               self._hands.cards)
@@ -164,6 +158,31 @@ class NoLimitResolvingBot:
         resolved = resolve(sub.arrays, player, own, mode=self.mode, iterations=self.iterations,
                            alternatives=alternatives)
         return Solved(sub, player, resolved)
+
+    def _turn_layout(self, betting: Betting) -> bool:
+        """Whether the state is re-solved in the turn's dense layout: the second-to-last
+        round of a member with two hole cards and one card to come."""
+        rules = self.rules
+        return (betting.round == self.last_round - 1 and rules.board_cards[-1] == 1
+                and rules.hole_cards == 2)
+
+    def _solve_turn(self, betting: Betting, board: tuple[int, ...]) -> TurnSolved:
+        player = betting.player
+        sub = compile_turn(self.abstract, abstract_state(betting, self.abstract), board,
+                           self._hands.cards)
+        hands = sub.hand_ids
+        buffers = Buffers(sub)
+        carried = self._carried(betting, board)
+        if carried is not None:
+            own, alternatives = (v[hands] for v in carried)
+        else:
+            own = self._blueprint_reach(betting, board, hands)
+            blueprint_turn_strategy(sub, player, self.blueprint, self.rules, buffers.strategy)
+            alternatives = best_response_values(sub, player, own, buffers.strategy, buffers)
+        resolved = resolve_turn(sub, player, own, mode=self.mode,
+                                iterations=self.turn_iterations or self.iterations,
+                                alternatives=alternatives, buffers=buffers)
+        return TurnSolved(sub, player, resolved)
 
     def _carried(self, betting: Betting, board: tuple[int, ...]
                  ) -> tuple[FloatArray, FloatArray] | None:
@@ -182,6 +201,9 @@ class NoLimitResolvingBot:
             return None
         start, first = before[-1]
         previous = self.solved(start, board[:self.rules.board_dealt(start.round)])
+        if isinstance(previous, TurnSolved):
+            there = turn_position(previous.subgame, start, actions[first:])
+            return None if there is None else previous.carry(there, board, len(self._hands))
         sub = previous.subgame
         node, real = 0, start
         for action in actions[first:]:

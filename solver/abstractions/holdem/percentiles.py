@@ -251,13 +251,20 @@ def hand_codes(rules: HoldemRules, spec: PercentileSpec, round_: int, holes: Int
                board: Sequence[int]) -> IntArray:
     """The buckets in round `round_` of the rows of `holes` (hole cards) with `board` (the
     board dealt so far, in the order dealt)."""
-    info = round_buckets(rules, spec)[round_]
     holes = np.asarray(holes, np.int64).reshape(-1, 2)
     need = rules.board_dealt(round_)
     if len(board) < need:
         raise ValueError(f"round {round_} needs {need} board cards, not {len(board)}")
     cards = np.array(board[:need], np.int64)
-    deals = np.hstack([holes, np.broadcast_to(cards, (len(holes), need))])
+    return deal_codes(rules, spec, round_,
+                      np.hstack([holes, np.broadcast_to(cards, (len(holes), need))]))
+
+
+def deal_codes(rules: HoldemRules, spec: PercentileSpec, round_: int, deals: IntArray
+               ) -> IntArray:
+    """The buckets in round `round_` of `deals`, rows of hole cards then the board dealt by
+    then (each row its own board)."""
+    info = round_buckets(rules, spec)[round_]
     return np.asarray(info.codes[info.indexer.index_many(deals)], np.int64)
 
 

@@ -31,6 +31,7 @@ from solver.abstractions.holdem.buckets import abstract_key, bucket_counts
 from solver.abstractions.holdem.percentiles import (
     Percentiles,
     bucket_text,
+    deal_codes,
     hand_codes,
     table_spec,
 )
@@ -142,13 +143,25 @@ class Translated:
     def own(self, table: TableStrategy, holes: NDArray[np.int64], board: tuple[int, ...]
             ) -> Own:
         """The blueprint's probabilities at any reading, for `holes` with `board`."""
+        holes = np.asarray(holes, np.int64).reshape(-1, self.rules.hole_cards)
+        return self.own_dealt(table, holes, np.broadcast_to(
+            np.array(board, np.int64), (len(holes), len(board))))
+
+    def own_dealt(self, table: TableStrategy, holes: NDArray[np.int64],
+                  boards: NDArray[np.int64]) -> Own:
+        """`own` with each row of `holes` on its own board (the rows of `boards`), so that one
+        walk of the readings serves every card still to come."""
         bot = HulheBot("blueprint", self.abstract, self.blueprint.spec, table)
         codes: dict[int, NDArray[np.int64]] = {}  # per round: every reading shares the hands'
 
         def own(mine: Betting) -> Mapping[int, FloatArray]:
             if mine.round not in codes:
-                codes[mine.round] = hand_codes(self.abstract, self.blueprint.spec, mine.round,
-                                               holes, board)
+                need = self.abstract.board_dealt(mine.round)
+                if boards.shape[1] < need:
+                    raise ValueError(f"round {mine.round} needs {need} board cards, not "
+                                     f"{boards.shape[1]}")
+                codes[mine.round] = deal_codes(self.abstract, self.blueprint.spec, mine.round,
+                                               np.hstack([holes, boards[:, :need]]))
             rows = bot.bucket_probabilities(mine)[codes[mine.round]]
             return {a: rows[:, slot_of(mine, a)] for a in mine.legal_actions()}
         return own

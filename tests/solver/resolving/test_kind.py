@@ -16,6 +16,8 @@ from solver.resolving.kind import (
     ResolvingSpec,
     add_resolving_arguments,
 )
+from solver.resolving.no_limit_bot import NoLimitResolvingBot
+from strategies.tables import TableStrategy
 
 
 def test_the_descriptor_reads_back() -> None:
@@ -132,15 +134,21 @@ def test_plain_words_first_and_no_empty_measurement() -> None:
         "a player remembers its dice but only the last bid")
 
 
-def test_a_no_limit_blueprint_is_re_solved_on_the_river_only() -> None:
+def test_a_no_limit_blueprint_is_re_solved_on_the_turn_and_river_only() -> None:
     """A translated blueprint's game has ';' of its own (its sizes per round): the descriptor
-    reads it whole, as the last field, and the no-limit bot re-solves the last round only."""
+    reads it whole, as the last field, and the no-limit bot re-solves the last round or the
+    last two (the turn in its own layout, with its own iterations)."""
     spec = ResolvingSpec(4, blueprint=f"translated={DEFAULT_HUNL}")
     assert ResolvingSpec.parse(spec.descriptor.partition("=")[2]) == spec
     hunl = get_game("hunl")
     assert abstraction_for(hunl, spec.descriptor).descriptor == spec.descriptor
+    turn = abstraction_for(hunl, ResolvingSpec(3, turn=12, blueprint=spec.blueprint).descriptor)
+    assert isinstance(turn, Resolving)
+    bot = turn.bot(TableStrategy({}, (), ()))
+    assert isinstance(bot, NoLimitResolvingBot)
+    assert (bot.from_round, bot.turn_iterations) == (2, 12)
     with pytest.raises(ValueError, match="re-solves the last round"):
-        abstraction_for(hunl, ResolvingSpec(3, blueprint=spec.blueprint).descriptor)
+        abstraction_for(hunl, ResolvingSpec(2, blueprint=spec.blueprint).descriptor)
 
 
 def test_the_default_no_limit_bots_words_are_what_the_docs_record() -> None:
@@ -156,3 +164,6 @@ def test_the_default_no_limit_bots_words_are_what_the_docs_record() -> None:
     docs = (root / "docs" / "games" / "no-limit.md").read_text()
     assert "**1,749 ± 287**" in docs and "| 35.0 | **26.1** | 29.6 |" in docs
     assert "1,749 ± 287" in (root / "README.md").read_text()
+    turn = describe(ResolvingSpec(3, turn=12, blueprint=spec.blueprint).descriptor)
+    assert turn is not None and "14.0 against 35.0" in turn.measured
+    assert "| 12 iterations | 12.5 | 14.0 |" in docs

@@ -16,7 +16,12 @@ from solver.evaluation.holdem.policy import strategy_of
 from solver.games.holdem.betting import CALL, Betting
 from solver.games.holdem.policy import hole_combos
 from solver.resolving.measure_no_limit import Blueprint, blueprint, bot_rows
-from solver.resolving.no_limit_bot import NoLimitResolvingBot, abstract_state, nearest
+from solver.resolving.no_limit_bot import NoLimitResolvingBot
+from solver.resolving.no_limit_turn import abstract_state, blueprint_turn_strategy, nearest
+from solver.resolving.solved import Solved, TurnSolved
+from solver.resolving.subgame import compile_subgame
+from solver.resolving.turn_resolve import Buffers, best_response_values
+from solver.resolving.turn_subgame import compile_turn
 
 THREE_ROUNDS = ("holdem(betting=nolimit,numRanks=4,numSuits=2,numBoardCards=0 1 1,blind=2 1,"
                 "stack=8 8)")
@@ -78,6 +83,7 @@ def test_an_off_tree_bet_is_re_solved_with_the_actual_amount() -> None:
     assert set(actions) <= set(facing.legal_actions())
     np.testing.assert_allclose(rows.sum(axis=1), 1.0)
     solved = bot.solved(facing, board)
+    assert isinstance(solved, Solved)
     assert solved.subgame.betting[0].spent == facing.spent  # the actual bet, not a reading
     first = bot.solved(flop, board)  # the decision before: the bot checked there
     carried = bot._carried(facing, board)
@@ -113,25 +119,59 @@ def test_a_move_the_subgame_lacks_is_read_as_the_nearer_size() -> None:
     assert nearest(real, max(real.legal_actions()), mine) == legal.index(max(sizes))
 
 
+@cache
+def _three_rounds() -> Blueprint:
+    return blueprint(THREE_ROUNDS, epochs=3)
+
+
+@pytest.mark.slow
+def test_the_blueprints_values_in_the_turn_layout_are_the_general_layouts() -> None:
+    """The opponent's best-response values against the translated blueprint at a first turn
+    re-solve: the blueprint laid into the dense layout (every river card's hands read in one
+    walk) gives the general layout's, hand by hand."""
+    made = _three_rounds()
+    bot = NoLimitResolvingBot("re-solving", made.policy, iterations=50, first_round=1)
+    second = Betting.start(made.real.definition).apply(4).apply(CALL)  # raised to 4, called
+    board = (3,)
+    state = abstract_state(second, bot.abstract)
+    general = compile_subgame(bot.abstract, state, board, bot._hands.cards)
+    turn = compile_turn(bot.abstract, state, board, bot._hands.cards)
+    assert np.array_equal(turn.hand_ids, general.root_hands)
+    own = bot._blueprint_reach(second, board, turn.hand_ids)
+    assert 0 < own.sum() < len(own)
+    buffers = Buffers(turn)
+    blueprint_turn_strategy(turn, second.player, made.policy, made.real.definition,
+                            buffers.strategy)
+    dense = best_response_values(turn, second.player, own, buffers.strategy, buffers)
+    values = bot._blueprint_values(general, second.player, own)
+    assert np.abs(values).max() > 0.1
+    np.testing.assert_allclose(dense, values, atol=1e-5 * np.abs(values).max())
+
+
 @pytest.mark.slow
 def test_from_an_earlier_round_the_range_is_carried_across_the_deal() -> None:
-    """Re-solving from the second of three rounds, the bot's first river decision carries its
-    reach and the opponent's values from the re-solve before the river card, through that
-    subgame's deal of the card that came."""
-    made = blueprint(THREE_ROUNDS, epochs=3)
+    """Re-solving from the second of three rounds (in the turn's dense layout), the bot's
+    first decision in the last round carries its reach from the re-solve before the card:
+    the reach at that subgame's root times its probability of checking there."""
+    made = _three_rounds()
     bot = NoLimitResolvingBot("re-solving", made.policy, iterations=50, first_round=1)
     second = Betting.start(made.real.definition).apply(CALL).apply(CALL)
     board = (0, 5)
     before = bot.solved(second, board[:1])
+    assert isinstance(before, TurnSolved)
     river = second.apply(CALL).apply(CALL)
     assert river.round == 2 and river.player == second.player
     carried = bot._carried(river, board)
     assert carried is not None
     own, alternatives = carried
-    sub = before.subgame
-    slots = sub.slots(sub.node(abstract_state(river, bot.abstract), board))
-    np.testing.assert_allclose(own[sub.hands[slots]], before.resolved.own_reach[slots])
-    assert own[sub.hands[slots]].sum() > 0 and np.isfinite(alternatives).all()
+    got = before.resolved
+    check = before.subgame.betting[0].legal_actions().index(CALL)
+    ids = before.subgame.hand_ids
+    expected = got.own_reach[0] * got.root_strategy[check]
+    live = (before.subgame.arrays.hands != board[1]).all(axis=1)
+    np.testing.assert_allclose(own[ids][live], expected[live], rtol=1e-6)
+    assert own[ids].sum() > 0 and np.isfinite(alternatives).all()
+    assert np.abs(alternatives[ids][live]).max() > 0
 
 
 @pytest.mark.slow
