@@ -24,6 +24,7 @@ from solver.engine.node_kinds import CHANCE_NODE, DECISION_NODE
 from solver.games.holdem.betting import CALL, Betting
 from solver.games.holdem.rules import HoldemRules
 from solver.resolving.turn_kernel import uniform_strategy
+from solver.resolving.turn_resolve import leaf_blocks
 from solver.resolving.turn_subgame import TurnSubgame
 
 FloatArray = NDArray[np.float64]
@@ -76,11 +77,8 @@ def blueprint_turn_strategy(sub: TurnSubgame, player: int, blueprint: Translated
     bot = blueprint.translated
     own = bot.own_dealt(blueprint.table, holes, dealt)
     for leaf in range(len(sub.leaves)):
-        tree = int(a.leaf_tree[leaf])
-        root, size = int(a.tree_root[tree]), int(a.tree_size[tree])
-        base = int(a.leaf_base[leaf])
-        blocks = out[base:base + cards * size].reshape(cards, size)
-        for m in range(root, int(a.tree_end[tree])):
+        blocks, root, end = leaf_blocks(sub, out, leaf)
+        for m in range(root, end):
             if a.r_kind[m] != DECISION_NODE or a.r_actor[m] != player:
                 continue
             mine = sub.river_betting[leaf][m - root]

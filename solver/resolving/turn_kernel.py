@@ -49,21 +49,46 @@ last three change nothing)."""
 @njit(cache=True)
 def uniform_strategy(a, strategy):
     """Every decision's actions equally likely (regret matching on no regret)."""
+    starts, actions, widths = decision_blocks(a)
+    for b in range(starts.shape[0]):
+        k = actions[b]
+        strategy[starts[b]:starts[b] + k * widths[b]] = 1.0 / k
+
+
+@njit(cache=True)
+def decision_blocks(a):
+    """Every decision's block of the layout: its first entry, its actions and its hands (an
+    action's probabilities for the block's hands sit together), the turn's then each river
+    tree's under each river card."""
     hands = a.hands.shape[0]
+    width = a.order.shape[1]
+    count = 0
     for n in range(a.t_kind.shape[0]):
         if a.t_kind[n] == DECISION_NODE:
-            k = a.t_num_actions[n]
-            strategy[a.t_offset[n]:a.t_offset[n] + k * hands] = 1.0 / k
-    width = a.order.shape[1]
+            count += 1
+    for leaf in range(a.leaf_tree.shape[0]):
+        tree = a.leaf_tree[leaf]
+        for m in range(a.tree_root[tree], a.tree_end[tree]):
+            if a.r_kind[m] == DECISION_NODE:
+                count += a.order.shape[0]
+    starts = np.empty(count, np.int64)
+    actions = np.empty(count, np.int64)
+    widths = np.empty(count, np.int64)
+    b = 0
+    for n in range(a.t_kind.shape[0]):
+        if a.t_kind[n] == DECISION_NODE:
+            starts[b], actions[b], widths[b] = a.t_offset[n], a.t_num_actions[n], hands
+            b += 1
     for leaf in range(a.leaf_tree.shape[0]):
         tree = a.leaf_tree[leaf]
         for c in range(a.order.shape[0]):
             base = a.leaf_base[leaf] + c * a.tree_size[tree]
             for m in range(a.tree_root[tree], a.tree_end[tree]):
                 if a.r_kind[m] == DECISION_NODE:
-                    k = a.r_num_actions[m]
-                    start = base + a.r_offset[m]
-                    strategy[start:start + k * width] = 1.0 / k
+                    starts[b], actions[b], widths[b] = (base + a.r_offset[m], a.r_num_actions[m],
+                                                        width)
+                    b += 1
+    return starts, actions, widths
 
 
 @njit(cache=True, inline="always")
@@ -331,19 +356,9 @@ def turn_pass(a, traverser, mode, strategy, regrets, average, roots, t_reach, t_
 def normalise(a, average, out):
     """The behaviour strategy of summed average weights, per decision and hand (uniform where
     a hand never reached it)."""
-    hands = a.hands.shape[0]
-    for n in range(a.t_kind.shape[0]):
-        if a.t_kind[n] == DECISION_NODE:
-            _normalise_node(average, out, a.t_offset[n], a.t_num_actions[n], hands)
-    width = a.order.shape[1]
-    for leaf in range(a.leaf_tree.shape[0]):
-        tree = a.leaf_tree[leaf]
-        for c in range(a.order.shape[0]):
-            base = a.leaf_base[leaf] + c * a.tree_size[tree]
-            for m in range(a.tree_root[tree], a.tree_end[tree]):
-                if a.r_kind[m] == DECISION_NODE:
-                    _normalise_node(average, out, base + a.r_offset[m], a.r_num_actions[m],
-                                    width)
+    starts, actions, widths = decision_blocks(a)
+    for b in range(starts.shape[0]):
+        _normalise_node(average, out, starts[b], actions[b], widths[b])
 
 
 @njit(cache=True, inline="always")

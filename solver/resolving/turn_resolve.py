@@ -112,7 +112,7 @@ def first_river_nodes(sub: TurnSubgame, player: int) -> IntArray:
     return out
 
 
-def _leaf_blocks(sub: TurnSubgame, out: NDArray[np.float32], leaf: int
+def leaf_blocks(sub: TurnSubgame, out: NDArray[np.float32], leaf: int
                  ) -> tuple[NDArray[np.float32], int, int]:
     """Leaf `leaf`'s river blocks in `out` as ``(river cards, entries of a block)``, and its
     tree's first and last-plus-one node."""
@@ -145,7 +145,7 @@ def blueprint_strategy(sub: TurnSubgame, player: int, blueprint: HoldemPolicy,
             cards, width, boards.shape[1]))], axis=2).reshape(cards * width, -1)
         codes = blueprint.codes_of(sub.rules.num_rounds - 1, deals).reshape(cards, width)
     for leaf in range(len(sub.leaves)):
-        river, root, end = _leaf_blocks(sub, out, leaf)
+        river, root, end = leaf_blocks(sub, out, leaf)
         for m in range(root, end):
             if a.r_kind[m] != DECISION_NODE or a.r_actor[m] != player:
                 continue
@@ -185,7 +185,7 @@ def zero_entries(sub: TurnSubgame, player: int, out: NDArray[np.float32]) -> Non
         out[a.t_offset[n]:a.t_offset[n] + a.t_num_actions[n] * hands] = 0.0
     width = a.order.shape[1]
     for leaf in range(len(sub.leaves)):
-        river, root, end = _leaf_blocks(sub, out, leaf)
+        river, root, end = leaf_blocks(sub, out, leaf)
         for m in range(root, end):
             if a.r_kind[m] == DECISION_NODE and a.r_actor[m] == player:
                 river[:, a.r_offset[m]:a.r_offset[m] + a.r_num_actions[m] * width] = 0.0
