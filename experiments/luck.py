@@ -29,7 +29,7 @@ from typing import cast
 from app.services.analysis import analyse, coach, results
 from app.services.bots.bot import StoredStrategyBot
 from app.services.bots.strategy_source import StrategySource
-from solver.evaluation.values import valuer_for
+from solver.evaluation.values import UnreadableHand, valuer_for
 from solver.evaluation.values.base import Segment
 from solver.evaluation.values.exact import TreeValues
 from solver.evaluation.values.holdem import HoldemValues
@@ -61,12 +61,19 @@ def measure(game_name: str, store: Path, player: str, hands: int, seed: int, eve
     told: list[float] = []  # the habits' estimate less the player's own draws (`own_draws`)
     unopened: list[float] = []  # the adjusted result before its opening's correction
     spread = [0.0, 0.0]  # the draws' variance summed over the hands, per start of the habits
+    unreadable = 0  # hands the value function could not value (`UnreadableHand`)
     cpu, wall = time.process_time(), time.perf_counter()
     for n in range(hands):
         seat = n % 2
         payoff, trace = play(game, bot, seat, choose, rng)
-        segments, choice_segments = valuer.both_starts(trace.state, seat, state.habits,
-                                                       seed * 1_000_003 + n)
+        try:
+            segments, choice_segments = valuer.both_starts(trace.state, seat, state.habits,
+                                                           seed * 1_000_003 + n)
+        except UnreadableHand:  # counted raw, as the app counts it
+            unreadable += 1
+            for kept in (raw, adjusted, plain, habitual, choices, told, unopened):
+                kept.append(payoff)
+            continue
         done = analyse.analyse(valuer, trace, seat, payoff, state, seed=seed * 1_000_003 + n,
                                 segments=segments, choice_segments=choice_segments)
         state = done.state
@@ -100,8 +107,8 @@ def measure(game_name: str, store: Path, player: str, hands: int, seed: int, eve
         return (s.ci95_high - s.ci95_low) / 2
 
     out: dict[str, object] = {"game": game_name, "player": player, "hands": hands,
-                              "seed": seed, "exact": exact, "cpu_seconds": round(cpu, 1),
-                              "wall_seconds": round(wall, 1),
+                              "seed": seed, "exact": exact, "unreadable": unreadable,
+                              "cpu_seconds": round(cpu, 1), "wall_seconds": round(wall, 1),
                               "weights_at_end": list(state.weights())}
     for name, s in stats.items():
         out[name] = {"mean": s.mean, "ci95_half": half(s), "std": s.std}
@@ -219,6 +226,8 @@ def main() -> None:
                  if row["narrowest_unaware"] is not None else "")
               + f")  {name}"
               + (f"  exact {float(exact) * scale:+.3f}" if isinstance(exact, float) else "")
+              + (f"  {row['unreadable']} hands counted raw (not readable)"
+                 if row["unreadable"] else "")
               + f"  cpu {row['cpu_seconds']} s, wall {row['wall_seconds']} s", flush=True)
         assert not math.isnan(float(row["narrower"]))  # type: ignore[arg-type]
 

@@ -1,7 +1,8 @@
 """Heads-up no-limit hold'em at 200 big blinds through the app: a raise has 19,801 legal amounts,
 so a hand view lists fold, call and the named amounts with the range beside them, the API takes
 any amount of the range, a refusal names the range, the bot's recorded probabilities hold only
-the moves it may play, and the hands export as PHH that pokerkit plays back to the same result.
+the moves it may play, the coach values the player's moves (each under its own label, as the
+blueprint reads it), and the hands export as PHH that pokerkit plays back to the same result.
 
 The store holds a tiny blueprint (8 buckets a round, one epoch of 20 boards, its value by
 self-play of 500 deals) made once per module: the real build (`python -m solver hulhe --game
@@ -75,7 +76,7 @@ def test_any_amount_over_the_api_with_short_lists(api: AppHandle) -> None:
     match_id, headers = new_match(api.client, "hunl")
     rng = random.Random(4)
     won: dict[int, float] = {}
-    chosen = refused = 0
+    chosen = refused = analysed = 0
     for _ in range(6):
         view = api.client.post(f"{API}/matches/{match_id}/hands", headers=headers).json()
         while view["status"] == "in_progress":
@@ -108,7 +109,12 @@ def test_any_amount_over_the_api_with_short_lists(api: AppHandle) -> None:
             assert 0 < len(probabilities) <= 6 and min(probabilities) > 0
             assert sum(probabilities) == pytest.approx(1.0)
         won[view["number"]] = outcome["human_payoff"]
-    assert chosen and refused
+        done = api.client.get(f"{API}/hands/{view['hand_id']}", headers=headers).json()
+        if done["outcome"]["analysis"] == "done":  # the coach, in the blueprint's game
+            mine = [e["label"] for e in done["events"] if e["actor"] == "you"]
+            assert [d["chosen"] for d in done["outcome"]["coach"]] == mine
+            analysed += 1
+    assert chosen and refused and analysed >= 4
     exported = api.client.get(f"{API}/matches/{match_id}/hand-histories",
                               headers=headers).json()
     hands = list(HandHistory.loads_all(exported["text"]))

@@ -44,7 +44,7 @@ from app.services.analysis import coach, openings
 from app.services.analysis.trace import Trace
 from app.services.bots.bot import Policy
 from app.services.bots.valuers import Valuers
-from solver.evaluation.values import HandValuer, Opening, Segment
+from solver.evaluation.values import HandValuer, Opening, Segment, UnreadableHand
 from solver.games import get_game
 
 log = logging.getLogger("app.analysis")
@@ -308,13 +308,17 @@ def _analyse_next(sessions: sessionmaker[Session], valuers: Valuers, match_id: i
         version, data = analysis_store.state_of(connection, match_id)
         state: tuple[int, dict[str, Any]] | None = None
         with valuers.using(game, opponent) as valuer:
-            if valuer is None:
-                outcome = analysis_store.Analysed(None)
-            else:
-                result = analyse(valuer, trace, hand.human_seat, hand.human_payoff,
-                                 MatchState.from_json(data), forfeit=hand.forfeited,
-                                 seed=hand.id)
-                outcome = analysed(result.review, result.record)
+            result = None
+            if valuer is not None:
+                try:
+                    result = analyse(valuer, trace, hand.human_seat, hand.human_payoff,
+                                     MatchState.from_json(data), forfeit=hand.forfeited,
+                                     seed=hand.id)
+                except UnreadableHand as exc:  # counted raw, as without a value function
+                    log.info("hand %s not analysed: %s", hand.public_id, exc)
+            outcome = (analysis_store.Analysed(None) if result is None else
+                       analysed(result.review, result.record))
+            if result is not None:
                 state = (version, result.state.to_json())
         session.rollback()  # end the reading transaction before taking the writer's lock
         with write_lock(session):

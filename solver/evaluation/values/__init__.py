@@ -10,6 +10,8 @@ callers never name a game):
   rounds at play time by its blueprint's tables after each decision, its range following what
   it played, and AIVAT's correction at each of its decisions where it played otherwise (which
   keeps the luck-adjusted result against it unbiased);
+* no-limit hold'em played from a translated blueprint, by translation or re-solving: the hand
+  read into the blueprint's game and valued there as above (`no_limit.NoLimitValues`);
 * Dudo solved remembering the last bids, alone or as the rounds of a match: the round's recall
   graph, exact (`dudo.DudoValues`).
 
@@ -35,6 +37,7 @@ from solver.abstractions import Exact, abstraction_for
 from solver.abstractions.dudo_recall.remembered_bids import Recall
 from solver.abstractions.holdem.bot import HulheBot
 from solver.abstractions.holdem.percentiles import Percentiles
+from solver.abstractions.holdem.translated import Translated, TranslatedPolicy
 from solver.evaluation.stored import stored_strategy_array
 from solver.evaluation.values.base import (
     DecisionValues,
@@ -43,6 +46,7 @@ from solver.evaluation.values.base import (
     Opening,
     Reference,
     Segment,
+    UnreadableHand,
     choices_key,
     from_choices,
     habit_mix,
@@ -51,15 +55,16 @@ from solver.evaluation.values.base import (
 from solver.evaluation.values.dudo import DudoValues
 from solver.evaluation.values.exact import TreeValues
 from solver.evaluation.values.holdem import HoldemValues
+from solver.evaluation.values.no_limit import NoLimitValues
 from solver.games.base import Game
 from solver.games.dudo.match import DudoMatchGame, loser_payoffs
-from solver.games.holdem.policy import HoldemPolicy
+from solver.games.holdem.policy import HoldemPolicy, SparsePolicy
 from solver.resolving.kind import Resolving
 from strategies import InfosetStrategy, SolveInfo, StrategyStore
 from strategies.figures import WIN_CHANCES
 
 __all__ = ["DecisionValues", "Habits", "HandValuer", "Opening", "Reference", "Segment",
-           "choices_key", "from_choices", "habit_mix", "two_walks", "valuer_for"]
+           "UnreadableHand", "choices_key", "from_choices", "habit_mix", "two_walks", "valuer_for"]
 
 
 def valuer_for(game: Game, info: SolveInfo, store: StrategyStore) -> HandValuer:
@@ -69,14 +74,16 @@ def valuer_for(game: Game, info: SolveInfo, store: StrategyStore) -> HandValuer:
     if isinstance(abstraction, Exact):
         tree, flat = stored_strategy_array(store, game)
         return TreeValues(game, tree, flat)
-    if isinstance(abstraction, (Percentiles, Resolving)):
-        tables = abstraction if isinstance(abstraction, Percentiles) else abstraction.blueprint
-        if not isinstance(tables, Percentiles):
-            raise ValueError(f"no value function reads a re-solving bot over a translated "
-                             f"blueprint ({game.name!r})")
+    if isinstance(abstraction, (Percentiles, Resolving, Translated)):
         table = store.table_strategy(game.name, info.id)
         if table is None:
             raise ValueError(f"the solve of {game.name!r} has no tables")
+        tables = abstraction if not isinstance(abstraction, Resolving) else abstraction.blueprint
+        if isinstance(tables, Translated):
+            bot = (abstraction.bot(table) if isinstance(abstraction, Resolving) else
+                   TranslatedPolicy("translated", tables, table))
+            assert isinstance(bot, SparsePolicy)  # a translated blueprint's bots name moves
+            return NoLimitValues(tables, table, bot)
         played = abstraction.bot(table) if isinstance(abstraction, Resolving) else None
         assert isinstance(played, HoldemPolicy | None)  # a table blueprint's bot is one
         return HoldemValues(HulheBot(f"{game.name}-solve-{info.id}", tables.rules, tables.spec,

@@ -195,3 +195,8 @@ def two_walks(valuer: HandValuer, final: State, seat: int, habits: Habits, seed:
     """`HandValuer.both_starts` as two calls of `segments`."""
     return (valuer.segments(final, seat, habits, np.random.default_rng(seed)),
             valuer.segments(final, seat, from_choices(habits), np.random.default_rng(seed)))
+
+
+class UnreadableHand(ValueError):
+    """A hand a value function cannot value (a no-limit hand whose betting the blueprint's game
+    cannot follow): it counts raw."""

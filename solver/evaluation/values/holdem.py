@@ -61,7 +61,7 @@ from solver.evaluation.values.holdem_openings import OpeningChances
 from solver.games.base import State
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.game import HoldemState
-from solver.games.holdem.policy import HoldemPolicy, hole_combos
+from solver.games.holdem.policy import HoldemPolicy, hole_combos, legal_slots, slot_of
 from solver.games.holdem.rules import HoldemRules
 from strategies.tables import TableStrategy
 
@@ -121,11 +121,12 @@ def prepare(bot: TableBot) -> Prepared:
     buckets = round_buckets(rules, bot.spec)
     widest = max(b.count for b in buckets)
     parts = []
+    width = tree.slots
     for r in range(rules.num_rounds):
         nodes = tree.decisions(r)
-        legal = np.zeros((len(nodes), SLOTS))
+        legal = np.zeros((len(nodes), width))
         legal[a.row[nodes]] = a.child[nodes] >= 0
-        grid = np.zeros((len(nodes), widest, SLOTS))
+        grid = np.zeros((len(nodes), widest, width))
         grid[:, :buckets[r].count] = np.asarray(bot.table.tables[r], np.float64)
         grid *= legal[:, None, :]
         totals = grid.sum(axis=2, keepdims=True)
@@ -228,17 +229,17 @@ class HoldemValues:
             elif player == 1 - seat and action is not None:
                 playing = self.played if self.played is not None else self.bot
                 possible = ~np.isin(combos, state.board()).any(axis=1)  # others weigh 0
-                probabilities = playing.action_probabilities(state.betting, state.board(),
-                                                             combos[possible])
+                probabilities = self._widened(playing.action_probabilities(
+                    state.betting, state.board(), combos[possible]))
                 weights = np.where(possible, weights, 0.0)
                 if self.played is not None:
-                    shift = np.zeros((len(combos), SLOTS))
-                    shift[possible] = probabilities - self.bot.action_probabilities(
-                        state.betting, state.board(), combos[possible])
+                    shift = np.zeros((len(combos), self.prepared.tree.slots))
+                    shift[possible] = probabilities - self._widened(self.bot.action_probabilities(
+                        state.betting, state.board(), combos[possible]))
                     if np.abs(shift).max() > SHIFT_TOLERANCE:
                         corrections += self.correction(state.betting, state.board(), hole,
                                                        seat, weights, shift, rng, tables)
-                weights[possible] *= probabilities[:, action]
+                weights[possible] *= probabilities[:, slot_of(state.betting, action)]
             if action is not None:
                 state = state.apply_action(action)
         return [(decisions, float(c[0]), float(c[1]))
@@ -250,7 +251,7 @@ class HoldemValues:
         """What the bot plays in the player's place (`played`, a re-solve's strategy for the
         player's seat): the hint's advice, over the legal actions."""
         row = played.action_probabilities(betting, board, np.array([hole], np.int64))[0]
-        return tuple(float(row[a]) for a in betting.legal_actions())
+        return tuple(float(row[s]) for s in legal_slots(betting))
 
     def as_played(self, strategy: tuple[float, ...], valued: DecisionValues,
                   habits: Habits | None) -> tuple[DecisionValues, FloatArray]:
@@ -290,8 +291,8 @@ class HoldemValues:
 
         def term(model: HabitTables) -> float:
             total = 0.0
-            for a in betting.legal_actions():
-                out = np.zeros(SLOTS)
+            for a in legal_slots(betting):
+                out = np.zeros(self.prepared.tree.slots)
                 weighted = replace(deals, weights=deals.weights * shift[deals.rows, a])
                 self._kernel(weighted, node, seat, hole, board, model, seed, out)
                 total += out[a]
@@ -322,11 +323,11 @@ class HoldemValues:
         deals = self._deals(rules, betting.round, board, hole, seat, posterior, rng)
         exact = deals.runouts is not None
         node = p.tree.node(betting)
-        legal = betting.legal_actions()
-        labels = tuple(betting.label(a) for a in legal)
+        legal = legal_slots(betting)
+        labels = tuple(betting.label(a) for a in betting.legal_actions())
         own = self.bot.action_probabilities(betting, board, np.array([hole], np.int64))[0]
         strategy = tuple(float(own[a]) for a in legal)
-        values = np.zeros(SLOTS)
+        values = np.zeros(p.tree.slots)
         seed = int(rng.integers(2**31))
         self._kernel(deals, node, seat, hole, board, _NO_HABITS, seed, values)
         keys = self.habit_keys(betting, board, hole)
@@ -337,7 +338,7 @@ class HoldemValues:
             model_probabilities = model_values = None
             if habits is not None:
                 model_probabilities = habit_model(habits, keys, labels, strategy, self.prior)
-                modelled = np.zeros(SLOTS)
+                modelled = np.zeros(p.tree.slots)
                 self._kernel(deals, node, seat, hole, board,
                              table if table is not None else self._habit_tables(habits),
                              seed, modelled)
@@ -378,11 +379,12 @@ class HoldemValues:
         where the model starts from the player's choices (`base.from_choices`), per node the
         counts wherever the player had the node's choices."""
         p = self.prepared
-        choices = np.zeros((0, SLOTS))
+        width = p.tree.slots
+        choices = np.zeros((0, width))
         if FROM_CHOICES in habits:  # a handful of sets over thousands of nodes
-            per_set = np.array([_slots(habits.get(key, {})) for key in p.choice_keys])
-            choices = np.ascontiguousarray(per_set.reshape(-1, SLOTS)[p.choice_of])
-        public = np.zeros((p.tree.num_nodes, SLOTS))
+            per_set = np.array([_slots(habits.get(key, {}), width) for key in p.choice_keys])
+            choices = np.ascontiguousarray(per_set.reshape(-1, width)[p.choice_of])
+        public = np.zeros((p.tree.num_nodes, width))
         rows = np.full(p.tree.num_nodes, -1, np.int64)
         specific: list[tuple[int, int, Mapping[str, float]]] = []
         for key, counts in habits.items():
@@ -393,15 +395,22 @@ class HoldemValues:
             if mark:
                 specific.append((node, int(bucket), counts))
             else:
-                public[node] = _slots(counts)
+                public[node] = _slots(counts, width)
         widest = p.tables.shape[1]
-        table = np.zeros((len({n for n, _, _ in specific}), widest, SLOTS))
+        table = np.zeros((len({n for n, _, _ in specific}), widest, width))
         for node, b, counts in specific:
             if rows[node] < 0:
                 rows[node] = int((rows >= 0).sum())
             if 0 <= b < widest:
-                table[rows[node], b] = _slots(counts)
+                table[rows[node], b] = _slots(counts, width)
         return public, rows, table, choices
+
+    def _widened(self, rows: FloatArray) -> FloatArray:
+        """`rows` (a policy's columns, as many as the node's widest slot needs) padded to the
+        betting tree's slots."""
+        out = np.zeros((len(rows), self.prepared.tree.slots))
+        out[:, :rows.shape[1]] = rows
+        return out
 
     def _deals(self, rules: HoldemRules, round_: int, board: tuple[int, ...],
                hole: tuple[int, ...], seat: int, posterior: FloatArray,
@@ -411,7 +420,8 @@ class HoldemValues:
                          exact_deals=self.exact_deals, samples=self.samples)
 
 
-def _slots(counts: Mapping[str, float]) -> list[float]:
-    """Counts by label as fold, call, raise (a check is a call, a bet a raise: the same ids)."""
+def _slots(counts: Mapping[str, float], width: int) -> list[float]:
+    """Counts by label as fold, call, raise (a check is a call, a bet a raise: the same ids),
+    then nothing in the slots of further raise sizes (limit betting's labels name none)."""
     return [counts.get("fold", 0.0), counts.get("call", 0.0) + counts.get("check", 0.0),
-            counts.get("raise", 0.0) + counts.get("bet", 0.0)]
+            counts.get("raise", 0.0) + counts.get("bet", 0.0)] + [0.0] * (width - SLOTS)

@@ -24,7 +24,6 @@ from numpy.typing import NDArray
 from solver.abstractions.holdem.sampled_kernel import (
     DECISION,
     FOLDED,
-    SLOTS,
     BettingArrays,
     Cards,
     showdown_sign,
@@ -69,7 +68,7 @@ def playout_values(tree: BettingArrays, start: int, human: int, cards: Cards,
                    weights: FloatArray, model: FloatArray, bucket_row: IntArray,
                    bucket_counts: FloatArray, choices: FloatArray, prior: float, seed: int,
                    out: FloatArray) -> None:
-    """Add to ``out[a]`` (a = fold, call, raise at decision node `start`, where `human` acts)
+    """Add to ``out[a]`` (a the slot of an action at decision node `start`, where `human` acts)
     the sum over deals s of ``weights[s]`` times the human's payoff when, after a, both play
     the betting out once: each action drawn from the player's probabilities (`tables`, as
     ``tables[row_start[round] + row, bucket, slot]`` with the deal's buckets, or the human's
@@ -95,7 +94,7 @@ def playout_values(tree: BettingArrays, start: int, human: int, cards: Cards,
         winner = showdown_sign(cards, deck)
         for j in range(draws.shape[0]):
             draws[j] = np.random.random()
-        for root in range(SLOTS):
+        for root in range(tree.child.shape[1]):
             n = tree.child[start, root]
             if n < 0:
                 continue
@@ -109,7 +108,7 @@ def playout_values(tree: BettingArrays, start: int, human: int, cards: Cards,
                 k = -1
                 if use_model and p == human:
                     k = bucket_row[n]
-                    for a in range(SLOTS):
+                    for a in range(tree.child.shape[1]):
                         counted += model[n, a]
                         if k >= 0:
                             specific += bucket_counts[k, b, a]
@@ -119,7 +118,7 @@ def playout_values(tree: BettingArrays, start: int, human: int, cards: Cards,
                 step += 1
                 chosen = -1
                 total = 0.0
-                for a in range(SLOTS):
+                for a in range(tree.child.shape[1]):
                     if tree.child[n, a] < 0:
                         continue
                     x = _probability(tree, tables, row_start, n, b, a)
@@ -215,13 +214,13 @@ def range_values(tree: BettingArrays, start: int, human: int, cards: Cards,
                 k = -1
                 if use_model:
                     k = bucket_row[node]
-                    for a in range(SLOTS):
+                    for a in range(tree.child.shape[1]):
                         counted += model[node, a]
                         if k >= 0:
                             specific += bucket_counts[k, b, a]
                         if from_choices:
                             started += choices[node, a]
-                for a in range(SLOTS):
+                for a in range(tree.child.shape[1]):
                     c = tree.child[node, a]
                     if c < 0:
                         continue
@@ -238,14 +237,14 @@ def range_values(tree: BettingArrays, start: int, human: int, cards: Cards,
                         value[i, h] += x * value[c - start, h]
             else:
                 rnd = tree.round[node]
-                for a in range(SLOTS):
+                for a in range(tree.child.shape[1]):
                     c = tree.child[node, a]
                     if c < 0:
                         continue
                     for h in range(n):
                         if weight[h] != 0.0:  # negative in a correction's weights
                             value[i, h] += tables[row, theirs[h, rnd], a] * value[c - start, h]
-        for a in range(SLOTS):
+        for a in range(tree.child.shape[1]):
             c = tree.child[start, a]
             if c < 0:
                 continue

@@ -26,6 +26,7 @@ from solver.cards.deck import RANK_CHARS, Deck
 from solver.evaluation.values.base import Opening
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.game import HoldemState
+from solver.games.holdem.policy import slot_of
 
 __all__ = ["OpeningChances", "hand_class", "opening_path"]
 
@@ -112,7 +113,7 @@ class OpeningChances:
         out: dict[str, float] = {}
         for a in betting.legal_actions():
             label = state.action_label(a)
-            for hole, chance in zip(combos, given[:, a], strict=True):
+            for hole, chance in zip(combos, given[:, slot_of(betting, a)], strict=True):
                 key = opening_path(seat, label, tuple(int(c) for c in hole), self.deck)
                 out[key] = out.get(key, 0.0) + share * float(chance)
         return out
