@@ -174,6 +174,15 @@ def fmt_signed(x: float | None, digits: int = 3) -> str:
     return ("+" if x > 0 else "−") + text
 
 
+def fmt_value(x: float | None, digits: int = 3) -> str:
+    """A value in a table: `fmt_signed` with `digits` decimals below 10 and one fewer for each
+    power of ten above (``+60.81``, ``−247.1``, ``−2704``): a pot of thousands of chips needs
+    no thousandths, and a narrow column keeps the number on one line."""
+    if x is None or abs(x) < 10:
+        return fmt_signed(x, digits)
+    return fmt_signed(x, max(0, digits - math.floor(math.log10(abs(x)))))
+
+
 _NEGATIVE_ZERO = re.compile(r"(?<![\w.])-(?=0(?:\.0+)?(?![\d.]))")
 
 

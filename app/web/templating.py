@@ -25,6 +25,7 @@ templates.env.globals.update(
     duration_span=format.duration_span,
     sci=format.sci,
     fmt_signed=format.fmt_signed,
+    fmt_value=format.fmt_value,
     signed_fixed=signed,
     rounded_parts=format.rounded_parts,
     luck_words=luck_words,

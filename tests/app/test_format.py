@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.web.format import duration, duration_span, fmt_signed, format_text
+from app.web.format import duration, duration_span, fmt_signed, fmt_value, format_text
 from app.web.templating import templates
 
 
@@ -14,6 +14,14 @@ from app.web.templating import templates
 ])
 def test_signed_numbers_keep_their_whole_part(x: float | None, digits: int, text: str) -> None:
     assert fmt_signed(x, digits) == text
+
+
+@pytest.mark.parametrize(("x", "text"), [
+    (0.0564, "+0.056"), (-9.5, "−9.5"), (60.813, "+60.81"), (-247.125, "−247.1"),
+    (-2703.704, "−2704"), (18_000.2, "+18000"), (None, "—"),
+])
+def test_a_tables_values_keep_four_figures_at_most_above_ten(x: float | None, text: str) -> None:
+    assert fmt_value(x) == text
 
 
 @pytest.mark.parametrize(("template", "args", "text"), [
