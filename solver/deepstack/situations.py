@@ -36,7 +36,8 @@ from solver.engine import kernels
 from solver.games.holdem.bet_sizes import parse as parse_sizes
 from solver.games.holdem.betting import CALL, Betting
 from solver.games.holdem.rules import NO_LIMIT_LEDUC, HoldemRules
-from solver.resolving.resolve import reach_from, resolve
+from solver.resolving.continual import reach_under
+from solver.resolving.resolve import resolve
 from solver.resolving.subgame import Subgame, compile_subgame, hand_cards
 
 FloatArray = NDArray[np.float64]
@@ -93,11 +94,21 @@ def random_range(rng: np.random.Generator, strength: NDArray[np.int64]) -> Float
 def sample(rng: np.random.Generator) -> Situation:
     """A situation drawn as the module doc says."""
     ante, stack = GAME.blinds[0], (GAME.stacks or (0, 0))[0]
-    strength = np.array([GAME.deck.rank(int(h[0])) for h in hand_cards(GAME)], np.int64)
+    strength = _strength()
     ranges = np.stack([random_range(rng, strength), random_range(rng, strength)])
-    low = Betting.start(GAME).raise_amounts()[0]
-    chips = ante if rng.random() < CHECKED else int(rng.integers(low, stack))
+    chips = ante if rng.random() < CHECKED else int(rng.integers(_smallest_raise(), stack))
     return Situation(chips, ranges)
+
+
+@cache
+def _strength() -> NDArray[np.int64]:
+    """Each hand's strength before the board card: its rank."""
+    return np.array([GAME.deck.rank(int(h[0])) for h in hand_cards(GAME)], np.int64)
+
+
+@cache
+def _smallest_raise() -> int:
+    return Betting.start(GAME).raise_amounts()[0]
 
 
 def start_of_second_round(chips: int, rules: HoldemRules = GAME) -> Betting:
@@ -132,8 +143,7 @@ def solve(situation: Situation, iterations: int) -> FloatArray:
     size = len(solved.strategy)
     for player in (0, 1):
         other = 1 - player
-        reach = np.zeros(int(a.slot_count[other].sum()))
-        reach_from(a, other, solved.strategy, situation.ranges[other], reach)
+        reach = reach_under(a, other, solved.strategy, situation.ranges[other])
         values = np.zeros(int(a.slot_count[player].sum()))
         kernels.evaluate(a, player, solved.strategy, reach, values, np.zeros(size))
         out[player] = values[:HANDS]

@@ -47,7 +47,7 @@ from strategies.tables import TableStrategy
 
 FloatArray = NDArray[np.float64]
 
-__all__ = ["NoLimitValues", "read_hand"]
+__all__ = ["NoLimitValues", "Reading", "read_hand"]
 
 
 @dataclass(frozen=True, slots=True)
