@@ -59,7 +59,7 @@ class SeatOut(Frozen):
                              "blind``); null where the order says it all.")
 
 
-OpponentKind = Literal["equilibrium", "early", "styled"]
+OpponentKind = Literal["equilibrium", "early", "styled", "thinking"]
 
 
 class OpponentOut(Frozen):
@@ -68,7 +68,9 @@ class OpponentOut(Frozen):
     name: str = Field(description="What to send as ``opponent`` when creating a match.")
     kind: OpponentKind = Field(description="``equilibrium``: the game's solved strategy; "
                                "``early``: the solver's average strategy after a few "
-                               "iterations; ``styled``: the equilibrium bent one way.")
+                               "iterations; ``styled``: the equilibrium bent one way; "
+                               "``thinking``: a bot with a method of its own, its description "
+                               "says how it thinks.")
     title: str
     description: str
     exploitability: float | None = Field(
@@ -129,6 +131,9 @@ class BuildProgress(Frozen):
     allowed, so that only the low end is known)."""
 
     state: Literal["waiting", "building", "failed"]
+    making: str | None = Field(default=None, description="For a game that already plays: the "
+                               "title of the opponent being built for it (null: the game's own "
+                               "bot).")
     doing: str | None = Field(default=None, description="What the build is doing now, in "
                               "plain words.")
     phase_name: str | None = Field(default=None, description="The solver's name for it.")

@@ -33,6 +33,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "bucket-cost": commands.cmd_bucket_cost,
     "match": commands.cmd_match,
     "hulhe": commands.cmd_hulhe,
+    "deepstack": commands.cmd_deepstack,
     "list": commands.cmd_list,
     "figures": commands.cmd_figures,
     "show": commands.cmd_show,

@@ -22,7 +22,14 @@ from solver.games import get_game
 from solver.games.dudo.match import NAME as MATCH_NAME
 from solver.games.holdem.rules import HoldemRules
 from solver.runs.dudo_match import MatchSetup, default_recall
-from solver.runs.run_plan import RunPlan, hulhe_plan, match_plan, recall_plan, solve_plan
+from solver.runs.run_plan import (
+    RunPlan,
+    deepstack_plan,
+    hulhe_plan,
+    match_plan,
+    recall_plan,
+    solve_plan,
+)
 
 
 def match_setup_of(args: argparse.Namespace) -> MatchSetup:
@@ -56,13 +63,16 @@ def _workers(args: argparse.Namespace) -> int:
 
 
 def plan_for(args: argparse.Namespace) -> RunPlan:
-    """The plan of a parsed ``python -m solver`` command (solve, recall, match or hulhe)."""
+    """The plan of a parsed ``python -m solver`` command (solve, recall, match, hulhe or
+    deepstack)."""
     if args.command == "solve":
         return solve_plan(get_game(args.game), args.iterations, args.seconds)
     if args.command == "recall":
         return recall_plan(get_game(args.game), args.memory, args.iterations)
     if args.command == "match":
         return match_plan(match_setup_of(args), _workers(args))
+    if args.command == "deepstack":
+        return deepstack_plan(args.situations, _workers(args))
     if args.command == "hulhe":
         return hulhe_plan(hulhe_setup_of(args), _workers(args), minutes=args.minutes,
                           epochs=args.epochs, self_play_deals=args.self_play_deals)

@@ -18,6 +18,7 @@ from solver.abstractions.holdem.sampled_cfr import default_checkpoint
 from solver.algorithms.solve import DEFAULT_TARGET, Checkpoint
 from solver.cards.strength import ehs_tables
 from solver.cli.command_plan import hulhe_setup_of, match_setup_of, plan_for, plan_of
+from solver.deepstack.lobby_bot import command as deepstack_command
 from solver.engine.progress import StatusBar, phase, progress_bar
 from solver.evaluation.holdem.baselines import baselines_for
 from solver.evaluation.holdem.lbr_settings import LBRSetting
@@ -182,6 +183,11 @@ def _opponents(game: str, store_path: str | None, quiet: bool) -> None:
                   f"{seats[1]:+.4g} in seat 1)")
 
     build_opponents(game, store_path, on_stored=stored)
+
+
+def cmd_deepstack(args: argparse.Namespace) -> int:
+    plan_for(args).start()
+    return deepstack_command(args)
 
 
 def cmd_list(args: argparse.Namespace) -> int:

@@ -133,6 +133,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
     p.add_argument("--quiet", action="store_true", help="print nothing but errors")
 
+    p = sub.add_parser("deepstack", parents=[common],
+                       help="build the DeepStack opponent of no-limit Leduc and store it",
+                       description="Solve random situations on Dask, train the value network "
+                                   "on them, re-solve every decision of the bot in the lobby's "
+                                   "no-limit Leduc with it and store the result as an opponent, "
+                                   "judged by exact best response.")
+    p.add_argument("--situations", type=int, default=30_000,
+                   help="training situations (default 30,000)")
+    p.add_argument("--hidden", default="128,128,128", help="units of each hidden layer")
+    p.add_argument("--iterations", type=int, default=500,
+                   help="CFR+ iterations a re-solve (default 500)")
+    p.add_argument("--data", default=None, metavar="DIR",
+                   help="where the situations and the network are kept (default: in the "
+                        "solver's cache); a build cut short resumes from it")
+    p.add_argument("--scheduler", default=None, help="a Dask scheduler's address")
+    p.add_argument("--workers", type=int, default=None,
+                   help="local worker processes (default: the machine's cores)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--dry-run", action="store_true", help=DRY_RUN_HELP)
+
     dudo_games = [g for g in game_names() if isinstance(get_game(g), DudoGame)]
     p = sub.add_parser("recall", parents=[common],
                        help="solve a Dudo game remembering only the last bids, and store it",

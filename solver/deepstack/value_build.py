@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from solver.deepstack.value_net import situations_data, train
+from solver.engine.progress import progress_bar
 from solver.runs.dask import dask_client
 
 FloatArray = NDArray[np.float64]
@@ -66,20 +68,16 @@ def solve_chunks(out: Path, situations: int, chunk: int, iterations: int, client
     out.mkdir(parents=True, exist_ok=True)
     count = -(-situations // chunk)
     missing = [k for k in range(count) if not chunk_path(out, k).exists()]
-    started, done = time.perf_counter(), count - len(missing)
     futures = {client.submit(situations_data, min(chunk, situations - k * chunk), k,
                              iterations, key=f"deepstack-chunk-{k}-{time.time_ns()}",
                              pure=False): k for k in missing}
-    for future in as_completed(list(futures)):
-        inputs, targets = future.result()
-        np.savez(chunk_path(out, futures[future]), inputs=inputs, targets=targets)
-        done += 1
-        if report:
-            elapsed = time.perf_counter() - started
-            rate = (done - (count - len(missing))) / elapsed
-            left = (count - done) / rate if rate > 0 else float("nan")
-            print(f"situations: chunk {done}/{count} solved, {elapsed:.0f} s, about "
-                  f"{left:.0f} s to go", flush=True)
+    with progress_bar(total=count, initial=count - len(missing), unit="chunk",
+                      desc=f"situations ({chunk} a chunk)", disable=not report,
+                      file=sys.stderr, mininterval=1.0) as bar:
+        for future in as_completed(list(futures)):
+            inputs, targets = future.result()
+            np.savez(chunk_path(out, futures[future]), inputs=inputs, targets=targets)
+            bar.update(1)
     parts = [np.load(chunk_path(out, k)) for k in range(count)]
     return (np.vstack([p["inputs"] for p in parts])[:situations],
             np.vstack([p["targets"] for p in parts])[:situations])
@@ -87,9 +85,13 @@ def solve_chunks(out: Path, situations: int, chunk: int, iterations: int, client
 
 def build(out: Path, situations: int, iterations: int, hidden: Sequence[int], held_out: int,
           chunk: int = 500, scheduler: str | None = None, workers: int | None = None,
-          report: bool = True) -> Built:
-    """Solve, train and measure (see the module doc)."""
+          report: bool = True, on_solving: Callable[[], None] | None = None,
+          before_training: Callable[[], None] | None = None) -> Built:
+    """Solve, train and measure (see the module doc); `on_solving` is called once the workers
+    are up, `before_training` once the situations are solved."""
     with dask_client(scheduler, workers) as client:
+        if on_solving is not None:
+            on_solving()
         inputs, targets = solve_chunks(out, situations, chunk, iterations, client, report)
         test_path = out / f"held-out-{held_out}.npz"
         if not test_path.exists():
@@ -98,6 +100,11 @@ def build(out: Path, situations: int, iterations: int, hidden: Sequence[int], he
             np.savez(test_path, inputs=x, targets=y)
     with np.load(test_path) as test:
         x_test, y_test = test["inputs"], test["targets"]
+    if before_training is not None:
+        before_training()
+    kept = _trained(out, situations, iterations, hidden, held_out)
+    if kept is not None:
+        return kept
     started = time.perf_counter()
     net = train(inputs, targets, hidden)
     seconds = time.perf_counter() - started
@@ -107,6 +114,19 @@ def build(out: Path, situations: int, iterations: int, hidden: Sequence[int], he
     net.save(out / "net.npz")
     (out / "net.json").write_text(json.dumps(asdict(built), indent=1))
     return built
+
+
+def _trained(out: Path, situations: int, iterations: int, hidden: Sequence[int],
+             held_out: int) -> Built | None:
+    """The network already in `out` if it was trained on the same data and layers."""
+    facts = out / "net.json"
+    if not (facts.exists() and (out / "net.npz").exists()):
+        return None
+    stored = json.loads(facts.read_text())
+    built = Built(**{**stored, "hidden": tuple(stored["hidden"])})
+    same = (built.situations, built.iterations, built.hidden, built.held_out) == (
+        situations, iterations, tuple(hidden), held_out)
+    return built if same else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -187,7 +187,7 @@ def pack_tree(kind: ArrayLike, actor: ArrayLike, parent: ArrayLike, num_actions:
                       payoff_offset=offsets, payoffs=payoffs, **card_fields)
 
 
-def _spans(starts: IntArray, counts: IntArray) -> IntArray:
+def spans(starts: IntArray, counts: IntArray) -> IntArray:
     """The indices ``starts[i] .. starts[i] + counts[i] - 1`` for every i, concatenated."""
     total = int(counts.sum())
     begin = np.repeat(starts - np.concatenate(([0], np.cumsum(counts)[:-1])), counts)
@@ -227,15 +227,15 @@ def _card_fields(kind: IntArray, slot_offset: IntArray, slot_count: IntArray, wi
         rows[p, :len(hands)] = hands
     counts = slot_count[0, card_nodes]
     if (counts != slot_count[1, card_nodes]).any() or not np.array_equal(
-            rows[0, _spans(slot_offset[0, card_nodes], counts)],
-            rows[1, _spans(slot_offset[1, card_nodes], counts)]):
+            rows[0, spans(slot_offset[0, card_nodes], counts)],
+            rows[1, spans(slot_offset[1, card_nodes], counts)]):
         raise ValueError("at a fold or showdown both players' slots must be the same hands in "
                          "the same order")
     showdowns = np.flatnonzero(kind == SHOWDOWN_NODE)
     counts = slot_count[0, showdowns]
     if (offset[showdowns] < 0).any() or (offset[showdowns] + counts > len(order)).any():
         raise ValueError("a showdown's order runs outside showdown_order")
-    entries = _spans(offset[showdowns], counts)
+    entries = spans(offset[showdowns], counts)
     if ((order[entries] < 0) | (order[entries] >= np.repeat(counts, counts))).any():
         raise ValueError("showdown_order holds a slot outside its node")
     later = np.ones(len(entries), bool)

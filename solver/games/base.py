@@ -112,7 +112,9 @@ class BuildPlan:
     by ``build`` (and into the Docker image).  `supersedes` names the abstractions of earlier
     default bots that this command's bot replaces: a store whose latest solve of the game is
     one of them keeps serving it while the background build makes the new one, which then
-    takes its place (a bot built by hand with other settings is left alone)."""
+    takes its place (a bot built by hand with other settings is left alone).  `thinking` names
+    its thinking opponents (`solver.games.opponents.THINKING`), each built after the game by
+    the background build, by its own command, where the store lacks it."""
 
     command: tuple[str, ...]
     algorithm: str = "dcfr"
@@ -120,6 +122,7 @@ class BuildPlan:
     pruning: bool = False
     opponents: bool = False
     supersedes: tuple[str, ...] = ()
+    thinking: tuple[str, ...] = ()
 
 
 @runtime_checkable

@@ -41,6 +41,31 @@ class Styled(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class ThinkingOpponent:
+    """An opponent that plays by a method of its own rather than by bending the equilibrium:
+    `name` in the store and the API, `title` and `description` (how it thinks) in the lobby,
+    and `command`, the ``python -m solver`` arguments that build it into a store once its game
+    is listed (`solver.games.base.BuildPlan.thinking`)."""
+
+    name: str
+    title: str
+    description: str
+    command: tuple[str, ...]
+
+
+DEEPSTACK = ThinkingOpponent(
+    "deepstack", "DeepStack: thinks at every decision",
+    "It keeps no strategy: at each of its decisions it solves the rest of the betting round "
+    "again, from the bets actually made, with its own range and what each of your hands could "
+    "win carried over from its last decision. Where the round ends, instead of looking further "
+    "it asks a small neural network, trained on spots the solver worked out, what the rest of "
+    "the hand is worth (DeepStack's method). Its every decision was thought through once when "
+    "it was built, so it answers at once, and the coach knows the best reply to it.",
+    ("deepstack", "--quiet"))
+THINKING = {DEEPSTACK.name: DEEPSTACK}
+"""Every thinking opponent, by name."""
+
 SHARE = 0.5
 """How far a style bends: half of the probability it moves."""
 

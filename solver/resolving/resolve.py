@@ -39,6 +39,7 @@ from solver.algorithms.cfr import SCHEDULES
 from solver.engine import kernels
 from solver.engine.node_kinds import DECISION_NODE
 from solver.engine.tree import TreeArrays
+from solver.resolving.leaves import Leaves, leaf_payoffs, no_leaves
 
 FloatArray = NDArray[np.float64]
 MODES = ("unsafe", "resolve", "maxmargin")
@@ -119,16 +120,19 @@ def gadget_step(mode, follow, alternatives, weight, gadget, root, positive, nega
 @njit(cache=True)
 def resolve_iterations(tree, player, mode, own_range, opponent_range, alternatives, strategy,
                        reach, values, action_values, regrets, average, gadget, root, floor,
-                       discounts):
+                       discounts, leaves, chips, stack, weights, biases):
     """One iteration per row of `discounts` (`solver.algorithms.cfr.Schedule.discounts`): O updates
     against P's reach, the gadget (unless ``unsafe``) sets O's root reach, then P updates
-    against O's reach.  `root` holds O's root reach (its fixed range when unsafe)."""
+    against O's reach.  `root` holds O's root reach (its fixed range when unsafe).  Before each
+    update the network values the `leaves` of a depth-limited subgame for the traverser
+    (`solver.resolving.leaves.leaf_payoffs`; none in a whole subgame)."""
     other = 1 - player
     empty = np.zeros(0)
     for t in range(discounts.shape[0]):
         positive, negative = discounts[t, 0], discounts[t, 1]
         reach_from(tree, player, strategy, own_range, reach[player])
         reach_from(tree, other, strategy, root, reach[other])
+        leaf_payoffs(tree, other, reach[0], reach[1], leaves, chips, stack, weights, biases)
         kernels.cfr_update(tree, other, strategy, reach[other], reach[player], values[other],
                            action_values, regrets, average, positive, negative, floor,
                            discounts[t, 2], discounts[t, 3], empty)
@@ -137,6 +141,7 @@ def resolve_iterations(tree, player, mode, own_range, opponent_range, alternativ
             gadget_step(mode, values[other][:roots], alternatives, opponent_range, gadget, root,
                         positive, negative, floor)
         reach_from(tree, other, strategy, root, reach[other])  # O's strategy has moved
+        leaf_payoffs(tree, player, reach[0], reach[1], leaves, chips, stack, weights, biases)
         kernels.cfr_update(tree, player, strategy, reach[player], reach[other], values[player],
                            action_values, regrets, average, positive, negative, floor,
                            discounts[t, 2], discounts[t, 3], empty)
@@ -159,8 +164,10 @@ class Resolved:
 
 def resolve(tree: TreeArrays, player: int, own_range: FloatArray, *, mode: str,
             iterations: int, opponent_range: FloatArray | None = None,
-            alternatives: FloatArray | None = None, algorithm: str = "cfr+") -> Resolved:
-    """Re-solve `tree` (a subgame, root node 0) for `player` from its root range `own_range`.
+            alternatives: FloatArray | None = None, algorithm: str = "cfr+",
+            leaves: Leaves | None = None) -> Resolved:
+    """Re-solve `tree` (a subgame, root node 0) for `player` from its root range `own_range`;
+    a depth-limited subgame with its `leaves` valued by a network (`solver.resolving.leaves`).
 
     ``unsafe`` needs `opponent_range`; ``resolve`` and ``maxmargin`` need `alternatives` (O's
     counterfactual values at its root slots, in the units of this tree); they ignore
@@ -199,12 +206,16 @@ def resolve(tree: TreeArrays, player: int, own_range: FloatArray, *, mode: str,
     gadget = np.zeros((2, roots))
     schedule = SCHEDULES[algorithm]
     discounts = np.array([schedule.discounts(t) for t in range(1, iterations + 1)])
+    cut = no_leaves() if leaves is None else leaves
+    network = (cut.nodes, cut.chips, cut.stack, cut.weights, cut.biases)
     resolve_iterations(tree, player, ["unsafe", "resolve", "maxmargin"].index(mode), own,
                        weight, alt, strategy, reach, values, action_values, regrets, average,
-                       gadget, root, schedule.floor, discounts)
+                       gadget, root, schedule.floor, discounts, *network)
     played = np.zeros(size)
     normalize_average(tree, average, played)
     reach_from(tree, player, played, own, reach[player])
+    reach_from(tree, other, played, root, reach[other])
+    leaf_payoffs(tree, other, reach[0], reach[1], *network)
     kernels.best_response(tree, other, reach[player], values[other], action_values)
     margins = None if mode == "unsafe" else alt - values[other][:roots]
     return Resolved(played, reach[player].copy(), values[other].copy(), margins)

@@ -13,6 +13,11 @@ hands, has probability ``node_weight`` (one over the completions; every pair of 
 the board has as many).  Values computed here are then the whole tree's divided by the chance
 of the board so far, and a value at node n of this tree is that of the subgame rooted at n
 times ``node_weight[n]`` (how continual re-solving carries values from one subgame to the next).
+
+A *depth-limited* subgame stops where the round ends: each deal of the next round's cards below
+the root becomes a *leaf*, a `TERMINAL_NODE` whose payoff matrix (player 0's hands by player
+1's) is whatever a value function puts there (`solver.resolving.leaves`); a called all-in still
+runs its board out to the showdown, which needs no estimate.
 """
 
 from __future__ import annotations
@@ -24,7 +29,13 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from solver.engine.node_kinds import CHANCE_NODE, DECISION_NODE, FOLD_NODE, SHOWDOWN_NODE
+from solver.engine.node_kinds import (
+    CHANCE_NODE,
+    DECISION_NODE,
+    FOLD_NODE,
+    SHOWDOWN_NODE,
+    TERMINAL_NODE,
+)
 from solver.engine.tree import CardTerminals, TreeArrays, pack_tree
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.rules import HoldemRules
@@ -63,6 +74,11 @@ class Subgame:
         first = int(self.arrays.slot_offset[0, node])
         return slice(first, first + int(self.arrays.slot_count[0, node]))
 
+    @property
+    def leaves(self) -> IntArray:
+        """The leaves of a depth-limited subgame (none in a whole one), in node order."""
+        return np.flatnonzero(self.arrays.kind == TERMINAL_NODE)
+
 
 def hand_cards(rules: HoldemRules) -> IntArray:
     """Every hand, cards increasing, in lexicographic order (the whole tree's `hand_cards`)."""
@@ -71,9 +87,10 @@ def hand_cards(rules: HoldemRules) -> IntArray:
 
 
 def compile_subgame(rules: HoldemRules, betting: Betting, board: tuple[int, ...],
-                    cards: IntArray | None = None) -> Subgame:
+                    cards: IntArray | None = None, *, depth_limited: bool = False) -> Subgame:
     """The subgame below `betting` on `board` (the cards dealt so far, in dealing order; the
-    round's own cards must be out unless the state is a round's chance node)."""
+    round's own cards must be out unless the state is a round's chance node), to the end of
+    the hand or, `depth_limited`, to the end of the round (see the module docstring)."""
     if betting.over:
         raise ValueError(f"the hand is over after {betting.acpc()!r}: there is no subgame")
     if len(board) != rules.board_dealt(betting.round) and len(board) != (
@@ -82,7 +99,7 @@ def compile_subgame(rules: HoldemRules, betting: Betting, board: tuple[int, ...]
                          f"board cards, not {len(board)}")
     hands = hand_cards(rules) if cards is None else cards
     masks = np.bitwise_or.reduce(np.left_shift(1, hands), axis=1)
-    builder = _Builder(rules, hands, masks)
+    builder = _Builder(rules, hands, masks, depth_limited)
     builder.walk(betting, tuple(board))
     return builder.finish()
 
@@ -90,8 +107,10 @@ def compile_subgame(rules: HoldemRules, betting: Betting, board: tuple[int, ...]
 class _Builder:
     """The pre-order walk and the per-node lists it fills."""
 
-    def __init__(self, rules: HoldemRules, hands: IntArray, masks: IntArray) -> None:
+    def __init__(self, rules: HoldemRules, hands: IntArray, masks: IntArray,
+                 depth_limited: bool) -> None:
         self.rules, self.hands, self.masks = rules, hands, masks
+        self.depth_limited = depth_limited
         self.kind: list[int] = []
         self.actor: list[int] = []
         self.parent: list[int] = []
@@ -165,6 +184,10 @@ class _Builder:
                     self._add(SHOWDOWN_NODE, -1, parent, taken, board_id, b, weight,
                               weight * b.spent[0])
                 continue
+            if self.depth_limited and parent >= 0 and not running_out and len(cards) < (
+                    rules.board_dealt(b.round)):
+                self._add(TERMINAL_NODE, -1, parent, taken, board_id, b, weight)
+                continue
             if running_out or len(cards) < rules.board_dealt(b.round):
                 me = self._add(CHANCE_NODE, -1, parent, taken, board_id, b, weight)
                 deal = next(rules.board_cards[r] for r in range(rules.num_rounds)
@@ -193,12 +216,13 @@ class _Builder:
         slot_hand, slot_parent, slot_action = board_slots(
             parent, actor, on, np.array(self.taken, np.int64), counts, starts,
             np.concatenate(self.board_hands), np.concatenate(self.board_from))
+        leaves = np.where(kind == TERMINAL_NODE, counts * counts, 0)
         order, strength, offset = showdown_orders(self.rules, self.hands, self.board_hands,
                                                   self.boards, kind, on)
         arrays = pack_tree(
             kind=kind, actor=actor, parent=parent, num_actions=num_actions,
             slot_count=np.stack([counts, counts]), slot_parent=[slot_parent, slot_parent],
-            slot_action=[slot_action[0], slot_action[1]], payoffs=np.zeros(0),
+            slot_action=[slot_action[0], slot_action[1]], payoffs=np.zeros(int(leaves.sum())),
             cards=CardTerminals(
                 terminal_value=np.array(self.value),
                 showdown_offset=np.where(kind == SHOWDOWN_NODE, offset[on], -1),

@@ -23,12 +23,14 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from solver.engine import estimates
 from solver.engine.progress import PLAIN_ENV, STATUS_ENV, finish_phase, read_status, write_status
 from solver.games import get_game
-from solver.runs.build_status import background_games, lock_path
+from solver.games.opponents import THINKING
+from solver.runs.build_status import background_games, background_opponents, lock_path
 from solver.runs.figures import lacking_style
 from solver.runs.run_plan import RunPlan
 
@@ -46,11 +48,13 @@ def command_of(game: str, store: str | None) -> list[str]:
 
 def build_in_background(plan_of: Planner, store: str | None, status_path: Path | None,
                         only: Sequence[str] | None = None) -> int:
-    """Build the games `background_games` names (those of `only`, if given), each by its own
-    command in a process of its own, reporting to `status_path`; `plan_of` tells what each
-    command will take before it runs. One such build at a time per status file: a second one
-    finds the first at work and leaves. A game that fails (refused, killed, an error) is
-    reported and the build goes on with the next."""
+    """Build the games `background_games` names (those of `only`, if given), then their
+    thinking opponents the store lacks (`background_opponents`; the status names the game and,
+    as ``making``, the opponent), each by its own command in a process of its own, reporting
+    to `status_path`; `plan_of` tells what each command will take before it runs.  One such
+    build at a time per status file: a second one finds the first at work and leaves.  A
+    build that fails (refused, killed, an error) is reported and the build goes on with the
+    next (an opponent's failure in the log alone: its game plays on without it)."""
     lock = _exclusive(lock_path(status_path)) if status_path is not None else None
     if status_path is not None and lock is None:
         print("another background build is at work", file=sys.stderr)
@@ -60,44 +64,64 @@ def build_in_background(plan_of: Planner, store: str | None, status_path: Path |
         problem = _run(["figures", *(["--store", store] if store else [])], None, ("figures",))
         _say(f"the figures failed: {problem}" if problem is not None else "figures stored")
     games = [g for g in background_games(store) if not only or g in only]
-    plans: dict[str, RunPlan] = {}
+    jobs = [_Job(g, command_of(g, store), tuple(get_game(g).build.command)) for g in games]
+    for game, name in background_opponents(store):
+        if not only or game in only:
+            thinking = THINKING[name]
+            jobs.append(_Job(game, [*thinking.command, *(["--store", store] if store else [])],
+                             thinking.command, thinking.title))
+    plans: dict[int, RunPlan] = {}
     failed: dict[str, str] = {}
-    for game in games:
+    for index, job in enumerate(jobs):
         try:
-            plans[game] = plan_of(command_of(game, store))
+            plans[index] = plan_of(job.command)
         except (ValueError, SystemExit) as error:
             why = f": {error}" if isinstance(error, ValueError) else ""
-            failed[game] = (f"its build command `python -m solver "
-                            f"{' '.join(get_game(game).build.command)}` cannot run{why}")
+            failed[job.game] = (f"its build command `python -m solver {' '.join(job.shown)}` "
+                                f"cannot run{why}")
     started = time.time()
     measured: list[list[float]] = []  # (planned, actual) seconds of each finished phase
-    for position, game in enumerate(games):
-        if game in failed:
+    for position, job in enumerate(jobs):
+        if position not in plans:
             continue
-        command = command_of(game, store)
-        pending = [g for g in games[position + 1:] if g not in failed]
-        plan = plans[game]
+        later = [i for i in range(position + 1, len(jobs)) if i in plans]
+        plan = plans[position]
         if status_path is not None:
             write_status(status_path, {
-                "current": game, "pending": pending, "failed": failed,
-                "position": position + 1, "of": len(games), "started": time.time(),
-                "build_started": started, "measured": measured,
-                "estimates": {g: _split(plans[g]) for g in [game, *pending]}})
+                "current": job.game, "making": job.making,
+                "pending": [jobs[i].game for i in later if jobs[i].making is None],
+                "failed": failed, "position": position + 1, "of": len(jobs),
+                "started": time.time(), "build_started": started, "measured": measured,
+                "estimates": {jobs[i].game: _split(plans[i]) for i in [position, *later]
+                              if i == position or jobs[i].making is None}})
         span = estimates.waiting(_split(plan), estimates.pace(measured))
-        _say(f"building {game}: python -m solver {' '.join(command)} "
+        what = job.making or job.game
+        _say(f"building {what}: python -m solver {' '.join(job.command)} "
              f"({estimates.words(span)}; {plan.estimate.text()})")
-        problem = _run(command, status_path, get_game(game).build.command)
+        problem = _run(job.command, status_path, job.shown)
         if status_path is not None:
             measured = _measured(status_path, finished=problem is None)
         if problem is not None:
-            failed[game] = problem
-            _say(f"{game} failed: {problem}")
+            if job.making is None:
+                failed[job.game] = problem
+            _say(f"{what} failed: {problem}")
         else:
-            _say(f"{game} built")
+            _say(f"{what} built")
     if status_path is not None:
         write_status(status_path, {"current": None, "pending": [], "failed": failed,
                                    "finished": time.time(), "measured": measured})
     return 1 if failed else 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    """One build: a game's, or (`making` its title) one of its thinking opponents'; `shown`
+    is its command as a message names it (without the store's path)."""
+
+    game: str
+    command: list[str]
+    shown: tuple[str, ...]
+    making: str | None = None
 
 
 def _split(plan: RunPlan) -> list[float]:

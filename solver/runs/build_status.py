@@ -44,6 +44,21 @@ def background_games(store_path: str | os.PathLike[str] | None) -> list[str]:
     return out
 
 
+def background_opponents(store_path: str | os.PathLike[str] | None) -> list[tuple[str, str]]:
+    """The thinking opponents (`BuildPlan.thinking`) of the lobby's games that the store does
+    not hold yet, as (game, opponent) pairs in the lobby's order: what a background build
+    makes after the games."""
+    held: set[tuple[str, str]] = set()
+    try:
+        with StrategyStore.open(Path(store_path) if store_path else None) as store:
+            for name in store.games():
+                held.update((name, o.opponent) for o in store.opponents(name))
+    except StoreError:
+        held = set()
+    return [(name, opponent) for name in game_names() if get_game(name).listed
+            for opponent in get_game(name).build.thinking if (name, opponent) not in held]
+
+
 def lock_path(status_path: Path | None) -> Path:
     assert status_path is not None
     return status_path.with_suffix(".lock")

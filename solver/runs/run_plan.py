@@ -72,6 +72,11 @@ PHASE_WORDS = {
     "hand buckets": "grouping hands that play alike, so that the bot can learn them together",
     "self-play": "playing the finished bot against itself to measure what the game is worth",
     "storing": "saving the bot's strategy",
+    "solving situations": "solving thousands of random spots of the game, the lessons of the "
+                          "bot's value network",
+    "training the network": "teaching a small neural network what those spots are worth",
+    "re-solving every decision": "the bot thinking through, once, each decision it can meet, "
+                                 "so that nobody waits for it at the table",
 }
 """What each phase of a build does, for a player (the lobby shows these first)."""
 
@@ -225,3 +230,25 @@ def _hulhe_cached(setup: SampledSetup) -> tuple[bool, bool]:
                   for spec in (setup.spec, setup.opponent) if spec is not None
                   for r, k in enumerate(spec.k, 1) if k is not None)
     return tables, buckets
+
+
+SITUATION_SECONDS = 0.012
+"""One core's time to solve one of DeepStack's training situations (500 iterations)."""
+TRAINING_SECONDS = 0.015
+"""Training time a situation (its suits swapped as well), three layers of 128."""
+DEEPSTACK_RESOLVE_SECONDS = 40.0
+"""Both seats of the DeepStack bot re-solved at every decision of the lobby's game."""
+
+
+def deepstack_plan(situations: int, workers: int) -> RunPlan:
+    """The DeepStack opponent's build (``python -m solver deepstack``): its situations on
+    `workers` Dask workers, its network trained here, then its every decision re-solved."""
+    rows = 2 * situations  # the training rows with their suits swapped
+    estimate = MemoryEstimate(
+        "building the DeepStack opponent", BASE_BYTES * (1 + workers) + rows * 26 * 8 * 4,
+        f"{situations:,} situations, {workers} worker{'s' if workers != 1 else ''}")
+    return RunPlan(estimate, (
+        phase("starting the workers", WORKER_START_SECONDS),
+        phase("solving situations", situations * SITUATION_SECONDS / max(workers, 1)),
+        phase("training the network", situations * TRAINING_SECONDS),
+        phase("re-solving every decision", DEEPSTACK_RESOLVE_SECONDS)))

@@ -398,7 +398,7 @@ class StrategySource:
             done, total = report.get("done"), report.get("total")
             ahead = progress["left"]
             games[str(current)] = {
-                "state": "building", "step": report.get("step"),
+                "state": "building", "step": report.get("step"), "making": report.get("making"),
                 "phase_name": progress["phase_name"], "doing": progress["phase_words"],
                 "phase": progress["phase"], "phases": progress["phases"],
                 "fraction": progress["fraction"],

@@ -18,7 +18,7 @@ from app.services.bots.strength import bot_nature, equilibrium_title
 from app.services.bots.strength import exploitability as measured_exploitability
 from solver.algorithms.names import describe_algorithm
 from solver.games import get_game
-from solver.games.opponents import Styled
+from solver.games.opponents import THINKING, Styled
 from strategies import SolveInfo
 
 EQUILIBRIUM = "equilibrium"
@@ -55,6 +55,12 @@ def describe(game: str, info: SolveInfo | None, stored: str) -> OpponentOut:
             f"{describe_algorithm(info.algorithm)}: its average strategy then.",
             exploitability=exploitability, best_reply_by_seat=seats,
             iterations=info.iterations)
+    thinking = THINKING.get(stored)
+    if thinking is not None:
+        return OpponentOut(
+            name=stored, kind="thinking", title=thinking.title,
+            description=thinking.description, exploitability=exploitability,
+            best_reply_by_seat=seats, iterations=None)
     played = get_game(game)
     styles = {s.name: s for s in played.opponent_styles} if isinstance(played, Styled) else {}
     style = styles.get(stored)

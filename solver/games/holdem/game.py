@@ -32,7 +32,14 @@ from solver.games.base import (
     private_then_public_key,
 )
 from solver.games.holdem.betting import CALL, Betting
-from solver.games.holdem.rules import HOLDEM_MINI, HULHE, HUNL, UNLIMITED_STACK, HoldemRules
+from solver.games.holdem.rules import (
+    HOLDEM_MINI,
+    HULHE,
+    HUNL,
+    NO_LIMIT_LEDUC,
+    UNLIMITED_STACK,
+    HoldemRules,
+)
 from solver.games.holdem.tree import HoldemEngine
 from solver.games.poker_style import PokerStyles
 
@@ -252,7 +259,8 @@ class HoldemGame(PokerStyles, GameDefaults):
         actual bet (`solver.abstractions.holdem.translated`, `solver.resolving.no_limit_bot`);
         a small member exactly,
         holdem-mini among the quick games, a no-limit one to 1e-4 chips in the background
-        (minutes). The earlier default bots
+        (minutes; no-limit Leduc then gets its DeepStack opponent, `solver.deepstack`). The
+        earlier default bots
         (E[HS²] buckets by chance sampling, with or without re-solving the river) are replaced
         in the background where a store holds them."""
         if self.is_heads_up_limit_holdem:
@@ -262,7 +270,9 @@ class HoldemGame(PokerStyles, GameDefaults):
         if self.definition == HUNL:
             return BuildPlan(("hulhe", "--game", self.name, "--quiet", "--resolve-from", "4"))
         if self.definition.no_limit:
-            return BuildPlan(("solve", self.name, "--target-exploitability", "1e-4"))
+            thinking = ("deepstack",) if self.definition == NO_LIMIT_LEDUC else ()
+            return BuildPlan(("solve", self.name, "--target-exploitability", "1e-4"),
+                             thinking=thinking)
         return BuildPlan(("solve", self.name), background=not mini, opponents=mini)
 
     cache_compiled_tree = True

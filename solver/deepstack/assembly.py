@@ -1,0 +1,239 @@
+"""DeepStack's continual re-solving on no-limit Leduc, assembled over the whole game so that an
+exact best response can judge it.
+
+The bot keeps no strategy.  At its first decision it solves the game from the deal with both
+ranges uniform (DeepStack's first re-solve; the second player solves from the deal too, before
+its first move, for the opponent's values).  At every later decision it re-solves its lookahead
+(`solver.deepstack.lookahead`) safely, with CFR-D's gadget: its own range is its reach under
+what it actually played, and the opponent's alternatives are the opponent's best-response
+counterfactual values from its previous re-solve, at the node the hand has reached (after a
+size no lookahead had, at the opponent's decision before it: its value there bounds what any
+of its actions can be worth).  When the board card comes after a first round looked ahead
+only to its end, the second round is re-solved from the deal, every card at once, with the
+gadget's alternatives the network's values for the opponent at that leaf (the network values
+the round before its card is known: DeepStack-Leduc's takes the card as an input and values
+each card's start instead).  Its strategy at a public state is then a function of the
+public history, so a seat's strategy is put together by visiting its decision nodes in
+pre-order and re-solving at each as the bot would, as `solver.resolving.continual` does for
+the hold'em bots.
+
+``exploitability(net, iterations)`` assembles both seats and returns what a best response gains
+against each, in chips a hand; ``net=None`` is the same re-solver looking ahead to the end of
+the hand, whose leaves are exact: the value network's cost is the difference.
+
+Example::
+
+    net = ValueNet.load(Path("net.npz"))
+    measured = exploitability(net, iterations=500)
+    measured.chips, measured.exact_leaves   # the bot's, and with no network
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from solver.deepstack.lookahead import leaves_for, lookahead, placement, whole_game
+from solver.deepstack.situations import HANDS, LOOKAHEAD
+from solver.deepstack.value_net import ValueNet
+from solver.engine import kernels
+from solver.engine.node_kinds import CHANCE_NODE, DECISION_NODE
+from solver.engine.tree import TreeArrays
+from solver.games.holdem.rules import HoldemRules
+from solver.resolving.continual import chance_depth, path_reach
+from solver.resolving.resolve import Resolved, resolve
+from solver.resolving.subgame import Subgame
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+
+__all__ = ["Exploitability", "Seat", "assemble", "best_responses", "exploitability",
+           "judge_profile"]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Seat:
+    """One seat's assembled strategy (the whole game's entries; the other seat's, and this
+    seat's where it never goes, left uniform) and how long each of its re-solves took, in
+    seconds."""
+
+    strategy: FloatArray
+    seconds: FloatArray
+
+
+class _Assembler:
+    """What one seat's assembly carries from re-solve to re-solve, in the whole game's slots:
+    the opponent's values (the gadget's alternatives; in the whole tree's units, a lookahead's
+    times the chance of the board at its root, `solver.resolving.subgame`) and its range as
+    the re-solves expect it, and which nodes a re-solve has covered."""
+
+    def __init__(self, rules: HoldemRules, player: int, net: ValueNet | None, iterations: int,
+                 mode: str) -> None:
+        self.whole = whole_game(rules)
+        tree = self.whole.arrays
+        self.player, self.other = player, 1 - player
+        self.net, self.iterations, self.mode = net, iterations, mode
+        size = int(tree.regret_offset[-1]) + _entries(tree, tree.kind.shape[0] - 1)
+        self.strategy = np.zeros(size)
+        kernels.current_strategy(tree, np.zeros(size), self.strategy)
+        other_slots = int(tree.slot_count[self.other].sum())
+        self.alternatives = np.zeros(other_slots)
+        self.covered = np.zeros(tree.kind.shape[0], bool)
+        self.depth = chance_depth(tree.kind, tree.parent)
+        self.seconds: list[float] = []
+
+    def slots(self, player: int, node: int) -> slice:
+        tree = self.whole.arrays
+        first = int(tree.slot_offset[player, node])
+        return slice(first, first + int(tree.slot_count[player, node]))
+
+    def solve(self, node: int, own: FloatArray, *, opponent_range: FloatArray | None = None
+              ) -> Resolved:
+        """Re-solve at `node` from the player's range `own` (unsafe from `opponent_range` if
+        given, else safely from the carried alternatives) and carry what it found."""
+        started = time.perf_counter()
+        whole, tree, o = self.whole, self.whole.arrays, self.other
+        sub = lookahead(whole.betting[node], whole.board[node],
+                        depth_limited=self.net is not None and tree.kind[node] != CHANCE_NODE)
+        leaves = leaves_for(sub, self.net) if self.net is not None else None
+        if opponent_range is not None:
+            solved = resolve(sub.arrays, self.player, own, mode="unsafe",
+                             iterations=self.iterations, opponent_range=opponent_range,
+                             leaves=leaves)
+        else:
+            solved = resolve(sub.arrays, self.player, own, mode=self.mode,
+                             iterations=self.iterations, leaves=leaves,
+                             alternatives=self.carried(node) / whole.node_weight[node])
+        place = placement(sub, whole)
+        self.alternatives[place.slots_to[o]] = (solved.opponent_values[place.slots_from[o]]
+                                                * whole.node_weight[node])
+        self.covered[place.nodes[~place.leaf]] = True
+        self.play(node, sub, solved)
+        self.seconds.append(time.perf_counter() - started)
+        return solved
+
+    def carried(self, node: int) -> FloatArray:
+        """The opponent's values at `node`: where the last re-solve left them, or, after an
+        action no lookahead had (a size the bot does not use), at the opponent's decision
+        before it (its value there bounds what any of its actions can be worth)."""
+        tree, at = self.whole.arrays, node
+        while not self.covered[at]:
+            at = int(tree.parent[at])
+        return self.alternatives[self.slots(self.other, at)]
+
+    def play(self, node: int, sub: Subgame, solved: Resolved) -> None:
+        """The re-solve's strategy at its root as the player's at `node` (its sizes among the
+        whole game's), if the player acts there."""
+        tree = self.whole.arrays
+        if tree.actor[node] != self.player:
+            return
+        ours = sub.betting[0].legal_actions()
+        theirs = self.whole.betting[node].legal_actions()
+        column = np.array([theirs.index(a) for a in ours], np.int64)
+        hands, width = int(tree.slot_count[self.player, node]), len(theirs)
+        rows = solved.strategy[:hands * len(ours)].reshape(hands, len(ours))
+        placed = np.zeros((hands, width))
+        placed[:, column] = rows
+        at = int(tree.regret_offset[node])
+        self.strategy[at:at + hands * width] = placed.reshape(-1)
+
+    def deal_above(self, node: int) -> int:
+        """The deal of the board card above `node`."""
+        tree = self.whole.arrays
+        while tree.kind[node] != CHANCE_NODE:
+            node = int(tree.parent[node])
+        return node
+
+    def reach(self, node: int) -> FloatArray:
+        """The player's reach at `node`'s slots under what it played."""
+        out = np.zeros(int(self.whole.arrays.slot_count[self.player, node]))
+        path_reach(self.whole.arrays, self.player, self.strategy, node, out)
+        return out
+
+    def run(self) -> Seat:
+        tree = self.whole.arrays
+        hands = int(tree.slot_count[0, 0])
+        self.solve(0, np.ones(hands), opponent_range=np.ones(hands))
+        nodes = np.flatnonzero((tree.kind == DECISION_NODE) & (tree.actor == self.player))
+        for node in nodes[nodes > 0].tolist():
+            own = self.reach(node)
+            if not own.any():  # behind a size the player never bets: never played
+                continue
+            if not self.covered[node] and self.depth[node] > self.depth[self.last_covered(node)]:
+                deal = self.deal_above(node)
+                self.solve(deal, self.reach(deal))
+            self.solve(node, own)
+        return Seat(self.strategy, np.array(self.seconds))
+
+    def last_covered(self, node: int) -> int:
+        """The nearest node at or above `node` that a re-solve has covered."""
+        tree = self.whole.arrays
+        while not self.covered[node]:
+            node = int(tree.parent[node])
+        return node
+
+
+def assemble(player: int, net: ValueNet | None, iterations: int, mode: str = "resolve",
+             rules: HoldemRules = LOOKAHEAD) -> Seat:
+    """`player`'s strategy in the game `rules` as the bot plays it (see the module docstring);
+    `net=None` looks ahead to the end of the hand."""
+    return _Assembler(rules, player, net, iterations, mode).run()
+
+
+@dataclass(frozen=True, slots=True)
+class Exploitability:
+    """What each player's best response to the assembled bot's other seat gets (`best[p]`,
+    chips a hand), their mean, which is the exploitability (`chips`: the game's value cancels),
+    and each re-solve's seconds."""
+
+    best: tuple[float, float]
+    seconds: FloatArray
+
+    @property
+    def chips(self) -> float:
+        return (self.best[0] + self.best[1]) / 2
+
+
+def exploitability(net: ValueNet | None, iterations: int, mode: str = "resolve",
+                   rules: HoldemRules = LOOKAHEAD) -> Exploitability:
+    """Both seats assembled and judged by an exact best response in the whole game."""
+    seats = [assemble(p, net, iterations, mode, rules) for p in (0, 1)]
+    profile = judge_profile(seats[0].strategy, seats[1].strategy, rules)
+    return Exploitability(best_responses(profile, rules),
+                          np.concatenate([s.seconds for s in seats]))
+
+
+def judge_profile(first: FloatArray, second: FloatArray, rules: HoldemRules = LOOKAHEAD
+                  ) -> FloatArray:
+    """Player 0's entries from `first`, player 1's from `second`."""
+    tree = whole_game(rules).arrays
+    owner = np.zeros(len(first), np.int64)
+    for node in np.flatnonzero(tree.kind == DECISION_NODE).tolist():
+        at = int(tree.regret_offset[node])
+        owner[at:at + _entries(tree, node)] = tree.actor[node]
+    return np.where(owner == 0, first, second)
+
+
+def best_responses(profile: FloatArray, rules: HoldemRules = LOOKAHEAD) -> tuple[float, float]:
+    """What each player gets by best-responding to the other's strategy in `profile`, chips a
+    hand (each pair of cards dealt with chance 1/30)."""
+    tree = whole_game(rules).arrays
+    deals = HANDS * (HANDS - 1)
+    out = []
+    for p in (0, 1):
+        o = 1 - p
+        reach = np.zeros(int(tree.slot_count[o].sum()))
+        kernels.reach_probabilities(tree, o, profile, reach)
+        values = np.zeros(int(tree.slot_count[p].sum()))
+        out.append(float(kernels.best_response(tree, p, reach, values, np.zeros(len(profile)))
+                         / deals))
+    return (out[0], out[1])
+
+
+def _entries(tree: TreeArrays, node: int) -> int:
+    if tree.kind[node] != DECISION_NODE:
+        return 0
+    return int(tree.num_actions[node] * tree.slot_count[tree.actor[node], node])

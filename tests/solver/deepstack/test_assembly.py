@@ -1,0 +1,60 @@
+"""The DeepStack bot's strategy, every decision re-solved as it would be, judged exactly: looking
+ahead to the end of the hand it is close to an equilibrium; the whole pipeline in small (a few
+hundred situations solved, a small network trained, the bot looking ahead to the end of the
+round with it at the leaves) gives a bot a best response wins little against, next to the
+uniform strategy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from solver.deepstack.assembly import assemble, best_responses, exploitability, judge_profile
+from solver.deepstack.lookahead import whole_game
+from solver.deepstack.value_net import situations_data, train
+from solver.engine import kernels
+from solver.resolving.resolve import resolve
+
+
+def _uniform() -> np.ndarray:
+    tree = whole_game().arrays
+    size = len(assemble(0, None, 1).strategy)
+    out = np.zeros(size)
+    kernels.current_strategy(tree, np.zeros(size), out)
+    return out
+
+
+def test_the_judge_is_exact_on_the_games_equilibrium() -> None:
+    tree = whole_game().arrays
+    solved = resolve(tree, 0, np.ones(6), mode="unsafe", iterations=2000,
+                     opponent_range=np.ones(6))
+    best = best_responses(solved.strategy)
+    assert 0.0 <= sum(best) / 2 < 0.05  # chips a hand, with an ante of 100
+    assert best[0] == pytest.approx(-best[1], abs=0.1)  # the game's value, from both sides
+    uniform = best_responses(_uniform())
+    assert sum(uniform) / 2 > 100.0
+
+
+def test_the_re_solver_looking_to_the_end_of_the_hand_is_nearly_unexploitable() -> None:
+    measured = exploitability(None, iterations=300)
+    assert 0.0 <= measured.chips < 0.6
+    assert len(measured.seconds) > 200  # every decision of both seats re-solved
+
+
+def test_a_seat_is_assembled_from_its_own_decisions_only() -> None:
+    tree = whole_game().arrays
+    first, second = assemble(0, None, 50), assemble(1, None, 50)
+    profile = judge_profile(first.strategy, second.strategy)
+    uniform = _uniform()
+    root = int(tree.num_actions[0] * tree.slot_count[0, 0])
+    np.testing.assert_array_equal(profile[:root], first.strategy[:root])
+    np.testing.assert_array_equal(second.strategy[:root], uniform[:root])  # not player 1's
+
+
+@pytest.mark.slow
+def test_the_whole_pipeline_in_small_gives_a_bot_hard_to_exploit() -> None:
+    inputs, targets = situations_data(count=400, seed=0, iterations=200)
+    net = train(inputs, targets, hidden=(32, 32))
+    measured = exploitability(net, iterations=200)
+    uniform = sum(best_responses(_uniform())) / 2
+    assert 0.0 <= measured.chips < uniform / 4
