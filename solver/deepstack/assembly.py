@@ -6,7 +6,9 @@ ranges uniform (DeepStack's first re-solve; the second player solves from the de
 its first move, for the opponent's values).  At every later decision it re-solves its lookahead
 (`solver.deepstack.lookahead`) safely, with CFR-D's gadget: its own range is its reach under
 what it actually played, and the opponent's alternatives are the opponent's best-response
-counterfactual values from its previous re-solve, at the node the hand has reached (after a
+counterfactual values from its previous re-solve (the project's continual re-solving; carrying
+the values under the re-solve's own strategies instead, as DeepStack-Leduc does, measured
+worse here), at the node the hand has reached (after a
 size no lookahead had, at the opponent's decision before it: its value there bounds what any
 of its actions can be worth).  When the board card comes after a first round looked ahead
 only to its end, the second round is re-solved from the deal, every card at once, with the
@@ -36,7 +38,13 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from solver.deepstack.lookahead import leaves_for, lookahead, placement, whole_game
+from solver.deepstack.lookahead import (
+    ExactLeaves,
+    leaves_for,
+    lookahead,
+    placement,
+    whole_game,
+)
 from solver.deepstack.situations import HANDS, LOOKAHEAD
 from solver.deepstack.value_net import ValueNet
 from solver.engine import kernels
@@ -50,7 +58,11 @@ from solver.resolving.subgame import Subgame
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
-__all__ = ["Exploitability", "Seat", "assemble", "best_responses", "exploitability",
+LeafValues = ValueNet | ExactLeaves | None
+"""What values a first-round lookahead's leaves: the network, the exact values (a baseline), or
+nothing (the lookahead runs to the end of the hand)."""
+
+__all__ = ["Exploitability", "LeafValues", "Seat", "assemble", "best_responses", "exploitability",
            "judge_profile"]
 
 
@@ -70,7 +82,7 @@ class _Assembler:
     times the chance of the board at its root, `solver.resolving.subgame`) and its range as
     the re-solves expect it, and which nodes a re-solve has covered."""
 
-    def __init__(self, rules: HoldemRules, player: int, net: ValueNet | None, iterations: int,
+    def __init__(self, rules: HoldemRules, player: int, net: LeafValues, iterations: int,
                  mode: str) -> None:
         self.whole = whole_game(rules)
         tree = self.whole.arrays
@@ -98,14 +110,15 @@ class _Assembler:
         whole, tree, o = self.whole, self.whole.arrays, self.other
         sub = lookahead(whole.betting[node], whole.board[node],
                         depth_limited=self.net is not None and tree.kind[node] != CHANCE_NODE)
-        leaves = leaves_for(sub, self.net) if self.net is not None else None
+        leaves = leaves_for(sub, self.net) if isinstance(self.net, ValueNet) else None
+        refresh = self.net.refresh_for(sub) if isinstance(self.net, ExactLeaves) else None
         if opponent_range is not None:
             solved = resolve(sub.arrays, self.player, own, mode="unsafe",
                              iterations=self.iterations, opponent_range=opponent_range,
-                             leaves=leaves)
+                             leaves=leaves, refresh=refresh)
         else:
             solved = resolve(sub.arrays, self.player, own, mode=self.mode,
-                             iterations=self.iterations, leaves=leaves,
+                             iterations=self.iterations, leaves=leaves, refresh=refresh,
                              alternatives=self.carried(node) / whole.node_weight[node])
         place = placement(sub, whole)
         self.alternatives[place.slots_to[o]] = (solved.opponent_values[place.slots_from[o]]
@@ -176,7 +189,7 @@ class _Assembler:
         return node
 
 
-def assemble(player: int, net: ValueNet | None, iterations: int, mode: str = "resolve",
+def assemble(player: int, net: LeafValues, iterations: int, mode: str = "resolve",
              rules: HoldemRules = LOOKAHEAD) -> Seat:
     """`player`'s strategy in the game `rules` as the bot plays it (see the module docstring);
     `net=None` looks ahead to the end of the hand."""
@@ -197,7 +210,7 @@ class Exploitability:
         return (self.best[0] + self.best[1]) / 2
 
 
-def exploitability(net: ValueNet | None, iterations: int, mode: str = "resolve",
+def exploitability(net: LeafValues, iterations: int, mode: str = "resolve",
                    rules: HoldemRules = LOOKAHEAD) -> Exploitability:
     """Both seats assembled and judged by an exact best response in the whole game."""
     seats = [assemble(p, net, iterations, mode, rules) for p in (0, 1)]

@@ -20,24 +20,27 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
 
 import numpy as np
 from numpy.typing import NDArray
 
-from solver.deepstack.situations import LOOKAHEAD
+from solver.deepstack.situations import GAME, HANDS, LOOKAHEAD, Situation, solve
 from solver.deepstack.value_net import ValueNet
 from solver.engine.node_kinds import TERMINAL_NODE
 from solver.engine.tree import spans
 from solver.games.holdem.betting import Betting
 from solver.games.holdem.rules import HoldemRules
-from solver.resolving.leaves import Leaves
+from solver.resolving.leaves import Leaves, write_both
 from solver.resolving.subgame import Subgame, compile_subgame
 
 IntArray = NDArray[np.int64]
+FloatArray = NDArray[np.float64]
 
-__all__ = ["Placement", "in_sizes", "leaves_for", "lookahead", "placement", "whole_game"]
+__all__ = ["ExactLeaves", "Placement", "in_sizes", "leaves_for", "lookahead", "placement",
+           "whole_game"]
 
 
 @cache
@@ -67,6 +70,37 @@ def leaves_for(sub: Subgame, net: ValueNet) -> Leaves:
     nodes = sub.leaves
     chips = np.array([sub.betting[int(n)].spent[0] for n in nodes], np.float64)
     return Leaves(nodes, chips, float((sub.rules.stacks or (1, 1))[0]), net.weights, net.biases)
+
+
+@dataclass(frozen=True, slots=True)
+class ExactLeaves:
+    """The leaves valued exactly instead of by the network: the rest of the hand solved from
+    both ranges at every leaf (`iterations` of CFR+, `solver.deepstack.situations.solve`) once
+    an iteration of the re-solve.  The same re-solver with the value function's error taken
+    away, at a few hundred times its cost: a baseline, not a bot."""
+
+    iterations: int = 200
+
+    def refresh_for(self, sub: Subgame) -> Callable[[FloatArray, FloatArray], None]:
+        """What `solver.resolving.resolve.resolve` calls each iteration for `sub`'s leaves."""
+        nodes = sub.leaves
+        scale = GAME.blinds[0] / sub.rules.blinds[0]  # situations are counted at an ante of 100
+        chips = [int(sub.betting[int(n)].spent[0]) for n in nodes]
+        tree = sub.arrays
+
+        def refresh(reach0: FloatArray, reach1: FloatArray) -> None:
+            values = np.zeros((len(nodes), 2, HANDS))
+            for i, n in enumerate(nodes.tolist()):
+                at = sub.slots(n)
+                ranges = np.stack([reach0[at], reach1[at]])
+                masses = ranges.sum(axis=1)
+                shares = np.where(masses[:, None] > 0, ranges / np.maximum(masses, 1e-300)[:, None],
+                                  1.0 / HANDS)
+                per_chip = solve(Situation(round(chips[i] * scale), shares), self.iterations)
+                values[i] = per_chip * chips[i] * masses[::-1, None]
+            write_both(tree, nodes, reach0, reach1, values)
+
+        return refresh
 
 
 @dataclass(frozen=True, slots=True, eq=False)

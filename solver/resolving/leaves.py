@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
-__all__ = ["Leaves", "leaf_payoffs", "network_values", "no_leaves"]
+__all__ = ["Leaves", "leaf_payoffs", "network_values", "no_leaves", "write_both"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -115,3 +115,31 @@ def leaf_payoffs(tree, traverser, reach0, reach1, nodes, chips, stack, weights, 
                 else:  # column k, player 1's hand, paid as minus player 0's payoff
                     tree.payoffs[cell] = -(chips[i] * out[i, hands + k] * masses[i, 0]
                                            * reach[first + j] / norm)
+
+
+@njit(cache=True)
+def write_both(tree, nodes, reach0, reach1, values):
+    """Write values for both players at once into the leaves' payoff matrices: ``values[i]``
+    (2 x hands) are both players' counterfactual values at leaf ``nodes[i]`` against the
+    reaches given, adding up to zero over them.  The matrix M = v0 r1ᵀ/|r1|² − r0 v1ᵀ/|r0|² −
+    (r0·v0) r0 r1ᵀ/(|r0|²|r1|²) gives M r1 = v0 to player 0 and −Mᵀ r0 = v1 to player 1."""
+    for i in range(nodes.shape[0]):
+        n = nodes[i]
+        hands = tree.slot_count[0, n]
+        f0, f1 = tree.slot_offset[0, n], tree.slot_offset[1, n]
+        n0, n1, dot = 0.0, 0.0, 0.0
+        for k in range(hands):
+            n0 += reach0[f0 + k] * reach0[f0 + k]
+            n1 += reach1[f1 + k] * reach1[f1 + k]
+            dot += reach0[f0 + k] * values[i, 0, k]
+        base = tree.payoff_offset[n]
+        for j in range(hands):
+            for k in range(hands):
+                cell = 0.0
+                if n1 > 0.0:
+                    cell += values[i, 0, j] * reach1[f1 + k] / n1
+                if n0 > 0.0:
+                    cell -= reach0[f0 + j] * values[i, 1, k] / n0
+                if n0 > 0.0 and n1 > 0.0:
+                    cell -= dot * reach0[f0 + j] * reach1[f1 + k] / (n0 * n1)
+                tree.payoffs[base + j * hands + k] = cell

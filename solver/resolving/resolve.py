@@ -29,6 +29,7 @@ root slot of O.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -165,9 +166,13 @@ class Resolved:
 def resolve(tree: TreeArrays, player: int, own_range: FloatArray, *, mode: str,
             iterations: int, opponent_range: FloatArray | None = None,
             alternatives: FloatArray | None = None, algorithm: str = "cfr+",
-            leaves: Leaves | None = None) -> Resolved:
+            leaves: Leaves | None = None,
+            refresh: Callable[[FloatArray, FloatArray], None] | None = None) -> Resolved:
     """Re-solve `tree` (a subgame, root node 0) for `player` from its root range `own_range`;
-    a depth-limited subgame with its `leaves` valued by a network (`solver.resolving.leaves`).
+    a depth-limited subgame with its `leaves` valued by a network at every pass
+    (`solver.resolving.leaves`), or by `refresh` once an iteration: called with both players'
+    reaches, it writes the leaves' payoffs itself (`solver.resolving.leaves.write_both`; an
+    iteration a call from Python, for value functions that are not a network).
 
     ``unsafe`` needs `opponent_range`; ``resolve`` and ``maxmargin`` need `alternatives` (O's
     counterfactual values at its root slots, in the units of this tree); they ignore
@@ -206,15 +211,24 @@ def resolve(tree: TreeArrays, player: int, own_range: FloatArray, *, mode: str,
     gadget = np.zeros((2, roots))
     schedule = SCHEDULES[algorithm]
     discounts = np.array([schedule.discounts(t) for t in range(1, iterations + 1)])
-    cut = no_leaves() if leaves is None else leaves
+    cut = no_leaves() if leaves is None or refresh is not None else leaves
     network = (cut.nodes, cut.chips, cut.stack, cut.weights, cut.biases)
-    resolve_iterations(tree, player, ["unsafe", "resolve", "maxmargin"].index(mode), own,
-                       weight, alt, strategy, reach, values, action_values, regrets, average,
-                       gadget, root, schedule.floor, discounts, *network)
+    code = ["unsafe", "resolve", "maxmargin"].index(mode)
+    blocks = [discounts] if refresh is None else [discounts[t:t + 1] for t in range(iterations)]
+    for block in blocks:
+        if refresh is not None:
+            reach_from(tree, player, strategy, own, reach[player])
+            reach_from(tree, other, strategy, root, reach[other])
+            refresh(reach[0], reach[1])
+        resolve_iterations(tree, player, code, own, weight, alt, strategy, reach, values,
+                           action_values, regrets, average, gadget, root, schedule.floor,
+                           block, *network)
     played = np.zeros(size)
     normalize_average(tree, average, played)
     reach_from(tree, player, played, own, reach[player])
     reach_from(tree, other, played, root, reach[other])
+    if refresh is not None:
+        refresh(reach[0], reach[1])
     leaf_payoffs(tree, other, reach[0], reach[1], *network)
     kernels.best_response(tree, other, reach[player], values[other], action_values)
     margins = None if mode == "unsafe" else alt - values[other][:roots]

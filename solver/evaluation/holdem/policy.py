@@ -138,6 +138,46 @@ class TabularPolicy:
                                  name=f"solved {game.name}")
 
 
+@dataclass(slots=True, eq=False)
+class SparseTabularPolicy:
+    """`TabularPolicy` for a no-limit member (every size): each public state names its own
+    legal actions (`SparsePolicy`), `tables` mapping its key to those actions and an array
+    indexed by the hole cards holding their probabilities."""
+
+    name: str
+    game: HoldemGame
+    tables: dict[str, tuple[tuple[int, ...], NDArray[np.float64]]]
+
+    def sparse_probabilities(self, betting: Betting, board: tuple[int, ...],
+                             holes: NDArray[np.int64]
+                             ) -> tuple[tuple[int, ...], NDArray[np.float64]]:
+        key = public_key(self.game, betting, board)
+        if key not in self.tables:
+            raise KeyError(f"{self.name} has no information sets at public state {key!r}")
+        actions, table = self.tables[key]
+        rows: NDArray[np.float64] = table[tuple(np.asarray(holes, dtype=np.int64).T)].copy()
+        return actions, rows
+
+    @classmethod
+    def from_strategy(cls, game: HoldemGame, tree: PublicTree, strategy: NDArray[np.float64],
+                      name: str = "tabular") -> SparseTabularPolicy:
+        """The flat (infoset, action) `strategy` of the compiled `tree` of `game`; hands it
+        never names (they share a card with the board) play uniformly."""
+        n, k = game.definition.num_cards, game.definition.hole_cards
+        tables: dict[str, tuple[tuple[int, ...], NDArray[np.float64]]] = {}
+        offsets = tree.infoset_regret_offset
+        for i, (key, actions) in enumerate(zip(tree.infoset_keys, tree.infoset_actions,
+                                               strict=True)):
+            private, _, public = key.partition("|")
+            if public not in tables:
+                width = len(actions)
+                tables[public] = (tuple(actions), np.full((n,) * k + (width,), 1.0 / width))
+            table = tables[public][1]
+            for order in itertools.permutations(_parse_cards(game, private)):
+                table[order] = strategy[offsets[i]:offsets[i + 1]]
+        return cls(name, game, tables)
+
+
 def strategy_of(game: HoldemGame, tree: PublicTree, policies: Sequence[AnyPolicy],
                 ) -> NDArray[np.float64]:
     """A profile as the flat (infoset, action) array of `tree`, the compiled `game`: seat p

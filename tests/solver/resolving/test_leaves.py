@@ -11,7 +11,7 @@ import numpy as np
 from solver.deepstack.situations import GAME, HANDS, LOOKAHEAD
 from solver.engine.node_kinds import CHANCE_NODE, TERMINAL_NODE
 from solver.games.holdem.betting import Betting
-from solver.resolving.leaves import leaf_payoffs, network_values
+from solver.resolving.leaves import leaf_payoffs, network_values, write_both
 from solver.resolving.subgame import compile_subgame
 
 
@@ -62,3 +62,22 @@ def test_the_leaves_give_back_the_networks_values_for_either_traverser() -> None
             np.testing.assert_allclose(got, chips[i] * out[traverser] * masses[1 - traverser])
             assert abs(float((ranges[0] / masses[0]) @ out[0] + (ranges[1] / masses[1])
                              @ out[1])) < 1e-9  # zero-sum correction
+
+
+def test_values_for_both_players_at_once_read_back_for_either() -> None:
+    sub = compile_subgame(LOOKAHEAD, Betting.start(LOOKAHEAD), (), depth_limited=True)
+    tree = sub.arrays
+    rng = np.random.default_rng(8)
+    reach = [rng.random(int(tree.slot_count[p].sum())) for p in (0, 1)]
+    nodes = sub.leaves
+    values = rng.normal(size=(len(nodes), 2, HANDS))
+    for i, n in enumerate(nodes.tolist()):  # zero-sum over the reaches, as true values are
+        at = sub.slots(n)
+        values[i, 1] -= (reach[0][at] @ values[i, 0] + reach[1][at] @ values[i, 1]) / (
+            reach[1][at].sum())
+    write_both(tree, nodes, reach[0], reach[1], values)
+    for i, n in enumerate(nodes.tolist()):
+        at = sub.slots(n)
+        matrix = tree.payoffs[tree.payoff_offset[n]:][:HANDS * HANDS].reshape(HANDS, HANDS)
+        np.testing.assert_allclose(matrix @ reach[1][at], values[i, 0], atol=1e-9)
+        np.testing.assert_allclose(-(matrix.T @ reach[0][at]), values[i, 1], atol=1e-9)
