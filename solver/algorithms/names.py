@@ -29,6 +29,9 @@ NAMES = {
     "pcs-cfr+": "public chance sampling CFR with regret matching+ (regrets floored at zero "
                 "after each epoch) and Linear CFR's average: one board per iteration, every "
                 "hand of both players and every betting sequence of it",
+    "deepstack": "DeepStack's continual re-solving: at each decision CFR+ over the rest of the "
+                 "betting round from the actual bets, a value network trained on solved spots "
+                 "where the round ends, its range and the opponent's values carried over",
 }
 RESOLVING = ("CFR+ over the rest of the hand at each of the bot's decisions, from the "
              "blueprint's ranges")

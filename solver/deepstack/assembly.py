@@ -1,4 +1,4 @@
-"""DeepStack's continual re-solving on no-limit Leduc, assembled over the whole game so that an
+"""DeepStack's continual re-solving on no-limit Leduc, assembled over a whole game so that an
 exact best response can judge it.
 
 The bot keeps no strategy.  At its first decision it solves the game from the deal with both
@@ -6,28 +6,27 @@ ranges uniform (DeepStack's first re-solve; the second player solves from the de
 its first move, for the opponent's values).  At every later decision it re-solves its lookahead
 (`solver.deepstack.lookahead`) safely, with CFR-D's gadget: its own range is its reach under
 what it actually played, and the opponent's alternatives are the opponent's best-response
-counterfactual values from its previous re-solve (the project's continual re-solving; carrying
-the values under the re-solve's own strategies instead, as DeepStack-Leduc does, measured
-worse here), at the node the hand has reached (after a
-size no lookahead had, at the opponent's decision before it: its value there bounds what any
-of its actions can be worth).  When the board card comes after a first round looked ahead
-only to its end, the second round is re-solved from the deal, every card at once, with the
-gadget's alternatives the network's values for the opponent at that leaf (the network values
-the round before its card is known: DeepStack-Leduc's takes the card as an input and values
-each card's start instead).  Its strategy at a public state is then a function of the
+counterfactual values from its previous re-solve at the node the hand has reached, or, after a
+size no lookahead had, at the opponent's decision before it (its value there bounds what any of
+its actions can be worth).  DeepStack-Leduc carries the values under the re-solve's own
+strategies instead; here that measured worse.  When the board card comes after a first round
+looked ahead only to its end, the second round is re-solved from the deal, every card at once,
+with the gadget's alternatives the network's values for the opponent at that leaf (this network
+values the round before its card is known; DeepStack-Leduc's takes the card as an input and
+values each card's start instead).  Its strategy at a public state is then a function of the
 public history, so a seat's strategy is put together by visiting its decision nodes in
 pre-order and re-solving at each as the bot would, as `solver.resolving.continual` does for
 the hold'em bots.
 
-``exploitability(net, iterations)`` assembles both seats and returns what a best response gains
-against each, in chips a hand; ``net=None`` is the same re-solver looking ahead to the end of
-the hand, whose leaves are exact: the value network's cost is the difference.
+``exploitability(leaves, iterations)`` assembles both seats and judges them: with the network
+at the leaves (the bot), with `ExactLeaves` (the same re-solver without the network's error),
+or with None (no depth limit: the lookahead runs to the end of the hand).
 
 Example::
 
     net = ValueNet.load(Path("net.npz"))
-    measured = exploitability(net, iterations=500)
-    measured.chips, measured.exact_leaves   # the bot's, and with no network
+    exploitability(net, iterations=500).chips               # the bot's
+    exploitability(ExactLeaves(200), iterations=500).chips  # the network's error taken away
 """
 
 from __future__ import annotations
@@ -79,8 +78,8 @@ class Seat:
 class _Assembler:
     """What one seat's assembly carries from re-solve to re-solve, in the whole game's slots:
     the opponent's values (the gadget's alternatives; in the whole tree's units, a lookahead's
-    times the chance of the board at its root, `solver.resolving.subgame`) and its range as
-    the re-solves expect it, and which nodes a re-solve has covered."""
+    times the chance of the board at its root, `solver.resolving.subgame`) and which nodes a
+    re-solve has covered."""
 
     def __init__(self, rules: HoldemRules, player: int, net: LeafValues, iterations: int,
                  mode: str) -> None:
@@ -132,10 +131,7 @@ class _Assembler:
         """The opponent's values at `node`: where the last re-solve left them, or, after an
         action no lookahead had (a size the bot does not use), at the opponent's decision
         before it (its value there bounds what any of its actions can be worth)."""
-        tree, at = self.whole.arrays, node
-        while not self.covered[at]:
-            at = int(tree.parent[at])
-        return self.alternatives[self.slots(self.other, at)]
+        return self.alternatives[self.slots(self.other, self.last_covered(node))]
 
     def play(self, node: int, sub: Subgame, solved: Resolved) -> None:
         """The re-solve's strategy at its root as the player's at `node` (its sizes among the

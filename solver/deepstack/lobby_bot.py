@@ -34,6 +34,7 @@ from solver.deepstack.value_net import ValueNet
 from solver.engine.compile import compile_game
 from solver.engine.progress import phase
 from solver.games import get_game
+from solver.games.holdem.game import HoldemGame
 from solver.games.opponents import DEEPSTACK
 from solver.runs.opponents import opponent_rows
 from solver.runs.store_solve import SolveRecord, StorePath, node_rows, store_solve
@@ -55,8 +56,10 @@ def store_opponent(net: ValueNet, network: Mapping[str, Any], iterations: int,
     """Assemble the bot (`iterations` of CFR+ a re-solve) in the lobby's game, judge it and
     store it as the opponent `DEEPSTACK.name`, with its network's figures (`network`)."""
     game = get_game(GAME_NAME)
+    if not isinstance(game, HoldemGame):
+        raise ValueError(f"{GAME_NAME} is not a game of the hold'em family")
     tree = compile_game(game)
-    rules = game.definition  # type: ignore[attr-defined]
+    rules = game.definition
     whole = whole_game(rules).arrays
     if not (np.array_equal(tree.arrays.kind, whole.kind)
             and np.array_equal(tree.arrays.regret_offset, whole.regret_offset)):

@@ -52,7 +52,9 @@ def stored_strategy(store: StrategyStore, tree: PublicTree, opponent: str = "") 
 
 def expected(tree: PublicTree, first: FloatArray, second: FloatArray) -> float:
     """What `first` wins a hand against `second`, seats alternating, exactly (antes)."""
-    rules = get_game(GAME_NAME).definition  # type: ignore[attr-defined]
+    game = get_game(GAME_NAME)
+    assert isinstance(game, HoldemGame)
+    rules = game.definition
     in_seat_0 = evaluate_strategy(tree, judge_profile(first, second, rules)).value
     in_seat_1 = -evaluate_strategy(tree, judge_profile(second, first, rules)).value
     return (in_seat_0 + in_seat_1) / 2
