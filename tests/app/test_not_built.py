@@ -370,3 +370,24 @@ def test_a_playable_game_whose_newer_bot_is_being_built_stays_playable(
     write_status(status, {"current": None, "pending": [], "failed": {}, "finished": time.time()})
     done = handle.client.get("/lobby/games/kuhn/build", headers={"HX-Request": "true"})
     assert done.headers.get("HX-Refresh") == "true"
+
+
+def test_a_playable_game_whose_new_opponent_is_being_built_says_so(make_app: AppFactory) -> None:
+    """The background build making a thinking opponent of a game that plays: the card names
+    the opponent, and the game plays meanwhile."""
+    handle = make_app()
+    status = handle.settings.build_status
+    write_status(status, {**status_of_a_build(time.time()), "current": "kuhn", "pending": [],
+                          "making": "A bot that thinks"})
+    fd = os.open(lock_path(status), os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        kuhn = card(handle.client.get("/").text, "kuhn")
+        assert ("A new opponent, “A bot that thinks”, is being built in the background: the bot "
+                "learning its strategy by playing against itself (step 4 of 6)") in kuhn.text
+        assert "the game and its other opponents play meanwhile" in kuhn.text
+        listed = {g["name"]: g for g in handle.client.get(f"{API}/games").json()}
+        assert listed["kuhn"]["building"]["making"] == "A bot that thinks"
+        assert handle.client.post(f"{API}/matches", json={"game": "kuhn"}).status_code == 201
+    finally:
+        os.close(fd)
