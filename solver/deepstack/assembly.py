@@ -51,7 +51,7 @@ from solver.engine.node_kinds import CHANCE_NODE, DECISION_NODE
 from solver.engine.tree import TreeArrays
 from solver.games.holdem.rules import HoldemRules
 from solver.resolving.continual import chance_depth, path_reach
-from solver.resolving.resolve import Resolved, resolve
+from solver.resolving.resolve import Resolved, reach_from, resolve
 from solver.resolving.subgame import Subgame
 
 FloatArray = NDArray[np.float64]
@@ -62,7 +62,7 @@ LeafValues = ValueNet | ExactLeaves | None
 nothing (the lookahead runs to the end of the hand)."""
 
 __all__ = ["Exploitability", "LeafValues", "Seat", "assemble", "best_responses", "exploitability",
-           "judge_profile"]
+           "judge_profile", "tree_exploitability"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -81,9 +81,9 @@ class _Assembler:
     times the chance of the board at its root, `solver.resolving.subgame`) and which nodes a
     re-solve has covered."""
 
-    def __init__(self, rules: HoldemRules, player: int, net: LeafValues, iterations: int,
+    def __init__(self, whole: Subgame, player: int, net: LeafValues, iterations: int,
                  mode: str) -> None:
-        self.whole = whole_game(rules)
+        self.whole = whole
         tree = self.whole.arrays
         self.player, self.other = player, 1 - player
         self.net, self.iterations, self.mode = net, iterations, mode
@@ -186,10 +186,11 @@ class _Assembler:
 
 
 def assemble(player: int, net: LeafValues, iterations: int, mode: str = "resolve",
-             rules: HoldemRules = LOOKAHEAD) -> Seat:
-    """`player`'s strategy in the game `rules` as the bot plays it (see the module docstring);
-    `net=None` looks ahead to the end of the hand."""
-    return _Assembler(rules, player, net, iterations, mode).run()
+             rules: HoldemRules = LOOKAHEAD, whole: Subgame | None = None) -> Seat:
+    """`player`'s strategy in the game `rules` as the bot plays it (see the module docstring),
+    or in `whole`, a subgame of it where the bot starts with both ranges uniform (DeepStack-
+    Leduc's tutorial tree)."""
+    return _Assembler(whole or whole_game(rules), player, net, iterations, mode).run()
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,10 +216,11 @@ def exploitability(net: LeafValues, iterations: int, mode: str = "resolve",
                           np.concatenate([s.seconds for s in seats]))
 
 
-def judge_profile(first: FloatArray, second: FloatArray, rules: HoldemRules = LOOKAHEAD
-                  ) -> FloatArray:
-    """Player 0's entries from `first`, player 1's from `second`."""
-    tree = whole_game(rules).arrays
+def judge_profile(first: FloatArray, second: FloatArray, rules: HoldemRules = LOOKAHEAD,
+                  whole: Subgame | None = None) -> FloatArray:
+    """Player 0's entries from `first`, player 1's from `second` (in the whole game of `rules`,
+    or in `whole`)."""
+    tree = (whole or whole_game(rules)).arrays
     owner = np.zeros(len(first), np.int64)
     for node in np.flatnonzero(tree.kind == DECISION_NODE).tolist():
         at = int(tree.regret_offset[node])
@@ -240,6 +242,23 @@ def best_responses(profile: FloatArray, rules: HoldemRules = LOOKAHEAD) -> tuple
         out.append(float(kernels.best_response(tree, p, reach, values, np.zeros(len(profile)))
                          / deals))
     return (out[0], out[1])
+
+
+def tree_exploitability(whole: Subgame, profile: FloatArray) -> float:
+    """The mean of what each player's best response gains in `whole` when both start with
+    uniform ranges (each hand 1/hands, as DeepStack-Leduc's tutorial measures its tree)."""
+    tree = whole.arrays
+    hands = int(tree.slot_count[0, 0])
+    uniform = np.full(hands, 1.0 / hands)
+    total = 0.0
+    for p in (0, 1):
+        o = 1 - p
+        reach = np.zeros(int(tree.slot_count[o].sum()))
+        reach_from(tree, o, profile, uniform, reach)
+        values = np.zeros(int(tree.slot_count[p].sum()))
+        kernels.best_response(tree, p, reach, values, np.zeros(len(profile)))
+        total += float(uniform @ values[:hands])
+    return total / 2
 
 
 def _entries(tree: TreeArrays, node: int) -> int:
