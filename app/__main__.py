@@ -21,7 +21,7 @@ import uvicorn
 from app.core.config import REPO_ROOT, ConfigError, Settings
 from app.core.serve import HTTP_PROTOCOL
 from app.main import create_app
-from solver.runs.build_status import background_games
+from solver.runs.build_status import background_games, background_opponents
 from solver.runs.figures import lacking_style
 from strategies import StoreSchemaError, StrategyStore
 
@@ -107,14 +107,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def start_background_build(settings: Settings) -> subprocess.Popen[bytes] | None:
-    """Build the strategies that take long (the lobby's games beyond `solver build`'s), and the
-    style figures a store of an earlier version lacks, in a process of their own at a lower
-    priority, while the app serves the games that are ready; the lobby shows its progress.
+    """Build the strategies that take long (the lobby's games beyond `solver build`'s, and
+    their thinking opponents), and the style figures a store of an earlier version lacks, in a
+    process of their own at a lower priority, while the app serves the games that are ready;
+    the lobby shows its progress.
     It stops with the app (same process group) and carries on from where it stopped at the
     next start. None if there is nothing to build."""
     games = background_games(str(settings.strategy_store))
+    opponents = background_opponents(str(settings.strategy_store))
     figures = lacking_style(str(settings.strategy_store))
-    if not games and not figures:
+    if not games and not opponents and not figures:
         return None
     log_path = settings.data_dir / "build.log"
     settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -127,8 +129,9 @@ def start_background_build(settings: Settings) -> subprocess.Popen[bytes] | None
         print(f"Working out the style figures of {', '.join(figures)} in the background (a "
               f"store of an earlier version has none; the profile shows them once they are "
               f"ready; the log is {log_path}).", flush=True)
-    if games:
-        print(f"Building {', '.join(games)} in the background (the lobby shows how far it "
+    building = [*games, *(f"{game}'s opponent {name}" for game, name in opponents)]
+    if building:
+        print(f"Building {', '.join(building)} in the background (the lobby shows how far it "
               f"has come; the log is {log_path}); the other games can be played meanwhile.",
               flush=True)
     return process

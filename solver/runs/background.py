@@ -28,7 +28,7 @@ from pathlib import Path
 
 from solver.engine import estimates
 from solver.engine.progress import PLAIN_ENV, STATUS_ENV, finish_phase, read_status, write_status
-from solver.games import get_game
+from solver.games import game_names, get_game
 from solver.games.opponents import THINKING
 from solver.runs.build_status import background_games, background_opponents, lock_path
 from solver.runs.figures import lacking_style
@@ -48,13 +48,14 @@ def command_of(game: str, store: str | None) -> list[str]:
 
 def build_in_background(plan_of: Planner, store: str | None, status_path: Path | None,
                         only: Sequence[str] | None = None) -> int:
-    """Build the games `background_games` names (those of `only`, if given), then their
-    thinking opponents the store lacks (`background_opponents`; the status names the game and,
-    as ``making``, the opponent), each by its own command in a process of its own, reporting
-    to `status_path`; `plan_of` tells what each command will take before it runs.  One such
-    build at a time per status file: a second one finds the first at work and leaves.  A
-    build that fails (refused, killed, an error) is reported and the build goes on with the
-    next (an opponent's failure in the log alone: its game plays on without it)."""
+    """Build the games `background_games` names (those of `only`, if given), in the lobby's
+    order, each followed by its thinking opponents the store lacks (`background_opponents`;
+    the status names the game and, as ``making``, the opponent), each by its own command in a
+    process of its own, reporting to `status_path`; `plan_of` tells what each command will
+    take before it runs.  One such build at a time per status file: a second one finds the
+    first at work and leaves.  A build that fails (refused, killed, an error) is reported and
+    the build goes on with the next (an opponent's failure in the log alone: its game plays on
+    without it)."""
     lock = _exclusive(lock_path(status_path)) if status_path is not None else None
     if status_path is not None and lock is None:
         print("another background build is at work", file=sys.stderr)
@@ -64,9 +65,12 @@ def build_in_background(plan_of: Planner, store: str | None, status_path: Path |
         problem = _run(["figures", *(["--store", store] if store else [])], None, ("figures",))
         _say(f"the figures failed: {problem}" if problem is not None else "figures stored")
     games = [g for g in background_games(store) if not only or g in only]
-    jobs = [_Job(g, command_of(g, store), tuple(get_game(g).build.command)) for g in games]
-    for game, name in background_opponents(store):
-        if not only or game in only:
+    opponents = [(g, o) for g, o in background_opponents(store) if not only or g in only]
+    jobs = []
+    for game in [g for g in game_names() if g in games or g in dict(opponents)]:
+        if game in games:
+            jobs.append(_Job(game, command_of(game, store), tuple(get_game(game).build.command)))
+        for name in (o for g, o in opponents if g == game):
             thinking = THINKING[name]
             jobs.append(_Job(game, [*thinking.command, *(["--store", store] if store else [])],
                              thinking.command, thinking.title))

@@ -147,3 +147,35 @@ def test_a_store_holding_a_superseded_bot_builds_its_successor(tmp_path: Path) -
             assert ("kuhn4-upgraded" in background_games(store)) is rebuilt, abstraction
     finally:
         unregister_game("kuhn4-upgraded")
+
+
+def test_a_games_thinking_opponents_are_built_right_after_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the lobby's order, each game is followed by the thinking opponents the store lacks
+    (a game already built has only those), the status naming the game and, as ``making``, the
+    opponent."""
+    from solver.games.opponents import DEEPSTACK
+    from solver.runs import background
+    from solver.runs.run_plan import deepstack_plan
+
+    monkeypatch.setattr(background, "background_games", lambda store: ["nolimit-leduc", "holdem"])
+    monkeypatch.setattr(background, "background_opponents",
+                        lambda store: [("nolimit-leduc", DEEPSTACK.name)])
+    status = tmp_path / "build-status.json"
+    ran: list[tuple[str, str | None, str | None]] = []
+
+    def run(command: list[str], status_path: Path | None, shown: object) -> None:
+        report = read_status(status) or {}
+        ran.append((command[0], report.get("current"), report.get("making")))
+
+    monkeypatch.setattr(background, "_run", run)
+    assert background.build_in_background(lambda command: deepstack_plan(10, 1), None,
+                                          status) == 0
+    assert ran == [("solve", "nolimit-leduc", None),
+                   ("deepstack", "nolimit-leduc", DEEPSTACK.title), ("hulhe", "holdem", None)]
+    monkeypatch.setattr(background, "background_games", lambda store: ["holdem"])
+    ran.clear()
+    status = tmp_path / "again" / "build-status.json"  # this process holds the first's lock
+    assert background.build_in_background(lambda command: deepstack_plan(10, 1), None,
+                                          status) == 0
+    assert [r[0] for r in ran] == ["deepstack", "hulhe"]  # the lobby's order
