@@ -221,10 +221,9 @@ def judge_profile(first: FloatArray, second: FloatArray, rules: HoldemRules = LO
     """Player 0's entries from `first`, player 1's from `second` (in the whole game of `rules`,
     or in `whole`)."""
     tree = (whole or whole_game(rules)).arrays
-    owner = np.zeros(len(first), np.int64)
-    for node in np.flatnonzero(tree.kind == DECISION_NODE).tolist():
-        at = int(tree.regret_offset[node])
-        owner[at:at + _entries(tree, node)] = tree.actor[node]
+    nodes = np.flatnonzero(tree.kind == DECISION_NODE)  # pre-order: their entries in order
+    widths = tree.num_actions[nodes] * tree.slot_count[tree.actor[nodes], nodes]
+    owner = np.repeat(tree.actor[nodes], widths)
     return np.where(owner == 0, first, second)
 
 

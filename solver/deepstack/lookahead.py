@@ -118,10 +118,9 @@ class Placement:
 def placement(sub: Subgame, whole: Subgame) -> Placement:
     """Find `sub`'s nodes in `whole` by their betting and board (see `Placement`)."""
     a, w = sub.arrays, whole.arrays
-    count = a.kind.shape[0]
-    to = np.array([whole.node(sub.betting[m], sub.board[m]) for m in range(count)], np.int64)
-    every = np.arange(count)
+    to = np.array([whole.node(sub.betting[m], sub.board[m]) for m in range(a.kind.shape[0])],
+                  np.int64)
     slots = [(spans(a.slot_offset[p], a.slot_count[p]),
               spans(w.slot_offset[p, to], a.slot_count[p])) for p in (0, 1)]
-    return Placement(to, a.kind[every] == TERMINAL_NODE, (slots[0][0], slots[1][0]),
+    return Placement(to, a.kind == TERMINAL_NODE, (slots[0][0], slots[1][0]),
                      (slots[0][1], slots[1][1]))

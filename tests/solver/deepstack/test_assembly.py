@@ -6,8 +6,6 @@ uniform strategy."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
@@ -19,12 +17,11 @@ from solver.deepstack.assembly import (
     tree_exploitability,
 )
 from solver.deepstack.lookahead import ExactLeaves, lookahead, whole_game
-from solver.deepstack.situations import GAME, LOOKAHEAD, start_of_second_round
+from solver.deepstack.situations import LOOKAHEAD, tutorial_tree
 from solver.deepstack.value_net import situations_data, train
 from solver.engine import kernels
 from solver.games.holdem.betting import Betting
 from solver.resolving.resolve import resolve
-from solver.resolving.subgame import compile_subgame
 
 
 def _uniform() -> np.ndarray:
@@ -87,9 +84,7 @@ def test_on_the_tutorials_tree_the_re_solver_beats_the_tutorials_figure() -> Non
     """DeepStack-Leduc's tutorial reports about 1.37 chips of exploitability for its continual
     re-solving on its tree (the second round after K♠, 300 chips in from each, both ranges
     uniform, 1,000 iterations a re-solve); the same re-solving here leaves under 0.2."""
-    betting = replace(start_of_second_round(300), rules=LOOKAHEAD)
-    king = max(range(GAME.num_cards), key=GAME.deck.rank)
-    whole = compile_subgame(LOOKAHEAD, betting, (king,))
+    whole = tutorial_tree()
     seats = [assemble(p, None, 1000, whole=whole) for p in (0, 1)]
     chips = tree_exploitability(whole, judge_profile(seats[0].strategy, seats[1].strategy,
                                                      whole=whole))

@@ -5,25 +5,21 @@ than the 1.0 chips its tutorial reports after the same 1,000 iterations."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
 from solver.deepstack.situations import (
-    GAME,
     HANDS,
-    LOOKAHEAD,
     Situation,
     random_range,
     sample,
     solve,
     start_of_second_round,
     subgame,
+    tutorial_tree,
 )
 from solver.engine import kernels
 from solver.resolving.resolve import reach_from, resolve
-from solver.resolving.subgame import compile_subgame
 
 
 def _best_responses(a: object, strategy: np.ndarray, ranges: np.ndarray) -> np.ndarray:
@@ -73,9 +69,7 @@ def test_deepstack_leducs_example_tree_is_solved_as_well_as_it_reports() -> None
     """Its tutorial's tree: the second round after K♠ with 300 chips in from each, the bet
     sizes pot and all-in, both ranges uniform; 1,000 iterations of its CFR leave about 1.0
     chips of exploitability (the mean of the two best responses' gains)."""
-    betting = replace(start_of_second_round(300), rules=LOOKAHEAD)
-    king = max(range(GAME.num_cards), key=GAME.deck.rank)
-    sub = compile_subgame(LOOKAHEAD, betting, (king,))
+    sub = tutorial_tree()
     hands = len(sub.root_hands)
     uniform = np.full((2, hands), 1.0 / hands)
     solved = resolve(sub.arrays, 0, uniform[0], mode="unsafe", iterations=1000,
