@@ -1,7 +1,7 @@
 """The DeepStack opponent: built by the CLI in small (situations, network, every decision of the
 lobby's game re-solved), stored with its figures and judged exactly (the store's exploitability
-is the assembly's own exact best response); the background build makes it once the store lacks
-it, and not again."""
+is the assembly's own exact best response, and OpenSpiel's on the exported strategy); the
+background build makes it once the store lacks it, and not again."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pyspiel
 import pytest
 
 from solver.cli import main
@@ -19,6 +20,7 @@ from solver.games import get_game
 from solver.games.holdem.rules import NO_LIMIT_LEDUC
 from solver.games.opponents import DEEPSTACK, THINKING
 from solver.runs.build_status import background_opponents
+from solver.runs.export import mapping_of, openspiel_policy
 from strategies import StrategyStore
 
 SMALL = ["--situations", "300", "--hidden", "16,16", "--iterations", "30", "--workers", "1",
@@ -66,3 +68,12 @@ def test_a_small_build_stores_an_opponent_judged_exactly(tmp_path: Path) -> None
     profile = judge_profile(strategy, strategy, NO_LIMIT_LEDUC)
     assert sum(best_responses(profile, NO_LIMIT_LEDUC)) / 2 == pytest.approx(
         info.exploitability, rel=1e-6)
+    # And OpenSpiel's own best response, on universal_poker's game, agrees.
+    game = get_game(GAME_NAME)
+    policy = {key: dict(zip(tree.infoset_actions[i], rows[key].probabilities, strict=True))
+              for i, key in enumerate(tree.infoset_keys)}
+    exported = openspiel_policy(game, policy)
+    judged = pyspiel.exploitability(
+        pyspiel.load_game(mapping_of(game)[1].game_string),
+        {key: [(int(a), p) for a, p in row.items()] for key, row in exported.items()})
+    assert judged == pytest.approx(info.exploitability, rel=1e-9)
