@@ -270,7 +270,7 @@ def cmd_evaluate_holdem(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     with _open_store(args.store) as store:
-        payload = stored_payload(store, get_game(args.game), args.format)
+        payload = stored_payload(store, get_game(args.game), args.format, args.opponent)
     json.dump(payload, sys.stdout, indent=1 if args.pretty else None)
     sys.stdout.write("\n")
     return 0

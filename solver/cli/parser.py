@@ -361,13 +361,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bars")
 
     p = sub.add_parser("export", parents=[common], help="print a stored strategy as JSON",
-                       description="Print the stored strategy of GAME to stdout. 'json' maps "
+                       description="Print the stored strategy of GAME (its equilibrium, or a "
+                                   "stored opponent's) to stdout. 'json' maps "
                                    "information sets to {label: probability}; 'openspiel' maps "
                                    "OpenSpiel information_state_string to {action id: "
                                    "probability} for the games OpenSpiel has (kuhn, leduc, dudo, "
                                    "the hold'em family).")
     p.add_argument("game", type=_game, metavar="GAME", help=GAME_HELP)
     p.add_argument("--format", choices=FORMATS, default="json")
+    p.add_argument("--opponent", default="", metavar="NAME",
+                   help="a stored opponent's strategy (e.g. deepstack) instead of the "
+                        "equilibrium")
     p.add_argument("--pretty", action="store_true", help="indent the JSON")
 
     p = sub.add_parser("info", parents=[common], help="how big a game is",

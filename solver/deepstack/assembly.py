@@ -197,10 +197,12 @@ def assemble(player: int, net: LeafValues, iterations: int, mode: str = "resolve
 class Exploitability:
     """What each player's best response to the assembled bot's other seat gets (`best[p]`,
     chips a hand), their mean, which is the exploitability (`chips`: the game's value cancels),
-    and each re-solve's seconds."""
+    each re-solve's seconds, and the judged strategy (`profile`, laid out as the whole game's
+    compiled tree, so that it can be exported to another judge)."""
 
     best: tuple[float, float]
     seconds: FloatArray
+    profile: FloatArray
 
     @property
     def chips(self) -> float:
@@ -213,7 +215,7 @@ def exploitability(net: LeafValues, iterations: int, mode: str = "resolve",
     seats = [assemble(p, net, iterations, mode, rules) for p in (0, 1)]
     profile = judge_profile(seats[0].strategy, seats[1].strategy, rules)
     return Exploitability(best_responses(profile, rules),
-                          np.concatenate([s.seconds for s in seats]))
+                          np.concatenate([s.seconds for s in seats]), profile)
 
 
 def judge_profile(first: FloatArray, second: FloatArray, rules: HoldemRules = LOOKAHEAD,

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 
 from solver.evaluation.stored import stored_strategy_array
 from solver.games import Game, OpenSpielMapping, State, game_names, get_game
-from strategies import StrategyStore
+from strategies import StoreError, StrategyStore
 
 FORMATS = ("json", "openspiel")
 """``json``: information sets to {label: probability}; ``openspiel``: OpenSpiel's
@@ -107,20 +107,27 @@ def openspiel_policy(
     return out
 
 
-def stored_payload(store: StrategyStore, game: Game, fmt: str) -> object:
-    """The latest stored strategy of `game` in the format `fmt` (one of `FORMATS`), ready for
-    ``json.dump``.  An abstract solve's keys are not the game's information sets: its rows are
-    exported as stored, in JSON only (the real tree of a game solved so is usually far too big
-    to compile anyway)."""
-    info = store.latest_solve(game.name)
+def stored_payload(store: StrategyStore, game: Game, fmt: str, opponent: str = "") -> object:
+    """The latest stored strategy of `game` (its equilibrium, or with `opponent` that
+    opponent's) in the format `fmt` (one of `FORMATS`), ready for ``json.dump``.  An abstract
+    solve's keys are not the game's information sets: its rows are exported as stored, in JSON
+    only (the real tree of a game solved so is usually far too big to compile anyway)."""
+    info = store.latest_solve(game.name, opponent)
+    solve_id = None
+    if opponent:
+        if info is None:
+            stored = sorted(o.opponent for o in store.opponents(game.name))
+            raise StoreError(f"no opponent {opponent!r} of {game.name!r} in {store.path}; "
+                             f"stored: {', '.join(stored) or 'none'}")
+        solve_id = info.id
     if info is not None and info.abstraction:
         if fmt != "json":
             raise ValueError(f"the stored {game.name} solve is abstract ({info.abstraction}): "
                              f"only --format json exports it")
-        rows = store.strategy(game.name)
+        rows = store.strategy(game.name, solve_id)
         return {key: dict(zip(row.labels, row.probabilities, strict=True))
                 for key, row in rows.items()}
-    tree, flat = stored_strategy_array(store, game)
+    tree, flat = stored_strategy_array(store, game, solve_id)
     offsets = tree.infoset_regret_offset
     if fmt == "json":
         return {

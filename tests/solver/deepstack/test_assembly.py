@@ -2,11 +2,12 @@
 ahead to the end of the hand it is close to an equilibrium; the whole pipeline in small (a few
 hundred situations solved, a small network trained, the bot looking ahead to the end of the
 round with it at the leaves) gives a bot a best response wins little against, next to the
-uniform strategy."""
+uniform strategy, and OpenSpiel's own best response agrees with the judge on it."""
 
 from __future__ import annotations
 
 import numpy as np
+import pyspiel
 import pytest
 
 from solver.deepstack.assembly import (
@@ -20,8 +21,11 @@ from solver.deepstack.lookahead import ExactLeaves, lookahead, whole_game
 from solver.deepstack.situations import LOOKAHEAD, tutorial_tree
 from solver.deepstack.value_net import situations_data, train
 from solver.engine import kernels
+from solver.engine.compile import compile_game
+from solver.games.holdem import HoldemGame
 from solver.games.holdem.betting import Betting
 from solver.resolving.resolve import resolve
+from solver.runs.export import openspiel_policy
 
 
 def _uniform() -> np.ndarray:
@@ -66,6 +70,19 @@ def test_the_whole_pipeline_in_small_gives_a_bot_hard_to_exploit() -> None:
     measured = exploitability(net, iterations=200)
     uniform = sum(best_responses(_uniform())) / 2
     assert 0.0 <= measured.chips < uniform / 4
+    # OpenSpiel's own best response, on universal_poker's game in the lookahead's sizes, agrees.
+    game = HoldemGame(LOOKAHEAD)
+    tree = compile_game(game)
+    offsets = tree.infoset_regret_offset
+    policy = {key: dict(zip(tree.infoset_actions[i], measured.profile[offsets[i]:offsets[i + 1]],
+                            strict=True))
+              for i, key in enumerate(tree.infoset_keys)}
+    exported = openspiel_policy(game, policy)
+    assert game.openspiel is not None and "bettingAbstraction=fcpa" in game.openspiel.game_string
+    judged = pyspiel.exploitability(
+        pyspiel.load_game(game.openspiel.game_string),
+        {key: [(int(a), p) for a, p in row.items()] for key, row in exported.items()})
+    assert judged == pytest.approx(measured.chips, rel=1e-9)
 
 
 def test_a_lookahead_with_exact_values_at_its_leaves_plays_as_the_whole_game() -> None:

@@ -5,17 +5,21 @@ the best reply finds."""
 from __future__ import annotations
 
 import itertools
+import json
 from pathlib import Path
 
 import numpy as np
+import pyspiel
 import pytest
 
 from solver.algorithms.cfr import normalize
 from solver.algorithms.exploitability import evaluate_strategy
+from solver.cli import main
 from solver.evaluation.stored import stored_strategy_array
 from solver.games import get_game
 from solver.games.base import Game, State
 from solver.games.opponents import POKER_STYLES
+from solver.runs.export import openspiel_names
 from solver.runs.opponents import EARLY_LEVELS, build_opponents
 from solver.runs.store_solve import solve_and_store
 from strategies import InfosetStrategy, SolveInfo, StrategyStore
@@ -49,6 +53,22 @@ def test_every_opponent_is_stored_as_measured(built: tuple[str, Path, list[Solve
             assert info.best_reply is not None
             assert sum(info.best_reply) / 2 == pytest.approx(info.exploitability, abs=1e-12)
             assert info.exploitability > 10 * equilibrium.exploitability
+
+
+def test_an_exported_opponent_is_judged_by_openspiel_as_stored(
+        built: tuple[str, Path, list[SolveInfo]], capsys: pytest.CaptureFixture[str]) -> None:
+    game_name, path, stored = built
+    openspiel_game = pyspiel.load_game(openspiel_names()[game_name])
+    for info in stored[:2]:
+        assert main(["export", game_name, "--opponent", info.opponent, "--format", "openspiel",
+                     "--store", str(path)]) == 0
+        exported = json.loads(capsys.readouterr().out)
+        policy = {key: [(int(a), p) for a, p in row.items()] for key, row in exported.items()}
+        assert pyspiel.exploitability(openspiel_game, policy) == pytest.approx(
+            info.exploitability, rel=1e-9)
+    assert main(["export", game_name, "--opponent", "nobody", "--store", str(path)]) == 2
+    error = capsys.readouterr().err
+    assert "no opponent 'nobody'" in error and "stored: bets, calls, early1" in error
 
 
 def test_early_solves_are_graded(built: tuple[str, Path, list[SolveInfo]]) -> None:
