@@ -232,34 +232,32 @@ def judge_profile(first: FloatArray, second: FloatArray, rules: HoldemRules = LO
 def best_responses(profile: FloatArray, rules: HoldemRules = LOOKAHEAD) -> tuple[float, float]:
     """What each player gets by best-responding to the other's strategy in `profile`, chips a
     hand (each pair of cards dealt with chance 1/30)."""
-    tree = whole_game(rules).arrays
     deals = HANDS * (HANDS - 1)
-    out = []
-    for p in (0, 1):
-        o = 1 - p
-        reach = np.zeros(int(tree.slot_count[o].sum()))
-        kernels.reach_probabilities(tree, o, profile, reach)
-        values = np.zeros(int(tree.slot_count[p].sum()))
-        out.append(float(kernels.best_response(tree, p, reach, values, np.zeros(len(profile)))
-                         / deals))
-    return (out[0], out[1])
+    best = _best_replies(whole_game(rules).arrays, profile, np.ones(HANDS))
+    return (best[0] / deals, best[1] / deals)
 
 
 def tree_exploitability(whole: Subgame, profile: FloatArray) -> float:
     """The mean of what each player's best response gains in `whole` when both start with
     uniform ranges (each hand 1/hands, as DeepStack-Leduc's tutorial measures its tree)."""
-    tree = whole.arrays
-    hands = int(tree.slot_count[0, 0])
-    uniform = np.full(hands, 1.0 / hands)
-    total = 0.0
+    hands = int(whole.arrays.slot_count[0, 0])
+    return sum(_best_replies(whole.arrays, profile, np.full(hands, 1.0 / hands))) / 2
+
+
+def _best_replies(tree: TreeArrays, profile: FloatArray, ranges: FloatArray
+                  ) -> tuple[float, float]:
+    """Each player's best-response value against the other's strategy in `profile`, both
+    starting from `ranges` over the root's hands: its counterfactual values there, weighted
+    by its range."""
+    out = []
     for p in (0, 1):
         o = 1 - p
         reach = np.zeros(int(tree.slot_count[o].sum()))
-        reach_from(tree, o, profile, uniform, reach)
+        reach_from(tree, o, profile, ranges, reach)
         values = np.zeros(int(tree.slot_count[p].sum()))
         kernels.best_response(tree, p, reach, values, np.zeros(len(profile)))
-        total += float(uniform @ values[:hands])
-    return total / 2
+        out.append(float(ranges @ values[:len(ranges)]))
+    return (out[0], out[1])
 
 
 def _entries(tree: TreeArrays, node: int) -> int:

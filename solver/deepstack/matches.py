@@ -26,28 +26,15 @@ from solver.engine.compile import compile_game
 from solver.engine.tree import PublicTree
 from solver.evaluation.holdem.duplicate import duplicate_match
 from solver.evaluation.holdem.policy import SparseTabularPolicy
+from solver.evaluation.stored import stored_strategy_array
 from solver.games import get_game
 from solver.games.holdem.game import HoldemGame
 from solver.games.opponents import DEEPSTACK
-from strategies import StrategyStore
+from strategies import StoreError, StrategyStore
 
 FloatArray = NDArray[np.float64]
 
-__all__ = ["expected", "main", "stored_strategy"]
-
-
-def stored_strategy(store: StrategyStore, tree: PublicTree, opponent: str = "") -> FloatArray:
-    """The latest stored solve of `opponent` of the game (empty: its equilibrium), as a flat
-    (information set, action) strategy of `tree`."""
-    info = store.latest_solve(GAME_NAME, opponent)
-    if info is None:
-        raise ValueError(f"the store holds no {opponent or 'equilibrium'} of {GAME_NAME}")
-    rows = store.strategy(GAME_NAME, info.id)
-    out = np.zeros(tree.num_regrets)
-    offsets = tree.infoset_regret_offset
-    for i, key in enumerate(tree.infoset_keys):
-        out[offsets[i]:offsets[i + 1]] = rows[key].probabilities
-    return out
+__all__ = ["expected", "main"]
 
 
 def expected(tree: PublicTree, first: FloatArray, second: FloatArray) -> float:
@@ -69,11 +56,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     game = get_game(GAME_NAME)
     assert isinstance(game, HoldemGame)
     tree = compile_game(game)
-    with StrategyStore.open(args.store) as store:
-        bots = {"equilibrium": stored_strategy(store, tree),
-                DEEPSTACK.name: stored_strategy(store, tree, DEEPSTACK.name)}
-        others = {o.opponent: stored_strategy(store, tree, o.opponent)
-                  for o in store.opponents(GAME_NAME) if o.opponent != DEEPSTACK.name}
+    try:
+        with StrategyStore.open(args.store) as store:
+            others = {o.opponent: stored_strategy_array(store, game, o.id)[1]
+                      for o in store.opponents(GAME_NAME)}
+            equilibrium = stored_strategy_array(store, game)[1]
+    except StoreError as error:
+        parser.error(str(error))
+    if DEEPSTACK.name not in others:
+        parser.error(f"{args.store} holds no {DEEPSTACK.name} opponent of {GAME_NAME}: build "
+                     f"it with python -m solver deepstack")
+    bots = {"equilibrium": equilibrium, DEEPSTACK.name: others.pop(DEEPSTACK.name)}
     print("| bot | against | exact | as played | luck taken out |")
     print("|---|---|---|---|---|")
     for against, strategy in {"equilibrium": bots["equilibrium"], **others}.items():

@@ -41,6 +41,7 @@ from solver.games.holdem.rules import (
     HoldemRules,
 )
 from solver.games.holdem.tree import HoldemEngine
+from solver.games.opponents import DEEPSTACK
 from solver.games.poker_style import PokerStyles
 
 
@@ -270,7 +271,7 @@ class HoldemGame(PokerStyles, GameDefaults):
         if self.definition == HUNL:
             return BuildPlan(("hulhe", "--game", self.name, "--quiet", "--resolve-from", "4"))
         if self.definition.no_limit:
-            thinking = ("deepstack",) if self.definition == NO_LIMIT_LEDUC else ()
+            thinking = (DEEPSTACK.name,) if self.definition == NO_LIMIT_LEDUC else ()
             return BuildPlan(("solve", self.name, "--target-exploitability", "1e-4"),
                              thinking=thinking)
         return BuildPlan(("solve", self.name), background=not mini, opponents=mini)

@@ -8,13 +8,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from solver.cli import main
 from solver.deepstack.assembly import best_responses, judge_profile
 from solver.deepstack.lobby_bot import FIGURES, GAME_NAME
-from solver.engine.compile import compile_game
+from solver.evaluation.stored import stored_strategy_array
 from solver.games import get_game
 from solver.games.holdem.rules import NO_LIMIT_LEDUC
 from solver.games.opponents import DEEPSTACK, THINKING
@@ -55,18 +54,13 @@ def test_a_small_build_stores_an_opponent_judged_exactly(
         info = opened.latest_solve(GAME_NAME, DEEPSTACK.name)
         assert info is not None and info.best_reply is not None
         figures = opened.figures(info.id)[FIGURES]
-        rows = opened.strategy(GAME_NAME, info.id)
+        tree, strategy = stored_strategy_array(opened, get_game(GAME_NAME), info.id)
     assert figures["network"]["situations"] == 300 and figures["iterations"] == 30
     assert 0 < figures["resolve_ms_p50"] <= figures["resolve_ms_p95"]
     assert figures["resolves"] > 1000
     assert 0.0 < info.exploitability < 3.0  # antes a hand; a uniform bot loses far more
     assert info.exploitability == pytest.approx(sum(info.best_reply) / 2, rel=1e-6)
     # The stored rows are the bot's strategy: judged again here, the same exploitability.
-    tree = compile_game(get_game(GAME_NAME))
-    strategy = np.zeros(tree.num_regrets)
-    offsets = tree.infoset_regret_offset
-    for i, key in enumerate(tree.infoset_keys):
-        strategy[offsets[i]:offsets[i + 1]] = rows[key].probabilities
     profile = judge_profile(strategy, strategy, NO_LIMIT_LEDUC)
     assert sum(best_responses(profile, NO_LIMIT_LEDUC)) / 2 == pytest.approx(
         info.exploitability, rel=1e-6)
@@ -76,7 +70,8 @@ def test_a_small_build_stores_an_opponent_judged_exactly(
                  "--store", str(store)]) == 0
     exported = json.loads(capsys.readouterr().out)
     assert len(exported) == OPENSPIEL_INFOSETS
-    game = get_game(GAME_NAME)
-    policy = {key: dict(zip(tree.infoset_actions[i], rows[key].probabilities, strict=True))
+    offsets = tree.infoset_regret_offset
+    policy = {key: dict(zip(tree.infoset_actions[i], strategy[offsets[i]:offsets[i + 1]],
+                            strict=True))
               for i, key in enumerate(tree.infoset_keys)}
-    assert exported == openspiel_policy(game, policy)
+    assert exported == openspiel_policy(get_game(GAME_NAME), policy)
